@@ -1,0 +1,1 @@
+//! Exact and double-double references, error metrics, condition numbers and error bounds.
