@@ -1,1 +1,310 @@
-fn main() {}
+//! `accuracy`: the command-line front end.
+
+use analysis::{Algorithm, Op, ReferenceKind};
+use clap::{Args, Parser, Subcommand};
+use generators::{ChildOrder, Topology, WeightModel};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use treefix_accuracy::cond::{CondSpec, parse_cond};
+use treefix_accuracy::experiment::{self, Backend, Cpu, InstanceSpec};
+use treefix_accuracy::format::{f32_shortest, sci};
+use treefix_accuracy::{Error, sweep};
+
+#[derive(Parser)]
+#[command(
+    name = "accuracy",
+    version,
+    about = "Measures, bounds and explains the bits f32 treefix computations lose"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The paper's accuracy experiment (Fig. 10) over a range of condition numbers.
+    Sweep(SweepArgs),
+    /// One tree, every algorithm: per-node results and errors.
+    Run(RunArgs),
+    /// Print generated weights, one per line (achieved condition number on stderr).
+    Gen(GenArgs),
+}
+
+/// Options shared by `sweep` and `run`.
+#[derive(Args)]
+struct Common {
+    /// Weight model: gensum, uniform, normal, lognormal, integers, ones.
+    #[arg(long, default_value = "gensum")]
+    weights: WeightModel,
+    /// Seed of the portable generator (ChaCha20); the same seed gives the same trees and weights.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Operations, comma-separated: rootfix, leaffix.
+    #[arg(long, value_delimiter = ',', default_value = "rootfix,leaffix")]
+    ops: Vec<Op>,
+    /// Reference for the errors: exact (MPFR) or dd (double-double, faster, not exact).
+    #[arg(long, default_value = "exact")]
+    reference: ReferenceKind,
+    /// Child order, which fixes the Euler tour: natural, light-first, heavy-first.
+    #[arg(long, default_value = "natural")]
+    child_order: ChildOrder,
+}
+
+#[derive(Args)]
+struct SweepArgs {
+    /// Target condition numbers: a range `1e1..1e10` (log-spaced, see --points), one value, or a comma list.
+    #[arg(long, default_value = "1e1..1e10", value_parser = parse_cond)]
+    cond: CondSpec,
+    /// Number of log-spaced targets in a --cond range.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    points: u64,
+    /// Trees per target.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    trees: u64,
+    /// Vertices per tree.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=(1 << 31)))]
+    nodes: u64,
+    /// Topologies, comma-separated: chain, star, random-recursive, prufer, kary[:k], broom[:fraction],
+    /// caterpillar-legs, profile[:depth[:branching]].
+    #[arg(long, value_delimiter = ',', default_value = "chain")]
+    topology: Vec<Topology>,
+    /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "sequential,parallel,vectorial"
+    )]
+    algos: Vec<Algorithm>,
+    #[command(flatten)]
+    common: Common,
+    /// Output directory (default reports/sweep-<timestamp>); an existing sweep there is resumed.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// No progress bar and no table.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// Topology (see `sweep --help`).
+    #[arg(long)]
+    topology: Topology,
+    /// Vertices.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 31)))]
+    nodes: u64,
+    /// Target condition number (gensum weights).
+    #[arg(long, default_value = "1e5", value_parser = parse_single_cond)]
+    cond: f64,
+    /// Algorithms, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "sequential,parallel,vectorial,vectorial-seqscan"
+    )]
+    algos: Vec<Algorithm>,
+    #[command(flatten)]
+    common: Common,
+    /// Write per-node results to this CSV file.
+    #[arg(long)]
+    dump: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct GenArgs {
+    /// Number of values.
+    #[arg(long)]
+    n: usize,
+    /// Target condition number.
+    #[arg(long, value_parser = parse_single_cond)]
+    cond: f64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Weight model (default gensum).
+    #[arg(long, default_value = "gensum")]
+    weights: WeightModel,
+}
+
+fn parse_single_cond(s: &str) -> Result<f64, String> {
+    match parse_cond(s)? {
+        CondSpec::List(v) if v.len() == 1 => Ok(v[0]),
+        _ => Err(format!(
+            "invalid condition number '{s}': expected one value such as 1e5"
+        )),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Sweep(a) => cmd_sweep(a),
+        Command::Run(a) => cmd_run(a),
+        Command::Gen(a) => cmd_gen(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn cmd_sweep(a: SweepArgs) -> Result<(), Error> {
+    let params = sweep::SweepParams {
+        targets: a.cond.targets(a.points as usize),
+        trees_per_target: a.trees as usize,
+        nodes: a.nodes as usize,
+        topologies: a.topology,
+        weights: a.common.weights,
+        ops: a.common.ops,
+        algos: a.algos,
+        reference: a.common.reference,
+        child_order: a.common.child_order,
+        seed: a.common.seed,
+    };
+    let dir = a.out.unwrap_or_else(sweep::default_dir);
+    let backend = Cpu;
+    if !a.quiet {
+        eprintln!("backend: {}", backend.describe());
+    }
+    let rows = sweep::run(&params, &dir, &backend, a.quiet)?;
+    if !a.quiet {
+        print!("{}", sweep::table(&params, &rows));
+        println!("wrote {}/results.csv and summary.json", dir.display());
+    }
+    Ok(())
+}
+
+fn cmd_run(a: RunArgs) -> Result<(), Error> {
+    let spec = InstanceSpec {
+        topology: a.topology,
+        n: a.nodes as usize,
+        weights: a.common.weights,
+        target_cond: a.cond,
+        child_order: a.common.child_order,
+        seed: a.common.seed,
+    };
+    let instance = spec.generate()?;
+    let backend = Cpu;
+    eprintln!("backend: {}", backend.describe());
+    let results = experiment::evaluate(
+        &instance,
+        &a.common.ops,
+        &a.algos,
+        a.common.reference,
+        &backend,
+    )?;
+    println!(
+        "{} n={} height={} weights={} achieved κ={} seed={}",
+        spec.topology,
+        spec.n,
+        instance.tree.height(),
+        spec.weights,
+        sci(experiment::achieved_cond(&instance.weights)),
+        spec.seed
+    );
+    println!(
+        "{:<8} {:<18} {:>10} {:>10} {:>10} {:>8} {:>7}",
+        "op", "algorithm", "max rel", "median", "p99", "max bits", "flagged"
+    );
+    for r in &results {
+        for o in &r.outcomes {
+            let s = &o.summary;
+            println!(
+                "{:<8} {:<18} {:>10} {:>10} {:>10} {:>8.2} {:>7}",
+                r.op.name(),
+                o.algorithm.name(),
+                sci(s.max_rel_error),
+                sci(s.median_rel_error),
+                sci(s.p99_rel_error),
+                s.max_lost_bits,
+                s.flagged_nodes
+            );
+        }
+    }
+    if let Some(path) = a.dump {
+        dump(&path, &instance, &results)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// Per-node CSV: one row per op × algorithm × vertex.
+fn dump(
+    path: &PathBuf,
+    instance: &experiment::Instance,
+    results: &[experiment::OpResults],
+) -> Result<(), Error> {
+    let file = std::fs::File::create(path).map_err(Error::io(path))?;
+    let mut w = csv::Writer::from_writer(std::io::BufWriter::new(file));
+    let tree = &instance.tree;
+    w.write_record([
+        "vertex",
+        "parent",
+        "depth",
+        "weight",
+        "op",
+        "algorithm",
+        "result",
+        "reference",
+        "rel_error",
+        "lost_bits",
+        "cond",
+    ])
+    .map_err(Error::csv(path))?;
+    for r in results {
+        let reference: Vec<String> = (0..tree.len())
+            .map(|v| r.reference.value_string(v))
+            .collect();
+        for o in &r.outcomes {
+            for v in 0..tree.len() {
+                let e = &o.errors[v];
+                w.write_record([
+                    v.to_string(),
+                    tree.parent(v as u32)
+                        .map(|p| p.to_string())
+                        .unwrap_or_default(),
+                    tree.depth(v as u32).to_string(),
+                    f32_shortest(instance.weights[v]),
+                    r.op.to_string(),
+                    o.algorithm.to_string(),
+                    f32_shortest(o.values[v]),
+                    reference[v].clone(),
+                    if e.flagged {
+                        "flagged".into()
+                    } else {
+                        format!("{:e}", e.rel)
+                    },
+                    format!("{:.3}", e.lost_bits()),
+                    format!("{:e}", r.reference.cond(v)),
+                ])
+                .map_err(Error::csv(path))?;
+            }
+        }
+    }
+    w.flush().map_err(Error::io(path))?;
+    Ok(())
+}
+
+fn cmd_gen(a: GenArgs) -> Result<(), Error> {
+    let w = a
+        .weights
+        .weights(a.n, a.cond, &mut generators::rng(a.seed))?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for x in &w {
+        // A closed pipe (`| head`) is not an error worth a message.
+        if writeln!(out, "{}", f32_shortest(*x)).is_err() {
+            return Ok(());
+        }
+    }
+    let _ = out.flush();
+    eprintln!(
+        "achieved condition number: {:e}",
+        experiment::achieved_cond(&w)
+    );
+    Ok(())
+}

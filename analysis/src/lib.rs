@@ -1,1 +1,9 @@
 //! Exact and double-double references, error metrics, condition numbers and error bounds.
+
+pub mod algo;
+pub mod metrics;
+pub mod reference;
+pub mod scan_plan;
+
+pub use algo::{Algorithm, Op};
+pub use reference::{NodeError, Reference, ReferenceKind};

@@ -20,3 +20,15 @@ pub fn rng(seed: u64) -> Rng {
     use rand::SeedableRng;
     Rng::seed_from_u64(seed)
 }
+
+/// The seed of the `index`-th instance of a run seeded with `base` (SplitMix64 of both):
+/// every tree of a sweep can be regenerated alone from its own seed.
+pub fn derive_seed(base: u64, index: u64) -> u64 {
+    let mut z = base
+        ^ index
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(0x6A09_E667_F3BC_C909);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

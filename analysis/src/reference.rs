@@ -1,0 +1,295 @@
+//! References for treefix results: exact (MPFR) and double-double (a fast cross-check).
+//!
+//! Both are computed incrementally, one addition per vertex (rootfix in preorder from the
+//! parent's value, leaffix in postorder from the children's values), never by re-summing paths.
+
+use crate::algo::Op;
+use generators::Tree;
+use generators::exact_sum::EXACT_PREC;
+use rug::{Assign, Float};
+use serde::{Deserialize, Serialize};
+use std::str::FromStr;
+use twofloat::TwoFloat;
+
+/// Which reference the errors are measured against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReferenceKind {
+    /// MPFR at 320 bits: exact for any sum of up to 2^40 f32 values.
+    #[default]
+    Exact,
+    /// Double-double (≈ 106 bits, not exact: an ill-conditioned sum beyond ~1e16 loses it).
+    Dd,
+}
+
+impl ReferenceKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ReferenceKind::Exact => "exact",
+            ReferenceKind::Dd => "dd",
+        }
+    }
+}
+
+impl FromStr for ReferenceKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "exact" => Ok(ReferenceKind::Exact),
+            "dd" => Ok(ReferenceKind::Dd),
+            _ => Err(format!("unknown reference '{s}' (expected exact or dd)")),
+        }
+    }
+}
+
+/// Per-node reference values of one operation on one weighted tree.
+pub enum Reference {
+    Exact {
+        values: Vec<Float>,
+        abs_sums: Vec<Float>,
+    },
+    Dd {
+        values: Vec<TwoFloat>,
+        abs_sums: Vec<f64>,
+    },
+}
+
+/// The error of one computed value against the reference.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NodeError {
+    /// |x̂ − x| / |x|; 0 when both are zero; NaN-free (flagged nodes carry 0 here).
+    pub rel: f64,
+    /// |x̂ − x|.
+    pub abs: f64,
+    /// The reference is exactly zero but the result is not: the relative error is undefined.
+    pub flagged: bool,
+}
+
+impl NodeError {
+    /// `log2(rel) + 24`, floored at 0: bits lost against a correctly rounded f32.
+    pub fn lost_bits(&self) -> f64 {
+        lost_bits(self.rel)
+    }
+}
+
+/// `log2(e) + 24`, floored at 0.
+pub fn lost_bits(rel: f64) -> f64 {
+    if rel > 0.0 {
+        (rel.log2() + 24.0).max(0.0)
+    } else {
+        0.0
+    }
+}
+
+impl Reference {
+    /// Computes the reference of `op` on `tree` with weights `w`.
+    pub fn compute(kind: ReferenceKind, tree: &Tree, w: &[f32], op: Op) -> Reference {
+        match kind {
+            ReferenceKind::Exact => {
+                let values = treefix_incremental(tree, op, |v| exact(w[v] as f64), |a, b| *a += b);
+                let abs_sums =
+                    treefix_incremental(tree, op, |v| exact(w[v].abs() as f64), |a, b| *a += b);
+                Reference::Exact { values, abs_sums }
+            }
+            ReferenceKind::Dd => {
+                let values =
+                    treefix_incremental(tree, op, |v| TwoFloat::from(w[v] as f64), |a, b| *a += *b);
+                let abs_sums =
+                    treefix_incremental(tree, op, |v| w[v].abs() as f64, |a, b| *a += *b);
+                Reference::Dd { values, abs_sums }
+            }
+        }
+    }
+
+    pub fn kind(&self) -> ReferenceKind {
+        match self {
+            Reference::Exact { .. } => ReferenceKind::Exact,
+            Reference::Dd { .. } => ReferenceKind::Dd,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Reference::Exact { values, .. } => values.len(),
+            Reference::Dd { values, .. } => values.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The reference value of node v rounded to f64.
+    pub fn value_f64(&self, v: usize) -> f64 {
+        match self {
+            Reference::Exact { values, .. } => values[v].to_f64(),
+            Reference::Dd { values, .. } => values[v].hi() + values[v].lo(),
+        }
+    }
+
+    /// Σ|terms| of node v's sum, rounded to f64.
+    pub fn abs_sum_f64(&self, v: usize) -> f64 {
+        match self {
+            Reference::Exact { abs_sums, .. } => abs_sums[v].to_f64(),
+            Reference::Dd { abs_sums, .. } => abs_sums[v],
+        }
+    }
+
+    /// The condition number of node v's sum: Σ|terms| / |Σ terms| (∞ if the sum is zero).
+    pub fn cond(&self, v: usize) -> f64 {
+        let x = self.value_f64(v).abs();
+        if x == 0.0 {
+            f64::INFINITY
+        } else {
+            self.abs_sum_f64(v) / x
+        }
+    }
+
+    /// The reference of node v as a decimal string with 30 significant digits.
+    pub fn value_string(&self, v: usize) -> String {
+        match self {
+            Reference::Exact { values, .. } => decimal(&values[v]),
+            Reference::Dd { values, .. } => {
+                let mut f = Float::with_val(EXACT_PREC, values[v].hi());
+                f += values[v].lo();
+                decimal(&f)
+            }
+        }
+    }
+
+    /// The error of `computed` at node v. The difference is formed exactly (exact reference)
+    /// or in double-double, then divided in f64.
+    pub fn error(&self, v: usize, computed: f32, scratch: &mut Float) -> NodeError {
+        let (diff, x) = match self {
+            Reference::Exact { values, .. } => {
+                scratch.assign(computed);
+                *scratch -= &values[v];
+                (scratch.to_f64().abs(), values[v].to_f64().abs())
+            }
+            Reference::Dd { values, .. } => {
+                let d = TwoFloat::from(computed as f64) - values[v];
+                (
+                    (d.hi() + d.lo()).abs(),
+                    (values[v].hi() + values[v].lo()).abs(),
+                )
+            }
+        };
+        if x == 0.0 {
+            NodeError {
+                rel: 0.0,
+                abs: diff,
+                flagged: diff != 0.0,
+            }
+        } else {
+            NodeError {
+                rel: diff / x,
+                abs: diff,
+                flagged: false,
+            }
+        }
+    }
+}
+
+fn exact(x: f64) -> Float {
+    Float::with_val(EXACT_PREC, x)
+}
+
+/// Decimal with 30 significant digits ("0" for zero).
+pub fn decimal(f: &Float) -> String {
+    if f.is_zero() {
+        return "0".to_string();
+    }
+    f.to_string_radix(10, Some(30))
+}
+
+/// One addition per vertex: rootfix in preorder from the parent, leaffix in postorder from the
+/// children (in child order).
+fn treefix_incremental<T: Clone>(
+    tree: &Tree,
+    op: Op,
+    init: impl Fn(usize) -> T,
+    add: impl Fn(&mut T, &T),
+) -> Vec<T> {
+    let n = tree.len();
+    let mut out: Vec<T> = (0..n).map(&init).collect();
+    match op {
+        Op::Rootfix => {
+            for &v in tree.preorder() {
+                if let Some(p) = tree.parent(v) {
+                    let (pv, vv) = two_mut(&mut out, p as usize, v as usize);
+                    add(vv, pv);
+                }
+            }
+        }
+        Op::Leaffix => {
+            for &v in tree.postorder() {
+                if let Some(p) = tree.parent(v) {
+                    let (vv, pv) = two_mut(&mut out, v as usize, p as usize);
+                    add(pv, vv);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Shared reference to `a`, exclusive to `b` (a ≠ b).
+fn two_mut<T>(s: &mut [T], a: usize, b: usize) -> (&T, &mut T) {
+    debug_assert_ne!(a, b);
+    if a < b {
+        let (lo, hi) = s.split_at_mut(b);
+        (&lo[a], &mut hi[0])
+    } else {
+        let (lo, hi) = s.split_at_mut(a);
+        (&hi[0], &mut lo[b])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use generators::{ChildOrder, NO_PARENT};
+
+    fn fig2() -> Tree {
+        Tree::from_parents(vec![NO_PARENT, 0, 1, 1, 1, 0], ChildOrder::Natural).unwrap()
+    }
+
+    #[test]
+    fn fig2_values() {
+        let t = fig2();
+        let w = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
+        for kind in [ReferenceKind::Exact, ReferenceKind::Dd] {
+            let r = Reference::compute(kind, &t, &w, Op::Rootfix);
+            let got: Vec<f64> = (0..6).map(|v| r.value_f64(v)).collect();
+            assert_eq!(got, vec![1.0, 3.0, 6.0, 7.0, 8.0, 7.0]);
+            let l = Reference::compute(kind, &t, &w, Op::Leaffix);
+            let got: Vec<f64> = (0..6).map(|v| l.value_f64(v)).collect();
+            assert_eq!(got, vec![21.0, 14.0, 3.0, 4.0, 5.0, 6.0]);
+        }
+    }
+
+    #[test]
+    fn exact_sees_what_f64_cannot() {
+        // 2^100 + 1 − 2^100 on a chain: exact gives 1 at the leaf.
+        let t = Tree::from_parents(vec![NO_PARENT, 0, 1], ChildOrder::Natural).unwrap();
+        let w = [2f32.powi(100), 1.0, -(2f32.powi(100))];
+        let r = Reference::compute(ReferenceKind::Exact, &t, &w, Op::Rootfix);
+        assert_eq!(r.value_f64(2), 1.0);
+        assert_eq!(r.value_string(2), "1.00000000000000000000000000000");
+        assert_eq!(r.cond(2), 2f64.powi(101) + 1.0);
+        let mut s = Float::new(EXACT_PREC);
+        let e = r.error(2, 0.0, &mut s);
+        assert_eq!((e.rel, e.flagged), (1.0, false));
+        assert_eq!(e.lost_bits(), 24.0);
+    }
+
+    #[test]
+    fn flags_zero_references() {
+        let t = Tree::from_parents(vec![NO_PARENT, 0], ChildOrder::Natural).unwrap();
+        let r = Reference::compute(ReferenceKind::Exact, &t, &[1.0, -1.0], Op::Rootfix);
+        let mut s = Float::new(EXACT_PREC);
+        assert!(r.error(1, 1e-8, &mut s).flagged);
+        let ok = r.error(1, 0.0, &mut s);
+        assert!(!ok.flagged && ok.rel == 0.0);
+    }
+}

@@ -1,0 +1,51 @@
+//! The errors a command can end with, each a one-line message.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {source}")]
+    Csv { path: PathBuf, source: csv::Error },
+    #[error("{path}: {source}")]
+    Json {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("weights: {0}")]
+    Generate(#[from] generators::gensum::GenError),
+    #[error("tree: {0}")]
+    Tree(#[from] generators::TreeError),
+    #[error("{0}")]
+    Usage(String),
+    #[error(
+        "{dir}: holds a sweep with other parameters ({field} differs); choose another --out or remove it"
+    )]
+    ResumeMismatch { dir: PathBuf, field: String },
+}
+
+impl Error {
+    pub fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Error {
+        let path = path.into();
+        move |source| Error::Io { path, source }
+    }
+    pub fn csv(path: impl Into<PathBuf>) -> impl FnOnce(csv::Error) -> Error {
+        let path = path.into();
+        move |source| Error::Csv { path, source }
+    }
+    pub fn json(path: impl Into<PathBuf>) -> impl FnOnce(serde_json::Error) -> Error {
+        let path = path.into();
+        move |source| Error::Json { path, source }
+    }
+    /// Process exit code: 2 for bad usage, 1 for everything else.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Usage(_) | Error::Generate(_) | Error::ResumeMismatch { .. } => 2,
+            _ => 1,
+        }
+    }
+}

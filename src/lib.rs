@@ -1,0 +1,12 @@
+//! treefix-accuracy: measures, bounds and explains the bits f32 treefix computations lose.
+//!
+//! Data flow (DESIGN §1): generators → kernels → analysis → reports.
+
+pub mod cond;
+pub mod error;
+pub mod experiment;
+pub mod format;
+pub mod kernels;
+pub mod sweep;
+
+pub use error::Error;
