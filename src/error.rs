@@ -26,6 +26,8 @@ pub enum Error {
         "{dir}: holds a sweep with other parameters ({field} differs); choose another --out or remove it"
     )]
     ResumeMismatch { dir: PathBuf, field: String },
+    #[error("{0}")]
+    Report(#[from] analysis::report::ReportError),
 }
 
 impl Error {
@@ -45,6 +47,7 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage(_) | Error::Generate(_) | Error::ResumeMismatch { .. } => 2,
+            Error::Report(analysis::report::ReportError::MissingResults { .. }) => 2,
             _ => 1,
         }
     }

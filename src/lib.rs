@@ -3,10 +3,12 @@
 //! Data flow (DESIGN §1): generators → kernels → analysis → reports.
 
 pub mod cond;
+pub mod environment;
 pub mod error;
 pub mod experiment;
 pub mod format;
 pub mod kernels;
+pub mod nodes_sample;
 pub mod sweep;
 
 pub use error::Error;

@@ -30,6 +30,20 @@ enum Command {
     Run(RunArgs),
     /// Print generated weights, one per line (achieved condition number on stderr).
     Gen(GenArgs),
+    /// Re-render DIR/report.html from a sweep directory's files, without recomputing.
+    Report(ReportArgs),
+}
+
+#[derive(Args)]
+struct ReportArgs {
+    /// A sweep directory (holds results.csv; summary.json, nodes-sample.csv are optional).
+    dir: PathBuf,
+    /// Per-topology bounds table (JSON) to include; default DIR/bounds-table.json if present.
+    #[arg(long)]
+    bounds_table: Option<PathBuf>,
+    /// Where to write the report (default DIR/report.html).
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
 /// Options shared by `sweep` and `run`.
@@ -142,6 +156,7 @@ fn main() -> ExitCode {
         Command::Sweep(a) => cmd_sweep(a),
         Command::Run(a) => cmd_run(a),
         Command::Gen(a) => cmd_gen(a),
+        Command::Report(a) => cmd_report(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -175,6 +190,26 @@ fn cmd_sweep(a: SweepArgs) -> Result<(), Error> {
         print!("{}", sweep::table(&params, &rows));
         println!("wrote {}/results.csv and summary.json", dir.display());
     }
+    let written = analysis::report::write_report(&dir, None, None)?;
+    if !a.quiet {
+        println!("{}", describe_report(&written));
+    }
+    Ok(())
+}
+
+fn describe_report(w: &analysis::report::Written) -> String {
+    format!(
+        "wrote {} ({:.2} MB, rendered in {:.2} s)",
+        w.path.display(),
+        w.bytes as f64 / 1e6,
+        w.render_s
+    )
+}
+
+fn cmd_report(a: ReportArgs) -> Result<(), Error> {
+    let written =
+        analysis::report::write_report(&a.dir, a.bounds_table.as_deref(), a.out.as_deref())?;
+    println!("{}", describe_report(&written));
     Ok(())
 }
 

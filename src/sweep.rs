@@ -109,6 +109,7 @@ struct Summary<'a> {
     timings: Timings,
     threads: usize,
     worst: Vec<Worst>,
+    environment: crate::environment::Environment,
 }
 
 /// The largest loss per (algorithm, op) over the sweep.
@@ -128,6 +129,7 @@ pub fn run(
     quiet: bool,
 ) -> Result<Vec<ResultRow>, Error> {
     let start = Instant::now();
+    let environment = crate::environment::Environment::capture();
     fs::create_dir_all(dir).map_err(Error::io(dir))?;
     let params_path = dir.join("sweep.json");
     let results_path = dir.join("results.csv");
@@ -140,6 +142,7 @@ pub fn run(
         .filter(|j| !done.contains(&j.index))
         .collect();
     let total_trees = done.len() + todo.len();
+    let mut sample_writer = crate::nodes_sample::SampleWriter::open(dir, &done)?;
     if resumed_trees > 0 && !quiet {
         eprintln!(
             "resuming {}: {resumed_trees} of {total_trees} trees already done",
@@ -174,7 +177,18 @@ pub fn run(
     // Chunks keep memory bounded and let results reach the disk in job order.
     let chunk = 4 * rayon::current_num_threads().max(1);
     for jobs in todo.chunks(chunk) {
-        let results: Vec<Result<(Vec<ResultRow>, f64, f64), Error>> = jobs
+        #[allow(clippy::type_complexity)]
+        let results: Vec<
+            Result<
+                (
+                    Vec<ResultRow>,
+                    Vec<crate::nodes_sample::NodeRecord>,
+                    f64,
+                    f64,
+                ),
+                Error,
+            >,
+        > = jobs
             .par_iter()
             .map(|job| {
                 let t0 = Instant::now();
@@ -217,12 +231,19 @@ pub fn run(
                         flagged_nodes: o.summary.flagged_nodes,
                     })
                     .collect();
+                let sample = crate::nodes_sample::sample(job.index, &results);
                 bar.inc(1);
-                Ok((rows, (t1 - t0).as_secs_f64(), (t2 - t1).as_secs_f64()))
+                Ok((
+                    rows,
+                    sample,
+                    (t1 - t0).as_secs_f64(),
+                    (t2 - t1).as_secs_f64(),
+                ))
             })
             .collect();
         for result in results {
-            let (job_rows, generate_s, evaluate_s) = result?;
+            let (job_rows, sample, generate_s, evaluate_s) = result?;
+            sample_writer.write(&sample)?;
             for row in &job_rows {
                 writer.serialize(row).map_err(Error::csv(&results_path))?;
             }
@@ -246,6 +267,7 @@ pub fn run(
         timings,
         threads: rayon::current_num_threads(),
         worst: worst(params, &rows),
+        environment,
     };
     let summary_path = dir.join("summary.json");
     let json = serde_json::to_string_pretty(&summary).map_err(Error::json(&summary_path))?;

@@ -3,6 +3,7 @@
 pub mod algo;
 pub mod metrics;
 pub mod reference;
+pub mod report;
 pub mod scan_plan;
 
 pub use algo::{Algorithm, Op};

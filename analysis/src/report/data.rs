@@ -1,0 +1,259 @@
+//! Reading a sweep directory: lenient structs, so a report works with files written before or
+//! after columns were added (unknown columns are ignored, later ones are optional).
+
+use super::{BOUNDS_TABLE_FILE, ReportError};
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The columns of `results.csv` added by the bounds issue; a report shows "not available in
+/// this run" where they are absent.
+pub const BOUND_COLUMNS: [&str; 4] = [
+    "bound_violations",
+    "prob_violations",
+    "median_tightness",
+    "max_tightness",
+];
+
+/// One row of `results.csv` (one tree × algorithm × op), as the report reads it.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ReportRow {
+    pub tree: usize,
+    #[serde(default)]
+    pub topology: String,
+    #[serde(default)]
+    pub n: usize,
+    #[serde(default)]
+    pub height: u32,
+    #[serde(default)]
+    pub child_order: String,
+    #[serde(default)]
+    pub weights: String,
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default)]
+    pub target_cond: f64,
+    pub achieved_cond: f64,
+    pub algorithm: String,
+    pub op: String,
+    #[serde(default)]
+    pub backend: String,
+    #[serde(default)]
+    pub reference: String,
+    pub max_rel_error: f64,
+    #[serde(default)]
+    pub median_rel_error: f64,
+    #[serde(default)]
+    pub p99_rel_error: f64,
+    pub max_lost_bits: f64,
+    #[serde(default)]
+    pub flagged_nodes: usize,
+    /// Nodes whose measured error exceeded the deterministic bound (must be 0).
+    #[serde(default)]
+    pub bound_violations: Option<u64>,
+    /// Nodes whose measured error exceeded the probabilistic bound.
+    #[serde(default)]
+    pub prob_violations: Option<u64>,
+    /// Median over nodes of measured error / deterministic bound.
+    #[serde(default)]
+    pub median_tightness: Option<f64>,
+    /// Largest measured error / deterministic bound.
+    #[serde(default)]
+    pub max_tightness: Option<f64>,
+}
+
+/// One sampled node of `nodes-sample.csv`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct NodeRecord {
+    pub tree: usize,
+    pub algorithm: String,
+    pub op: String,
+    #[serde(default)]
+    pub vertex: Option<u64>,
+    /// Per-node condition number κ_v (may be `inf` when the exact value is 0).
+    pub cond: f64,
+    pub rel_error: f64,
+    #[serde(default)]
+    pub lost_bits: Option<f64>,
+    /// The deterministic bound on the relative error at this node, when the run had bounds.
+    #[serde(default)]
+    pub bound_rel: Option<f64>,
+    /// 1 if this is the worst node of its tree × algorithm × op.
+    #[serde(default)]
+    pub worst: Option<u8>,
+}
+
+/// Everything a report is rendered from.
+#[derive(Debug, Clone)]
+pub struct ReportData {
+    pub dir: PathBuf,
+    pub rows: Vec<ReportRow>,
+    /// The bound columns present in `results.csv`'s header.
+    pub bound_columns: Vec<String>,
+    /// `nodes-sample.csv`, if the sweep wrote one.
+    pub nodes: Option<Vec<NodeRecord>>,
+    /// `summary.json`, if present.
+    pub summary: Option<Value>,
+    /// `sweep.json` (the sweep parameters), if present.
+    pub params: Option<Value>,
+    /// The per-topology bounds table and where it came from.
+    pub bounds_table: Option<(PathBuf, Value)>,
+}
+
+impl ReportData {
+    /// Reads `dir`. Only `results.csv` is required; `bounds_table` overrides
+    /// `dir/bounds-table.json`.
+    pub fn load(dir: &Path, bounds_table: Option<&Path>) -> Result<ReportData, ReportError> {
+        let results = dir.join("results.csv");
+        if !results.is_file() {
+            return Err(ReportError::MissingResults { path: results });
+        }
+        let (rows, header) = read_csv::<ReportRow>(&results)?;
+        let bound_columns = BOUND_COLUMNS
+            .iter()
+            .filter(|c| header.iter().any(|h| h == *c))
+            .map(|c| c.to_string())
+            .collect();
+        let nodes_path = dir.join("nodes-sample.csv");
+        let nodes = if nodes_path.is_file() {
+            Some(read_csv::<NodeRecord>(&nodes_path)?.0)
+        } else {
+            None
+        };
+        let summary = read_json_opt(&dir.join("summary.json"))?;
+        let params = read_json_opt(&dir.join("sweep.json"))?;
+        let bt_path = bounds_table
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| dir.join(BOUNDS_TABLE_FILE));
+        let bounds_table = if bounds_table.is_some() || bt_path.is_file() {
+            let v = read_json(&bt_path)?;
+            Some((bt_path, v))
+        } else {
+            None
+        };
+        Ok(ReportData {
+            dir: dir.to_path_buf(),
+            rows,
+            bound_columns,
+            nodes,
+            summary,
+            params,
+            bounds_table,
+        })
+    }
+
+    /// Whether results.csv has any value in a bound column.
+    pub fn has_bounds(&self) -> bool {
+        self.rows.iter().any(|r| {
+            r.bound_violations.is_some()
+                || r.prob_violations.is_some()
+                || r.median_tightness.is_some()
+                || r.max_tightness.is_some()
+        })
+    }
+
+    /// (op, algorithm) pairs in the order of sweep.json (ops outer, algorithms inner), then
+    /// any others in order of first appearance.
+    pub fn series_keys(&self) -> Vec<(String, String)> {
+        let names = |key: &str| -> Vec<String> {
+            self.params
+                .as_ref()
+                .and_then(|p| p.get(key))
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let mut keys: Vec<(String, String)> = Vec::new();
+        for op in names("ops") {
+            for algo in names("algos") {
+                keys.push((op.clone(), algo));
+            }
+        }
+        keys.retain(|(op, a)| self.rows.iter().any(|r| &r.op == op && &r.algorithm == a));
+        for r in &self.rows {
+            if !keys.iter().any(|(o, a)| *o == r.op && *a == r.algorithm) {
+                keys.push((r.op.clone(), r.algorithm.clone()));
+            }
+        }
+        keys
+    }
+
+    /// Operations in series order.
+    pub fn ops(&self) -> Vec<String> {
+        let mut ops: Vec<String> = Vec::new();
+        for (op, _) in self.series_keys() {
+            if !ops.contains(&op) {
+                ops.push(op);
+            }
+        }
+        ops
+    }
+
+    /// Topologies in order of first appearance.
+    pub fn topologies(&self) -> Vec<String> {
+        let mut t: Vec<String> = Vec::new();
+        for r in &self.rows {
+            if !t.contains(&r.topology) {
+                t.push(r.topology.clone());
+            }
+        }
+        t
+    }
+
+    /// A field of summary.json.
+    pub fn summary_field(&self, key: &str) -> Option<&Value> {
+        self.summary.as_ref().and_then(|s| s.get(key))
+    }
+
+    /// A field of sweep.json, falling back to summary.json's copy of the parameters.
+    pub fn param(&self, key: &str) -> Option<&Value> {
+        self.params
+            .as_ref()
+            .and_then(|p| p.get(key))
+            .or_else(|| self.summary_field("params").and_then(|p| p.get(key)))
+    }
+}
+
+fn read_csv<T: serde::de::DeserializeOwned>(
+    path: &Path,
+) -> Result<(Vec<T>, Vec<String>), ReportError> {
+    let err = |source| ReportError::Csv {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = csv::Reader::from_path(path).map_err(err)?;
+    let header: Vec<String> = reader
+        .headers()
+        .map_err(err)?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let rows = reader
+        .deserialize()
+        .collect::<Result<Vec<T>, _>>()
+        .map_err(err)?;
+    Ok((rows, header))
+}
+
+fn read_json(path: &Path) -> Result<Value, ReportError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ReportError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|source| ReportError::Json {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn read_json_opt(path: &Path) -> Result<Option<Value>, ReportError> {
+    if path.is_file() {
+        read_json(path).map(Some)
+    } else {
+        Ok(None)
+    }
+}

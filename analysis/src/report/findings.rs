@@ -1,0 +1,291 @@
+//! Plain-language findings computed from the numbers of a report.
+
+use super::data::{ReportData, ReportRow};
+use super::fmt::sci;
+use std::collections::BTreeMap;
+
+/// u = 2⁻²⁴, the unit roundoff of f32.
+pub const U: f64 = 1.0 / 16_777_216.0;
+
+/// γ_k = k·u / (1 − k·u) (∞ when k·u ≥ 1).
+pub fn gamma(k: f64) -> f64 {
+    let ku = k * U;
+    if ku >= 1.0 {
+        f64::INFINITY
+    } else {
+        ku / (1.0 - ku)
+    }
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len().max(1) as f64
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    Some(v[(v.len() - 1) / 2])
+}
+
+/// Least-squares slope of y over x.
+fn slope(pts: &[(f64, f64)]) -> Option<f64> {
+    if pts.len() < 3 {
+        return None;
+    }
+    let n = pts.len() as f64;
+    let (mx, my) = (
+        pts.iter().map(|p| p.0).sum::<f64>() / n,
+        pts.iter().map(|p| p.1).sum::<f64>() / n,
+    );
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    if sxx < 1e-9 { None } else { Some(sxy / sxx) }
+}
+
+/// The threshold of the "high κ" comparison: the largest power of ten at or below the median
+/// achieved condition number, so at least half of the trees are compared.
+pub fn high_cond_threshold(rows: &[&ReportRow]) -> Option<f64> {
+    let m = median(
+        rows.iter()
+            .map(|r| r.achieved_cond)
+            .filter(|c| c.is_finite() && *c > 0.0)
+            .collect(),
+    )?;
+    Some(10f64.powi(m.log10().floor() as i32))
+}
+
+/// The findings, most important first, as plain sentences.
+pub fn findings(data: &ReportData) -> Vec<String> {
+    let rows = &data.rows;
+    let mut out = Vec::new();
+    if rows.is_empty() {
+        out.push("results.csv holds no results yet: nothing to compare.".into());
+        return out;
+    }
+    let keys = data.series_keys();
+
+    // 1. The worst case.
+    if let Some(w) = rows
+        .iter()
+        .filter(|r| r.max_rel_error.is_finite())
+        .max_by(|a, b| a.max_rel_error.total_cmp(&b.max_rel_error))
+    {
+        out.push(format!(
+            "The largest loss was {:.1} bits (relative error {}): {} {} on {} tree #{} (n = {}, κ = {}).",
+            w.max_lost_bits,
+            sci(w.max_rel_error),
+            w.algorithm,
+            w.op,
+            w.topology,
+            w.tree,
+            w.n,
+            sci(w.achieved_cond)
+        ));
+    }
+
+    // 2. Algorithms compared at high condition numbers, per op.
+    for op in data.ops() {
+        let here: Vec<&ReportRow> = rows.iter().filter(|r| r.op == op).collect();
+        let Some(t) = high_cond_threshold(&here) else {
+            continue;
+        };
+        let mut per_algo: Vec<(String, f64, usize)> = Vec::new();
+        for (_, algo) in keys.iter().filter(|(o, _)| *o == op) {
+            let bits: Vec<f64> = here
+                .iter()
+                .filter(|r| &r.algorithm == algo && r.achieved_cond >= t)
+                .map(|r| r.max_lost_bits)
+                .collect();
+            if !bits.is_empty() {
+                per_algo.push((algo.clone(), mean(&bits), bits.len()));
+            }
+        }
+        if per_algo.len() < 2 {
+            continue;
+        }
+        let best = per_algo
+            .iter()
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .cloned()
+            .unwrap();
+        let mut parts: Vec<String> = Vec::new();
+        for (a, bits, _) in &per_algo {
+            if *a != best.0 && bits - best.1 >= 0.05 {
+                parts.push(format!(
+                    "{a} {op} lost {:.1} bits more than {}",
+                    bits - best.1,
+                    best.0
+                ));
+            }
+        }
+        let trees = per_algo.iter().map(|p| p.2).max().unwrap_or(0);
+        if parts.is_empty() {
+            out.push(format!(
+                "For κ ≥ {}, every algorithm lost the same number of bits on {op} within 0.05 (mean of per-tree maxima, {trees} trees).",
+                sci(t)
+            ));
+        } else {
+            out.push(format!(
+                "For κ ≥ {}, {} (mean of per-tree maxima over {trees} trees; {} {op} lost {:.1} bits on average).",
+                sci(t),
+                parts.join("; "),
+                best.0,
+                best.1
+            ));
+        }
+    }
+
+    // 3. sequential = parallel, bit for bit (DESIGN §4), when both were run.
+    for op in data.ops() {
+        let by_tree = |algo: &str| -> BTreeMap<usize, f64> {
+            rows.iter()
+                .filter(|r| r.op == op && r.algorithm == algo)
+                .map(|r| (r.tree, r.max_rel_error))
+                .collect()
+        };
+        let (s, p) = (by_tree("sequential"), by_tree("parallel"));
+        if !s.is_empty() && s.len() == p.len() {
+            let same = s.iter().filter(|(t, e)| p.get(t) == Some(e)).count();
+            if same == s.len() {
+                out.push(format!(
+                    "parallel and sequential {op} had identical errors on all {} trees, as they perform the same additions.",
+                    s.len()
+                ));
+            } else {
+                out.push(format!(
+                    "parallel and sequential {op} differed on {} of {} trees although they should perform the same additions.",
+                    s.len() - same,
+                    s.len()
+                ));
+            }
+        }
+    }
+
+    // 4. Growth of the loss with the condition number.
+    for op in data.ops() {
+        let mut parts = Vec::new();
+        for (_, algo) in keys.iter().filter(|(o, _)| *o == op) {
+            let pts: Vec<(f64, f64)> = rows
+                .iter()
+                .filter(|r| {
+                    &r.algorithm == algo
+                        && r.op == op
+                        && r.achieved_cond > 1.0
+                        && r.achieved_cond.is_finite()
+                        && r.max_lost_bits > 0.0
+                })
+                .map(|r| (r.achieved_cond.log10(), r.max_lost_bits))
+                .collect();
+            let spread = pts.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max)
+                - pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+            if spread >= 1.0 {
+                if let Some(s) = slope(&pts) {
+                    parts.push(format!("{s:.1} ({algo})"));
+                }
+            }
+        }
+        if !parts.is_empty() {
+            out.push(format!(
+                "Per decade of κ the {op} loss grew by {} bits; u·κ predicts log₂10 ≈ 3.3.",
+                parts.join(", ")
+            ));
+        }
+    }
+
+    // 5. Errors beyond u·κ.
+    let beyond: Vec<&ReportRow> = rows
+        .iter()
+        .filter(|r| r.max_rel_error > U * r.achieved_cond)
+        .collect();
+    let mut who: Vec<String> = Vec::new();
+    for r in &beyond {
+        let k = format!("{} {}", r.algorithm, r.op);
+        if !who.contains(&k) {
+            who.push(k);
+        }
+    }
+    out.push(if beyond.is_empty() {
+        format!(
+            "In all {} runs the largest relative error stayed at or below u·κ (u = 2⁻²⁴, κ of the whole tree).",
+            rows.len()
+        )
+    } else {
+        format!(
+            "In {} of {} runs the largest relative error exceeded u·κ (κ of the whole tree; nodes have their own κ): {}.",
+            beyond.len(),
+            rows.len(),
+            who.join(", ")
+        )
+    });
+
+    // 6. Bounds.
+    let viol: Vec<u64> = rows.iter().filter_map(|r| r.bound_violations).collect();
+    if viol.is_empty() {
+        out.push(
+            "Error bounds are not available in this run (results.csv has no bound columns).".into(),
+        );
+    } else {
+        let total: u64 = viol.iter().sum();
+        if total == 0 {
+            out.push(format!(
+                "The deterministic bound held at every node of all {} runs that report it (0 violations).",
+                viol.len()
+            ));
+        } else {
+            out.push(format!(
+                "The deterministic bound was violated at {total} nodes in {} runs — a bug to investigate.",
+                viol.iter().filter(|v| **v > 0).count()
+            ));
+        }
+        if let Some(mt) = median(rows.iter().filter_map(|r| r.median_tightness).collect()) {
+            let worst = rows
+                .iter()
+                .filter_map(|r| r.max_tightness)
+                .fold(0.0, f64::max);
+            out.push(format!(
+                "The typical node's error was {} of its bound (median tightness; the bound is ≈ {}× pessimistic); the tightest node reached {} of it.",
+                sci(mt),
+                sci(if mt > 0.0 { 1.0 / mt } else { f64::INFINITY }),
+                sci(worst)
+            ));
+        }
+    }
+
+    // 7. Topologies compared.
+    let topos = data.topologies();
+    if topos.len() > 1 {
+        for op in data.ops() {
+            let mut m: Vec<(String, f64)> = topos
+                .iter()
+                .filter_map(|t| {
+                    let bits: Vec<f64> = rows
+                        .iter()
+                        .filter(|r| &r.topology == t && r.op == op)
+                        .map(|r| r.max_lost_bits)
+                        .collect();
+                    (!bits.is_empty()).then(|| (t.clone(), mean(&bits)))
+                })
+                .collect();
+            m.sort_by(|a, b| a.1.total_cmp(&b.1));
+            if let (Some(lo), Some(hi)) = (m.first(), m.last()) {
+                if hi.1 - lo.1 >= 0.05 {
+                    out.push(format!(
+                        "On {op}, {} trees lost the most ({:.1} bits on average over all algorithms) and {} trees the least ({:.1} bits).",
+                        hi.0, hi.1, lo.0, lo.1
+                    ));
+                }
+            }
+        }
+    }
+
+    // 8. Flagged nodes.
+    let flagged: usize = rows.iter().map(|r| r.flagged_nodes).sum();
+    if flagged > 0 {
+        out.push(format!(
+            "{flagged} nodes had an exact value of 0 but a non-zero computed result (flagged: no relative error exists; see flagged_nodes)."
+        ));
+    }
+    out
+}

@@ -1,0 +1,89 @@
+//! Self-contained HTML reports of a sweep directory (issue #5).
+//!
+//! A report is rendered only from the files a sweep leaves in its directory — `results.csv`
+//! (required), `summary.json`, `sweep.json`, `nodes-sample.csv` and an optional
+//! `bounds-table.json` — so `accuracy report DIR` re-renders it without recomputing anything.
+//! The output is one HTML file: inline CSS, inline SVG plots drawn with plotters, and the
+//! embedded DejaVu Sans font (as an `@font-face` data URI, also used for the plots' text
+//! metrics), so it looks the same on every machine, offline, without JavaScript.
+
+pub mod data;
+pub mod findings;
+mod fmt;
+pub mod font;
+pub mod html;
+pub mod plots;
+mod style;
+
+pub use data::{BOUND_COLUMNS, NodeRecord, ReportData, ReportRow};
+pub use fmt::{pow10_label, round_trip, sci};
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Everything that can stop a report, each a one-line message naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error(
+        "{}: not found; `accuracy report DIR` needs a sweep directory (run `accuracy sweep --out DIR` first)",
+        path.display()
+    )]
+    MissingResults { path: PathBuf },
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Csv { path: PathBuf, source: csv::Error },
+    #[error("{}: {source}", path.display())]
+    Json {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("plot '{what}': {message}")]
+    Plot { what: String, message: String },
+}
+
+/// The file name of a report inside its sweep directory.
+pub const REPORT_FILE: &str = "report.html";
+/// The optional per-topology bounds table (written by `accuracy bounds-table`).
+pub const BOUNDS_TABLE_FILE: &str = "bounds-table.json";
+
+/// What `write_report` produced.
+#[derive(Debug, Clone)]
+pub struct Written {
+    pub path: PathBuf,
+    pub bytes: usize,
+    /// Loading and rendering, without writing the file (seconds).
+    pub render_s: f64,
+}
+
+/// Loads `dir`'s files and renders the report as one HTML string.
+pub fn render_dir(dir: &Path, bounds_table: Option<&Path>) -> Result<String, ReportError> {
+    let data = ReportData::load(dir, bounds_table)?;
+    html::render(&data)
+}
+
+/// Renders `dir`'s report and writes it to `out` (default `dir/report.html`).
+pub fn write_report(
+    dir: &Path,
+    bounds_table: Option<&Path>,
+    out: Option<&Path>,
+) -> Result<Written, ReportError> {
+    let t0 = Instant::now();
+    let text = render_dir(dir, bounds_table)?;
+    let render_s = t0.elapsed().as_secs_f64();
+    let path = out
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| dir.join(REPORT_FILE));
+    std::fs::write(&path, &text).map_err(|source| ReportError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(Written {
+        path,
+        bytes: text.len(),
+        render_s,
+    })
+}

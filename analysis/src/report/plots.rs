@@ -1,0 +1,772 @@
+//! Charts as SVG strings, drawn with plotters.
+//!
+//! Log axes are drawn in transformed coordinates (log10 of the data) with ticks placed at
+//! integers, so every tick sits exactly on a power of ten and is labelled `10ᵏ`; the minor grid
+//! marks 2·10ᵏ … 9·10ᵏ. Lines are clipped to the plot area, markers that would land on the same
+//! pixel as an earlier marker of the same series are drawn once (the picture is identical, the
+//! file smaller), and the legend sits in its own column to the right of the plot, so it never
+//! covers data or text.
+
+use super::ReportError;
+use super::fmt::pow10_label;
+use super::font::{self, FAMILY};
+use super::style::{SeriesStyle, Shape};
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use plotters::coord::types::RangedCoordf64;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::collections::HashSet;
+
+/// How an axis maps data to the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    Log10,
+    Linear,
+}
+
+/// One axis: description (quantity and unit), scale and optional range in data units.
+#[derive(Debug, Clone)]
+pub struct Axis {
+    pub label: String,
+    pub scale: Scale,
+    pub range: Option<(f64, f64)>,
+}
+
+impl Axis {
+    pub fn log(label: impl Into<String>) -> Axis {
+        Axis {
+            label: label.into(),
+            scale: Scale::Log10,
+            range: None,
+        }
+    }
+    pub fn linear(label: impl Into<String>) -> Axis {
+        Axis {
+            label: label.into(),
+            scale: Scale::Linear,
+            range: None,
+        }
+    }
+    pub fn with_range(mut self, lo: f64, hi: f64) -> Axis {
+        self.range = Some((lo, hi));
+        self
+    }
+    fn to_page(&self, v: f64) -> f64 {
+        match self.scale {
+            Scale::Log10 => {
+                if v > 0.0 {
+                    v.log10()
+                } else {
+                    f64::NAN
+                }
+            }
+            Scale::Linear => v,
+        }
+    }
+}
+
+/// Dash pattern of a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dash {
+    Solid,
+    Dashed,
+    Dotted,
+}
+
+/// Markers (and optionally a connecting polyline) of one series.
+#[derive(Debug, Clone)]
+pub struct Series {
+    pub label: String,
+    pub style: SeriesStyle,
+    pub points: Vec<(f64, f64)>,
+    /// Marker radius in pixels.
+    pub size: i32,
+    /// Draw a polyline through the points (in the given order) as well.
+    pub connect: bool,
+}
+
+/// A reference line through data points (clipped to the plot area).
+#[derive(Debug, Clone)]
+pub struct RefLine {
+    pub label: String,
+    pub color: RGBColor,
+    pub dash: Dash,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A whole chart.
+#[derive(Debug, Clone)]
+pub struct Chart {
+    pub width: u32,
+    pub height: u32,
+    pub x: Axis,
+    pub y: Axis,
+    pub series: Vec<Series>,
+    pub lines: Vec<RefLine>,
+}
+
+/// An SVG chart and what it showed.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    pub svg: String,
+    /// Markers written to the SVG (after merging markers on the same pixel).
+    pub markers: usize,
+    /// Points with a coordinate a log axis cannot show (≤ 0, ∞, NaN) or outside a fixed range.
+    pub not_shown: usize,
+    /// Reference lines entirely outside the plot area (by label).
+    pub lines_outside: Vec<String>,
+}
+
+/// Text style whose rendered font size is `px` pixels (plotters writes size / 1.24 into SVG).
+pub fn text(px: f64) -> TextStyle<'static> {
+    font::register();
+    TextStyle::from((FAMILY, px * 1.24).into_font()).color(&RGBColor(0x22, 0x22, 0x22))
+}
+
+const TICK_PX: f64 = 14.0;
+const DESC_PX: f64 = 15.0;
+const LEGEND_PX: f64 = 14.0;
+
+/// A linear f64 axis whose ticks are exactly the given values (bold: labelled grid lines,
+/// light: minor grid lines).
+pub struct Ticked {
+    inner: RangedCoordf64,
+    bold: Vec<f64>,
+    light: Vec<f64>,
+}
+
+impl Ranged for Ticked {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.inner.map(value, limit)
+    }
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.max_num_points() == 0 {
+            vec![]
+        } else if hint.weight().allow_light_points() {
+            self.light.clone()
+        } else {
+            self.bold.clone()
+        }
+    }
+    fn range(&self) -> std::ops::Range<f64> {
+        self.inner.range()
+    }
+}
+
+type Coord = Ticked;
+
+/// Ticks in page coordinates: (bold with labels, light without).
+fn ticks(scale: Scale, lo: f64, hi: f64, max_labels: usize) -> (Vec<f64>, Vec<f64>) {
+    match scale {
+        Scale::Log10 => {
+            let (a, b) = (lo.ceil() as i32, hi.floor() as i32);
+            let decades = (b - a + 1).max(1) as usize;
+            let step = decades.div_ceil(max_labels.max(1)).max(1) as i32;
+            let bold: Vec<f64> = (a..=b)
+                .filter(|k| k.rem_euclid(step) == 0)
+                .map(f64::from)
+                .collect();
+            let mut light = Vec::new();
+            for k in (lo.floor() as i32)..=(hi.ceil() as i32) {
+                if step == 1 {
+                    for m in 2..=9 {
+                        let v = f64::from(k) + f64::from(m).log10();
+                        if v > lo && v < hi {
+                            light.push(v);
+                        }
+                    }
+                } else if k.rem_euclid(step) != 0 && f64::from(k) > lo && f64::from(k) < hi {
+                    light.push(f64::from(k));
+                }
+            }
+            (bold, light)
+        }
+        Scale::Linear => {
+            let step = nice_step((hi - lo) / max_labels.max(1) as f64);
+            let first = (lo / step).ceil() as i64;
+            let last = (hi / step).floor() as i64;
+            let bold = (first..=last).map(|i| i as f64 * step).collect();
+            (bold, vec![])
+        }
+    }
+}
+
+fn nice_step(raw: f64) -> f64 {
+    if raw <= 0.0 || !raw.is_finite() {
+        return 1.0;
+    }
+    let p = 10f64.powf(raw.log10().floor());
+    let m = raw / p;
+    let nice = if m <= 1.0 {
+        1.0
+    } else if m <= 2.0 {
+        2.0
+    } else if m <= 5.0 {
+        5.0
+    } else {
+        10.0
+    };
+    nice * p
+}
+
+fn tick_label(scale: Scale, v: f64, step: f64) -> String {
+    match scale {
+        Scale::Log10 => pow10_label(v.round() as i32),
+        Scale::Linear => {
+            let decimals = if step >= 1.0 {
+                0
+            } else {
+                (-step.log10().floor()) as usize
+            };
+            let s = format!("{v:.decimals$}");
+            if s.starts_with('-') && s.trim_start_matches(['-', '0', '.']).is_empty() {
+                s[1..].to_string()
+            } else {
+                s.replace('-', "−")
+            }
+        }
+    }
+}
+
+/// Page-space range of an axis: the fixed range, or the data's (whole decades for log axes).
+fn page_range(axis: &Axis, values: impl Iterator<Item = f64>) -> (f64, f64) {
+    if let Some((lo, hi)) = axis.range {
+        return (axis.to_page(lo), axis.to_page(hi));
+    }
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.map(|v| axis.to_page(v)).filter(|v| v.is_finite()) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    match axis.scale {
+        Scale::Log10 => log_page_range(lo, hi),
+        Scale::Linear => {
+            if lo == hi {
+                (lo - 1.0, hi + 1.0)
+            } else {
+                let pad = (hi - lo) * 0.04;
+                (lo - pad, hi + pad)
+            }
+        }
+    }
+}
+
+/// Whole decades around [lo, hi] (log10 units), widened by a little where the data sit on a
+/// decade, so no marker lies on the axis line.
+pub fn log_page_range(lo: f64, hi: f64) -> (f64, f64) {
+    const PAD: f64 = 0.12;
+    let l = lo.floor().min(lo - PAD);
+    let h = hi.ceil().max(hi + PAD);
+    (l, h)
+}
+
+/// Liang–Barsky: the part of segment p–q inside the rectangle.
+fn clip(
+    p: (f64, f64),
+    q: (f64, f64),
+    (x0, x1, y0, y1): (f64, f64, f64, f64),
+) -> Option<((f64, f64), (f64, f64))> {
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (num, den) in [
+        (p.0 - x0, -dx),
+        (x1 - p.0, dx),
+        (p.1 - y0, -dy),
+        (y1 - p.1, dy),
+    ] {
+        if den == 0.0 {
+            if num < 0.0 {
+                return None;
+            }
+        } else {
+            let t = num / den;
+            if den < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    if t0 > t1 {
+        return None;
+    }
+    Some((
+        (p.0 + t0 * dx, p.1 + t0 * dy),
+        (p.0 + t1 * dx, p.1 + t1 * dy),
+    ))
+}
+
+/// Polylines of `pts` (page coordinates) clipped to the rectangle.
+fn clip_polyline(pts: &[(f64, f64)], rect: (f64, f64, f64, f64)) -> Vec<Vec<(f64, f64)>> {
+    let mut out: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut current: Vec<(f64, f64)> = Vec::new();
+    for w in pts.windows(2) {
+        if !(w[0].0.is_finite() && w[0].1.is_finite() && w[1].0.is_finite() && w[1].1.is_finite()) {
+            if current.len() > 1 {
+                out.push(std::mem::take(&mut current));
+            }
+            current.clear();
+            continue;
+        }
+        match clip(w[0], w[1], rect) {
+            Some((a, b)) => {
+                if current.last() != Some(&a) {
+                    if current.len() > 1 {
+                        out.push(std::mem::take(&mut current));
+                    }
+                    current = vec![a];
+                }
+                current.push(b);
+            }
+            None => {
+                if current.len() > 1 {
+                    out.push(std::mem::take(&mut current));
+                }
+                current.clear();
+            }
+        }
+    }
+    if current.len() > 1 {
+        out.push(current);
+    }
+    out
+}
+
+/// Runs `$body` with `$it` bound to an iterator of marker elements (one per point of
+/// `$points`) of the series style `$style` and radius `$r`. A macro rather than a function
+/// because each shape is a different element type.
+macro_rules! markers {
+    ($style:expr, $r:expr, $points:expr, |$it:ident| $body:expr) => {{
+        let st: SeriesStyle = $style;
+        let c = st.color;
+        let fill = c.filled();
+        let stroke = c.stroke_width(2);
+        let r: i32 = $r;
+        let t = r + 1; // triangles and diamonds look smaller than circles of the same radius
+        match st.shape {
+            Shape::Circle => {
+                let $it = $points.map(move |p| EmptyElement::at(p) + Circle::new((0, 0), r, fill));
+                $body
+            }
+            Shape::OpenCircle => {
+                let $it =
+                    $points.map(move |p| EmptyElement::at(p) + Circle::new((0, 0), r, stroke));
+                $body
+            }
+            Shape::Square => {
+                let $it = $points
+                    .map(move |p| EmptyElement::at(p) + Rectangle::new([(-r, -r), (r, r)], fill));
+                $body
+            }
+            Shape::OpenSquare => {
+                let $it = $points
+                    .map(move |p| EmptyElement::at(p) + Rectangle::new([(-r, -r), (r, r)], stroke));
+                $body
+            }
+            Shape::Triangle => {
+                let $it = $points.map(move |p| {
+                    EmptyElement::at(p) + Polygon::new(vec![(0, -t), (t, t - 1), (-t, t - 1)], fill)
+                });
+                $body
+            }
+            Shape::OpenTriangle => {
+                let $it = $points.map(move |p| {
+                    EmptyElement::at(p)
+                        + PathElement::new(vec![(0, -t), (t, t - 1), (-t, t - 1), (0, -t)], stroke)
+                });
+                $body
+            }
+            Shape::TriangleDown => {
+                let $it = $points.map(move |p| {
+                    EmptyElement::at(p) + Polygon::new(vec![(0, t), (t, 1 - t), (-t, 1 - t)], fill)
+                });
+                $body
+            }
+            Shape::OpenTriangleDown => {
+                let $it = $points.map(move |p| {
+                    EmptyElement::at(p)
+                        + PathElement::new(vec![(0, t), (t, 1 - t), (-t, 1 - t), (0, t)], stroke)
+                });
+                $body
+            }
+            Shape::Diamond => {
+                let $it = $points.map(move |p| {
+                    EmptyElement::at(p) + Polygon::new(vec![(0, -t), (t, 0), (0, t), (-t, 0)], fill)
+                });
+                $body
+            }
+            Shape::OpenDiamond => {
+                let $it = $points.map(move |p| {
+                    EmptyElement::at(p)
+                        + PathElement::new(vec![(0, -t), (t, 0), (0, t), (-t, 0), (0, -t)], stroke)
+                });
+                $body
+            }
+            Shape::Cross => {
+                let $it = $points.map(move |p| {
+                    EmptyElement::at(p)
+                        + PathElement::new(vec![(-r, -r), (r, r)], stroke)
+                        + PathElement::new(vec![(-r, r), (r, -r)], stroke)
+                });
+                $body
+            }
+            Shape::Plus => {
+                let $it = $points.map(move |p| {
+                    EmptyElement::at(p)
+                        + PathElement::new(vec![(-t, 0), (t, 0)], stroke)
+                        + PathElement::new(vec![(0, -t), (0, t)], stroke)
+                });
+                $body
+            }
+        }
+    }};
+}
+
+fn line_style(color: RGBColor) -> ShapeStyle {
+    color.stroke_width(2)
+}
+
+fn plot_err<E: std::fmt::Debug>(what: &str) -> impl Fn(E) -> ReportError + '_ {
+    move |e| ReportError::Plot {
+        what: what.to_string(),
+        message: format!("{e:?}"),
+    }
+}
+
+/// Draws `chart`; `what` names it in errors.
+pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
+    font::register();
+    let err = plot_err(what);
+    let (xr, yr) = (
+        page_range(
+            &chart.x,
+            chart
+                .series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.0)),
+        ),
+        page_range(
+            &chart.y,
+            chart
+                .series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.1)),
+        ),
+    );
+    let tick_style = text(TICK_PX);
+    let legend_style = text(LEGEND_PX);
+
+    // Legend column width from the measured labels.
+    let mut legend_labels: Vec<&str> = chart.lines.iter().map(|l| l.label.as_str()).collect();
+    legend_labels.extend(chart.series.iter().map(|s| s.label.as_str()));
+    let measure = |s: &str, st: &TextStyle| -> Result<(u32, u32), ReportError> {
+        st.font.box_size(s).map_err(plot_err(what))
+    };
+    let mut legend_w = 0u32;
+    for l in &legend_labels {
+        legend_w = legend_w.max(measure(l, &legend_style)?.0);
+    }
+    let legend_w = if legend_labels.is_empty() {
+        0
+    } else {
+        legend_w + 56
+    };
+
+    let max_x_labels = ((chart.width - legend_w) / 70).max(2) as usize;
+    let max_y_labels = (chart.height / 32).max(2) as usize;
+    let (xb, xl) = ticks(chart.x.scale, xr.0, xr.1, max_x_labels);
+    let (yb, yl) = ticks(chart.y.scale, yr.0, yr.1, max_y_labels);
+    let step = |b: &[f64]| {
+        if b.len() > 1 {
+            (b[1] - b[0]).abs()
+        } else {
+            1.0
+        }
+    };
+    let (xstep, ystep) = (step(&xb), step(&yb));
+    let y_label_w = yb
+        .iter()
+        .map(|&v| measure(&tick_label(chart.y.scale, v, ystep), &tick_style).map(|s| s.0))
+        .collect::<Result<Vec<u32>, _>>()?
+        .into_iter()
+        .max()
+        .unwrap_or(20);
+    let tick_h = measure("10⁻⁸", &tick_style)?.1;
+    // Axis descriptions shrink (down to 11 px) rather than run past the plot's edge.
+    let fit = |label: &str, room: f64| -> Result<TextStyle<'static>, ReportError> {
+        let mut px = DESC_PX;
+        while px > 11.0 && f64::from(measure(label, &text(px))?.0) > room {
+            px -= 0.5;
+        }
+        Ok(text(px))
+    };
+    let desc_h = measure("Ag", &text(DESC_PX))?.1;
+    let x_desc_style = fit(
+        &chart.x.label,
+        f64::from(chart.width - legend_w) - f64::from(y_label_w + desc_h + 22) - 40.0,
+    )?;
+    let y_desc_style = fit(
+        &chart.y.label,
+        f64::from(chart.height) - f64::from(tick_h + desc_h + 22) - 30.0,
+    )?;
+
+    let mut svg = String::new();
+    let mut markers = 0;
+    let mut not_shown = 0;
+    let mut lines_outside = Vec::new();
+    {
+        let backend = SVGBackend::with_string(&mut svg, (chart.width, chart.height));
+        let root = backend.into_drawing_area();
+        root.fill(&WHITE).map_err(&err)?;
+        let (plot_area, legend_area) = root.split_horizontally(chart.width - legend_w);
+        let x_coord = Ticked {
+            inner: (xr.0..xr.1).into(),
+            bold: xb.clone(),
+            light: xl,
+        };
+        let y_coord = Ticked {
+            inner: (yr.0..yr.1).into(),
+            bold: yb.clone(),
+            light: yl,
+        };
+        let mut cc = ChartBuilder::on(&plot_area)
+            .margin_top(14)
+            .margin_right(28)
+            .margin_left(6)
+            .margin_bottom(6)
+            .x_label_area_size(tick_h + desc_h + 22)
+            .y_label_area_size(y_label_w + desc_h + 22)
+            .build_cartesian_2d(x_coord, y_coord)
+            .map_err(&err)?;
+        let xs = chart.x.scale;
+        let ys = chart.y.scale;
+        let fx = move |v: &f64| tick_label(xs, *v, xstep);
+        let fy = move |v: &f64| tick_label(ys, *v, ystep);
+        cc.configure_mesh()
+            .x_desc(chart.x.label.as_str())
+            .x_label_formatter(&fx)
+            .y_label_formatter(&fy)
+            .label_style(tick_style.clone())
+            .axis_desc_style(x_desc_style)
+            .bold_line_style(RGBColor(0xC8, 0xC8, 0xC8).stroke_width(1))
+            .light_line_style(RGBColor(0xEC, 0xEC, 0xEC).stroke_width(1))
+            .axis_style(RGBColor(0x33, 0x33, 0x33).stroke_width(1))
+            .draw()
+            .map_err(&err)?;
+        // The y description separately, in its own (possibly smaller) size: plotters uses one
+        // style for both axis descriptions.
+        cc.configure_mesh()
+            .disable_mesh()
+            .disable_axes()
+            .disable_x_axis()
+            .x_labels(0)
+            .y_labels(0)
+            .y_desc(chart.y.label.as_str())
+            .axis_desc_style(y_desc_style)
+            .draw()
+            .map_err(&err)?;
+
+        let rect = (xr.0, xr.1, yr.0, yr.1);
+        for line in &chart.lines {
+            let pts: Vec<(f64, f64)> = line
+                .points
+                .iter()
+                .map(|p| (chart.x.to_page(p.0), chart.y.to_page(p.1)))
+                .collect();
+            let parts = clip_polyline(&pts, rect);
+            if parts.is_empty() {
+                lines_outside.push(line.label.clone());
+            }
+            for part in parts {
+                draw_path(&mut cc, part, line.color, line.dash).map_err(&err)?;
+            }
+        }
+        let inside = |p: &(f64, f64)| {
+            p.0.is_finite()
+                && p.1.is_finite()
+                && p.0 >= xr.0.min(xr.1)
+                && p.0 <= xr.0.max(xr.1)
+                && p.1 >= yr.0.min(yr.1)
+                && p.1 <= yr.0.max(yr.1)
+        };
+        for s in &chart.series {
+            let pts: Vec<(f64, f64)> = s
+                .points
+                .iter()
+                .map(|p| (chart.x.to_page(p.0), chart.y.to_page(p.1)))
+                .collect();
+            if s.connect {
+                for part in clip_polyline(&pts, rect) {
+                    draw_path(&mut cc, part, s.style.color, Dash::Solid).map_err(&err)?;
+                }
+            }
+            let mut seen = HashSet::new();
+            let mut keep = Vec::new();
+            for p in pts {
+                if !inside(&p) {
+                    not_shown += 1;
+                    continue;
+                }
+                if seen.insert(cc.backend_coord(&p)) {
+                    keep.push(p);
+                }
+            }
+            markers += keep.len();
+            let (style, size) = (s.style, s.size);
+            markers!(style, size, keep.into_iter(), |it| cc
+                .draw_series(it)
+                .map(|_| ())
+                .map_err(&err))?;
+        }
+
+        // Legend: reference lines first, then the series, one row each.
+        let row_h = (LEGEND_PX * 1.9) as i32;
+        let x_mark = 16;
+        let x_text = 38;
+        let mut y = 22;
+        let anchor = legend_style.pos(Pos::new(HPos::Left, VPos::Center));
+        for line in &chart.lines {
+            legend_area
+                .draw(&PathElement::new(
+                    vec![(x_mark - 12, y), (x_mark + 12, y)],
+                    line_style(line.color),
+                ))
+                .map_err(&err)?;
+            if line.dash != Dash::Solid {
+                // Gaps painted over the sample line show the dash pattern.
+                let (on, off) = if line.dash == Dash::Dashed {
+                    (6, 4)
+                } else {
+                    (2, 3)
+                };
+                let mut x = x_mark - 12 + on;
+                while x < x_mark + 12 {
+                    legend_area
+                        .draw(&Rectangle::new(
+                            [(x, y - 2), ((x + off).min(x_mark + 12), y + 2)],
+                            WHITE.filled(),
+                        ))
+                        .map_err(&err)?;
+                    x += on + off;
+                }
+            }
+            legend_area
+                .draw_text(&line.label, &anchor, (x_text, y))
+                .map_err(&err)?;
+            y += row_h;
+        }
+        for s in &chart.series {
+            if s.connect {
+                legend_area
+                    .draw(&PathElement::new(
+                        vec![(x_mark - 12, y), (x_mark + 12, y)],
+                        line_style(s.style.color),
+                    ))
+                    .map_err(&err)?;
+            }
+            markers!(s.style, s.size.max(4), std::iter::once((x_mark, y)), |it| {
+                for e in it {
+                    legend_area.draw(&e).map_err(&err)?;
+                }
+                Ok::<(), ReportError>(())
+            })?;
+            legend_area
+                .draw_text(&s.label, &anchor, (x_text, y))
+                .map_err(&err)?;
+            y += row_h;
+        }
+        root.present().map_err(&err)?;
+    }
+    Ok(Rendered {
+        svg: responsive(svg, what),
+        markers,
+        not_shown,
+        lines_outside,
+    })
+}
+
+fn draw_path(
+    cc: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<Coord, Coord>>,
+    part: Vec<(f64, f64)>,
+    color: RGBColor,
+    dash: Dash,
+) -> Result<(), DrawingAreaErrorKind<<SVGBackend<'static> as DrawingBackend>::ErrorType>> {
+    match dash {
+        Dash::Solid => {
+            cc.draw_series(std::iter::once(PathElement::new(part, line_style(color))))?;
+        }
+        Dash::Dashed => {
+            cc.draw_series(std::iter::once(DashedPathElement::new(
+                part.into_iter(),
+                8,
+                5,
+                line_style(color),
+            )))?;
+        }
+        Dash::Dotted => {
+            cc.draw_series(std::iter::once(DashedPathElement::new(
+                part.into_iter(),
+                2,
+                4,
+                line_style(color),
+            )))?;
+        }
+    }
+    Ok(())
+}
+
+/// Makes the SVG scale down in narrow windows (it keeps its size otherwise) and gives it an
+/// accessible name.
+fn responsive(svg: String, what: &str) -> String {
+    let title = super::html::escape(what);
+    match svg.find("<svg ") {
+        Some(i) => {
+            let end = svg[i..].find('>').map(|j| i + j).unwrap_or(i);
+            let mut out = String::with_capacity(svg.len() + 100);
+            out.push_str(&svg[..end]);
+            out.push_str(&format!(
+                " role=\"img\" aria-label=\"{title}\" style=\"max-width:100%;height:auto\">"
+            ));
+            out.push_str(&svg[end + 1..]);
+            out
+        }
+        None => svg,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_ticks_are_integers() {
+        let (bold, light) = ticks(Scale::Log10, -9.0, 3.0, 20);
+        assert_eq!(bold, (-9..=3).map(f64::from).collect::<Vec<_>>());
+        assert!(light.iter().all(|v| v.fract() != 0.0));
+        let (bold, _) = ticks(Scale::Log10, -20.0, 20.0, 10);
+        assert!(bold.len() <= 11 && bold.iter().all(|v| v.fract() == 0.0));
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(tick_label(Scale::Log10, -6.0, 1.0), "10⁻⁶");
+        assert_eq!(tick_label(Scale::Linear, 2.5, 0.5), "2.5");
+        assert_eq!(tick_label(Scale::Linear, -0.0, 2.0), "0");
+    }
+
+    #[test]
+    fn clipping() {
+        let r = (0.0, 1.0, 0.0, 1.0);
+        assert_eq!(
+            clip((-1.0, -1.0), (2.0, 2.0), r),
+            Some(((0.0, 0.0), (1.0, 1.0)))
+        );
+        assert_eq!(clip((2.0, 0.0), (3.0, 1.0), r), None);
+    }
+}

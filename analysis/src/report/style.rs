@@ -1,0 +1,114 @@
+//! Series styles: every (op, algorithm) pair gets its own colour and its own marker shape, the
+//! same in every figure of every report. The shape family follows the algorithm (circle,
+//! cross, triangle, diamond, …) and the op picks the filled or open variant, so sequential and
+//! parallel — which agree bit for bit — stay visible on top of each other.
+
+use plotters::style::RGBColor;
+
+/// A marker shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Circle,
+    OpenCircle,
+    Cross,
+    Plus,
+    Triangle,
+    OpenTriangle,
+    Diamond,
+    OpenDiamond,
+    Square,
+    OpenSquare,
+    TriangleDown,
+    OpenTriangleDown,
+}
+
+/// Colour and marker of one series.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SeriesStyle {
+    pub color: RGBColor,
+    pub shape: Shape,
+}
+
+const KNOWN_ALGOS: [&str; 4] = ["sequential", "parallel", "vectorial", "vectorial-seqscan"];
+
+/// Colourblind-safe colours (Okabe–Ito and Tol), one per (op index, algorithm index).
+const ROOTFIX_COLORS: [RGBColor; 6] = [
+    RGBColor(0x00, 0x72, 0xB2), // blue
+    RGBColor(0xE6, 0x9F, 0x00), // orange
+    RGBColor(0x00, 0x9E, 0x73), // bluish green
+    RGBColor(0xCC, 0x79, 0xA7), // reddish purple
+    RGBColor(0x44, 0xAA, 0x99), // teal
+    RGBColor(0x33, 0x22, 0x88), // indigo
+];
+const LEAFFIX_COLORS: [RGBColor; 6] = [
+    RGBColor(0x88, 0x22, 0x55), // wine
+    RGBColor(0x56, 0xB4, 0xE9), // sky blue
+    RGBColor(0xD5, 0x5E, 0x00), // vermillion
+    RGBColor(0x55, 0x55, 0x55), // dark grey
+    RGBColor(0x99, 0x99, 0x33), // olive
+    RGBColor(0x11, 0x77, 0x33), // green
+];
+
+const FILLED: [Shape; 6] = [
+    Shape::Circle,
+    Shape::Cross,
+    Shape::Triangle,
+    Shape::Diamond,
+    Shape::Square,
+    Shape::TriangleDown,
+];
+const OPEN: [Shape; 6] = [
+    Shape::OpenCircle,
+    Shape::Plus,
+    Shape::OpenTriangle,
+    Shape::OpenDiamond,
+    Shape::OpenSquare,
+    Shape::OpenTriangleDown,
+];
+
+/// The style of (op, algorithm); `extra` numbers algorithms this table does not know, in the
+/// order the caller met them.
+pub fn series_style(op: &str, algorithm: &str, extra: usize) -> SeriesStyle {
+    let a = KNOWN_ALGOS
+        .iter()
+        .position(|k| *k == algorithm)
+        .unwrap_or(KNOWN_ALGOS.len() + extra)
+        % FILLED.len();
+    if op == "leaffix" {
+        SeriesStyle {
+            color: LEAFFIX_COLORS[a],
+            shape: OPEN[a],
+        }
+    } else {
+        SeriesStyle {
+            color: ROOTFIX_COLORS[a],
+            shape: FILLED[a],
+        }
+    }
+}
+
+/// Styles for a list of (op, algorithm) keys.
+pub fn styles_for(keys: &[(String, String)]) -> Vec<SeriesStyle> {
+    let mut unknown: Vec<&str> = Vec::new();
+    keys.iter()
+        .map(|(op, algo)| {
+            let extra = if KNOWN_ALGOS.contains(&algo.as_str()) {
+                0
+            } else {
+                match unknown.iter().position(|u| *u == algo) {
+                    Some(i) => i,
+                    None => {
+                        unknown.push(algo);
+                        unknown.len() - 1
+                    }
+                }
+            };
+            series_style(op, algo, extra)
+        })
+        .collect()
+}
+
+/// Reference lines.
+pub const LINE_U_KAPPA: RGBColor = RGBColor(0x44, 0x44, 0x44);
+pub const LINE_BOUND: RGBColor = RGBColor(0xB2, 0x18, 0x2B);
+pub const LINE_PROB: RGBColor = RGBColor(0x21, 0x66, 0xAC);

@@ -1,0 +1,115 @@
+//! `DIR/nodes-sample.csv`: a bounded, deterministic sample of per-node errors for the report's
+//! per-node scatter. For every tree × algorithm × op it keeps an even stride of about
+//! [`PER_OUTCOME`] vertices plus the worst node, so its size does not grow with `--nodes`.
+
+use crate::Error;
+use crate::experiment::OpResults;
+use serde::Serialize;
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Vertices sampled per tree × algorithm × op (plus the worst one).
+pub const PER_OUTCOME: usize = 24;
+/// The file name inside a sweep directory.
+pub const FILE: &str = "nodes-sample.csv";
+
+/// One sampled node.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NodeRecord {
+    pub tree: usize,
+    pub algorithm: String,
+    pub op: String,
+    pub vertex: u32,
+    /// κ_v = Σ|terms| / |Σ terms| of the node's own sum (`inf` when the exact value is 0).
+    pub cond: f64,
+    pub rel_error: f64,
+    pub lost_bits: f64,
+    /// The deterministic bound on the node's relative error; empty until per-node bounds exist.
+    pub bound_rel: Option<f64>,
+    /// 1 for the node with the largest relative error of its tree × algorithm × op.
+    pub worst: u8,
+}
+
+/// The sampled nodes of one tree. Flagged nodes (exact value 0, computed value not) have no
+/// relative error and are left out; results.csv counts them.
+pub fn sample(tree: usize, results: &[OpResults]) -> Vec<NodeRecord> {
+    let mut out = Vec::new();
+    for r in results {
+        for o in &r.outcomes {
+            let n = o.errors.len();
+            let stride = n.div_ceil(PER_OUTCOME).max(1);
+            let worst = o
+                .errors
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| !e.flagged)
+                .max_by(|a, b| a.1.rel.total_cmp(&b.1.rel).then(b.0.cmp(&a.0)))
+                .map(|(v, _)| v);
+            for (v, e) in o.errors.iter().enumerate() {
+                if e.flagged || (v % stride != 0 && Some(v) != worst) {
+                    continue;
+                }
+                out.push(NodeRecord {
+                    tree,
+                    algorithm: o.algorithm.to_string(),
+                    op: o.op.to_string(),
+                    vertex: v as u32,
+                    cond: r.reference.cond(v),
+                    rel_error: e.rel,
+                    lost_bits: e.lost_bits(),
+                    bound_rel: None,
+                    worst: u8::from(Some(v) == worst),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Appends records to `DIR/nodes-sample.csv` as trees finish.
+pub struct SampleWriter {
+    path: PathBuf,
+    writer: csv::Writer<fs::File>,
+}
+
+impl SampleWriter {
+    /// Opens the sample of a sweep in `dir`, keeping only the records of `complete` trees (the
+    /// ones results.csv kept on resume); a fresh sweep starts an empty file.
+    pub fn open(dir: &Path, complete: &HashSet<usize>) -> Result<SampleWriter, Error> {
+        let path = dir.join(FILE);
+        let mut kept: Vec<csv::StringRecord> = Vec::new();
+        let mut header: Option<csv::StringRecord> = None;
+        if !complete.is_empty() && path.exists() {
+            let mut reader = csv::Reader::from_path(&path).map_err(Error::csv(&path))?;
+            header = Some(reader.headers().map_err(Error::csv(&path))?.clone());
+            for rec in reader.records() {
+                // A run killed mid-write leaves a truncated last line: drop it.
+                let Ok(rec) = rec else { break };
+                let tree = rec.get(0).and_then(|t| t.parse::<usize>().ok());
+                if tree.is_some_and(|t| complete.contains(&t)) {
+                    kept.push(rec);
+                }
+            }
+        }
+        let file = fs::File::create(&path).map_err(Error::io(&path))?;
+        let mut writer = csv::WriterBuilder::new()
+            .has_headers(header.is_none())
+            .from_writer(file);
+        if let Some(h) = &header {
+            writer.write_record(h).map_err(Error::csv(&path))?;
+        }
+        for rec in &kept {
+            writer.write_record(rec).map_err(Error::csv(&path))?;
+        }
+        writer.flush().map_err(Error::io(&path))?;
+        Ok(SampleWriter { path, writer })
+    }
+
+    pub fn write(&mut self, records: &[NodeRecord]) -> Result<(), Error> {
+        for r in records {
+            self.writer.serialize(r).map_err(Error::csv(&self.path))?;
+        }
+        self.writer.flush().map_err(Error::io(&self.path))
+    }
+}
