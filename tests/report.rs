@@ -1,0 +1,415 @@
+//! The HTML report (issue #5): a report from a small sweep parses as HTML, holds every figure and
+//! table, shows exactly the numbers of results.csv, needs no network, no script and no installed
+//! font; `accuracy report DIR` re-renders it from the files alone.
+
+use scraper::{ElementRef, Html, Selector};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn accuracy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_accuracy"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("treefix-report-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// One small sweep shared by the tests: 2 topologies × 2 targets × 2 trees × 150 vertices.
+fn sweep_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = scratch("sweep").join("s");
+        let o = accuracy(&[
+            "sweep",
+            "--weights",
+            "normal",
+            "--nodes",
+            "150",
+            "--trees",
+            "2",
+            "--cond",
+            "1e2,1e6",
+            "--topology",
+            "chain,random-recursive",
+            "--algos",
+            "sequential,parallel,vectorial,vectorial-seqscan",
+            "--quiet",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(
+            o.status.success(),
+            "sweep failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        dir
+    })
+}
+
+fn sel(s: &str) -> Selector {
+    Selector::parse(s).unwrap()
+}
+
+/// The text of an element, without the line breaks plotters puts around SVG text.
+fn text_of(e: ElementRef) -> String {
+    e.text().collect::<String>().trim().to_string()
+}
+
+fn parse(path: &Path) -> (String, Html) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc = Html::parse_document(&text);
+    (text, doc)
+}
+
+/// results.csv as (header, records).
+fn read_results(dir: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut r = csv::Reader::from_path(dir.join("results.csv")).unwrap();
+    let header = r.headers().unwrap().iter().map(str::to_string).collect();
+    let rows = r
+        .records()
+        .map(|x| x.unwrap().iter().map(str::to_string).collect())
+        .collect();
+    (header, rows)
+}
+
+fn same_value(shown: &str, stored: &str) -> bool {
+    match (shown.parse::<f64>(), stored.parse::<f64>()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => shown == stored,
+    }
+}
+
+#[test]
+fn report_parses_and_holds_every_figure_and_table() {
+    let dir = sweep_dir();
+    let path = dir.join("report.html");
+    let (text, doc) = parse(&path);
+    assert!(doc.errors.is_empty(), "HTML parse errors: {:?}", doc.errors);
+    assert!(text.starts_with("<!DOCTYPE html>"));
+    assert!(text.len() < 5_000_000, "report is {} bytes", text.len());
+
+    for id in [
+        "#findings-list li",
+        "#run-params",
+        "#fig-max-rel svg",
+        "#fig-lost-bits svg",
+        "#fig-nodes-rootfix svg",
+        "#fig-nodes-leaffix svg",
+        "#fig-tightness-hist",
+        "#topology-table",
+        "#bounds-table-missing",
+        "#results-table",
+    ] {
+        assert!(doc.select(&sel(id)).next().is_some(), "missing {id}");
+    }
+    // This run has no bounds: the report says so instead of inventing numbers.
+    let tight = doc.select(&sel("#fig-tightness-hist")).next().unwrap();
+    assert!(text_of(tight).contains("Not available in this run"));
+    assert!(tight.select(&sel("svg")).next().is_none());
+
+    // Every plot has labelled axes and a legend naming every series of results.csv.
+    let (header, rows) = read_results(dir);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let mut series: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{} · {}", r[col("algorithm")], r[col("op")]))
+        .collect();
+    series.sort();
+    series.dedup();
+    assert_eq!(series.len(), 8);
+    for fig in ["#fig-max-rel", "#fig-lost-bits"] {
+        let svg = doc.select(&sel(&format!("{fig} svg"))).next().unwrap();
+        let texts: Vec<String> = svg.select(&sel("text")).map(text_of).collect();
+        for s in &series {
+            assert!(texts.contains(s), "{fig}: no legend entry {s}");
+        }
+        assert!(
+            texts.iter().any(|t| t.contains("condition number κ")),
+            "{fig}"
+        );
+        assert!(
+            texts
+                .iter()
+                .any(|t| t.contains("u·κ") || t.contains("log₂ κ")),
+            "{fig}"
+        );
+        assert!(svg.select(&sel("circle")).count() > 0, "{fig}: no markers");
+    }
+    let y_desc = |fig: &str| -> bool {
+        doc.select(&sel(&format!("{fig} svg text")))
+            .any(|t| text_of(t).contains("relative error"))
+    };
+    assert!(y_desc("#fig-max-rel") && y_desc("#fig-nodes-rootfix"));
+}
+
+#[test]
+fn log_axes_are_ticked_at_powers_of_ten() {
+    let (_, doc) = parse(&sweep_dir().join("report.html"));
+    let mut pow10 = 0;
+    for t in doc.select(&sel("svg text")) {
+        let s = text_of(t);
+        assert!(
+            !s.contains("e-") && !s.contains("999") && !s.contains("000001"),
+            "tick {s:?}"
+        );
+        if s.starts_with("10") && s.chars().skip(2).all(|c| "⁻⁰¹²³⁴⁵⁶⁷⁸⁹".contains(c))
+        {
+            pow10 += 1;
+        }
+    }
+    assert!(pow10 > 10, "only {pow10} 10ᵏ tick labels");
+}
+
+#[test]
+fn numbers_shown_equal_results_csv() {
+    let dir = sweep_dir();
+    let (_, doc) = parse(&dir.join("report.html"));
+    let (header, rows) = read_results(dir);
+    let table = doc.select(&sel("#results-table")).next().unwrap();
+    let th: Vec<String> = table.select(&sel("thead th")).map(text_of).collect();
+    assert_eq!(th, header, "the table shows results.csv's columns");
+    let trs: Vec<ElementRef> = table.select(&sel("tbody tr")).collect();
+    assert_eq!(trs.len(), rows.len());
+    for (tr, row) in trs.iter().zip(&rows) {
+        let cells: Vec<String> = tr.select(&sel("td")).map(text_of).collect();
+        assert_eq!(cells.len(), row.len());
+        for ((c, v), h) in cells.iter().zip(row).zip(&header) {
+            assert!(same_value(c, v), "{h}: shown {c:?}, stored {v:?}");
+        }
+    }
+
+    // The per-topology table: runs and max / median lost bits recomputed from the CSV.
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let topo = doc.select(&sel("#topology-table")).next().unwrap();
+    let mut checked = 0;
+    for tr in topo.select(&sel("tbody tr")) {
+        let cells: Vec<String> = tr.select(&sel("td")).map(text_of).collect();
+        let mut bits: Vec<f64> = rows
+            .iter()
+            .filter(|r| {
+                r[col("topology")] == cells[0]
+                    && r[col("op")] == cells[1]
+                    && r[col("algorithm")] == cells[2]
+            })
+            .map(|r| r[col("max_lost_bits")].parse().unwrap())
+            .collect();
+        bits.sort_by(f64::total_cmp);
+        assert_eq!(cells[3], bits.len().to_string());
+        assert_eq!(cells[7], format!("{:.2}", bits.last().unwrap()));
+        assert_eq!(cells[8], format!("{:.2}", bits[(bits.len() - 1) / 2]));
+        assert_eq!(cells[9], "—", "no bound columns in this run");
+        checked += 1;
+    }
+    assert_eq!(checked, 2 * 8);
+
+    // The headline finding quotes the worst row.
+    let worst = rows
+        .iter()
+        .map(|r| r[col("max_lost_bits")].parse::<f64>().unwrap())
+        .fold(0.0, f64::max);
+    let first = doc
+        .select(&sel("#findings-list li"))
+        .next()
+        .map(text_of)
+        .unwrap();
+    assert!(
+        first.contains(&format!("{worst:.1} bits")),
+        "{first} does not quote {worst:.1}"
+    );
+}
+
+#[test]
+fn self_contained_no_script_no_network_embedded_font() {
+    let (text, doc) = parse(&sweep_dir().join("report.html"));
+    let lower = text.to_lowercase();
+    assert!(!lower.contains("<script"));
+    assert!(!lower.contains("<img"));
+    assert!(!lower.contains("<link"));
+    let rest = lower.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    assert!(!rest.contains("http:") && !rest.contains("https:"), "a URL");
+    assert!(text.contains("@font-face{font-family:'Report Sans'"));
+    assert!(text.contains("src:url(data:font/ttf;base64,"));
+
+    // Every character of every plot exists in the embedded font, so no text falls back to a
+    // font of the machine that renders it.
+    use ab_glyph::{Font, FontRef};
+    let font = FontRef::try_from_slice(include_bytes!(
+        "../analysis/assets/fonts/DejaVuSans-subset.ttf"
+    ))
+    .unwrap();
+    let mut chars = 0;
+    for t in doc.select(&sel("svg text")) {
+        for c in text_of(t).chars() {
+            assert!(
+                font.glyph_id(c).0 != 0,
+                "{c:?} (U+{:04X}) not in the font",
+                c as u32
+            );
+            chars += 1;
+        }
+        assert_eq!(t.value().attr("font-family"), Some("Report Sans"));
+    }
+    assert!(chars > 500);
+    // The prose and tables too (whitespace aside).
+    let body = doc.select(&sel("body")).next().unwrap();
+    for c in body
+        .text()
+        .flat_map(str::chars)
+        .filter(|c| !c.is_whitespace())
+    {
+        assert!(
+            font.glyph_id(c).0 != 0,
+            "{c:?} (U+{:04X}) not in the font",
+            c as u32
+        );
+    }
+}
+
+#[test]
+fn report_command_rerenders_from_files_alone() {
+    let src = sweep_dir();
+    let dir = scratch("rerender");
+    for f in [
+        "results.csv",
+        "summary.json",
+        "sweep.json",
+        "nodes-sample.csv",
+        "report.html",
+    ] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let before = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let csv_before = std::fs::read(dir.join("results.csv")).unwrap();
+    std::fs::remove_file(dir.join("report.html")).unwrap();
+    let o = accuracy(&["report", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("report.html"));
+    // Identical but for the directory name it prints.
+    let after = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let (a, b) = (src.display().to_string(), dir.display().to_string());
+    assert!(
+        after.replace(&b, &a) == before,
+        "re-rendered report differs"
+    );
+    assert_eq!(std::fs::read(dir.join("results.csv")).unwrap(), csv_before);
+
+    // A directory of an older sweep (results.csv only) still renders, with notes.
+    std::fs::remove_file(dir.join("nodes-sample.csv")).unwrap();
+    std::fs::remove_file(dir.join("summary.json")).unwrap();
+    let out = dir.join("old.html");
+    let o = accuracy(&[
+        "report",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (_, doc) = parse(&out);
+    assert!(doc.select(&sel("#fig-max-rel svg")).next().is_some());
+    assert!(text_of(doc.select(&sel("#fig-nodes")).next().unwrap()).contains("Not available"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn report_without_results_is_a_one_line_error() {
+    let dir = scratch("empty");
+    let o = accuracy(&["report", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+    assert!(e.contains("results.csv") && e.contains("not found"), "{e}");
+    assert!(!e.contains("panicked"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bound_columns_and_bounds_table_are_shown_when_present() {
+    let src = sweep_dir();
+    let dir = scratch("bounds");
+    // results.csv with the bounds issue's columns (synthetic values: this tests rendering).
+    let (mut header, rows) = read_results(src);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (c_topo, c_op, c_algo) = (col("topology"), col("op"), col("algorithm"));
+    header.extend(
+        [
+            "bound_violations",
+            "prob_violations",
+            "median_tightness",
+            "max_tightness",
+        ]
+        .map(String::from),
+    );
+    let mut w = csv::Writer::from_path(dir.join("results.csv")).unwrap();
+    w.write_record(&header).unwrap();
+    for (i, r) in rows.iter().enumerate() {
+        let mut r = r.clone();
+        r.extend([
+            "0".to_string(),
+            (i % 3).to_string(),
+            format!("{}", 1e-3 * (1 + i % 7) as f64),
+            format!("{}", 1e-2 * (1 + i % 5) as f64),
+        ]);
+        w.write_record(&r).unwrap();
+    }
+    w.flush().unwrap();
+    // nodes-sample.csv with per-node bounds.
+    let mut r = csv::Reader::from_path(src.join("nodes-sample.csv")).unwrap();
+    let h = r.headers().unwrap().clone();
+    let (ci, bi) = (
+        h.iter().position(|x| x == "rel_error").unwrap(),
+        h.iter().position(|x| x == "bound_rel").unwrap(),
+    );
+    let mut w = csv::Writer::from_path(dir.join("nodes-sample.csv")).unwrap();
+    w.write_record(&h).unwrap();
+    for rec in r.records() {
+        let mut rec: Vec<String> = rec.unwrap().iter().map(String::from).collect();
+        let e: f64 = rec[ci].parse().unwrap();
+        rec[bi] = format!("{}", e * 50.0 + 1e-6);
+        w.write_record(&rec).unwrap();
+    }
+    w.flush().unwrap();
+    std::fs::copy(src.join("sweep.json"), dir.join("sweep.json")).unwrap();
+    std::fs::write(
+        dir.join("bounds-table.json"),
+        r#"[{"topology":"chain","algorithm":"sequential","op":"rootfix","bound":"γ_depth·Σ|path|","median_tightness":0.0123}]"#,
+    )
+    .unwrap();
+    let o = accuracy(&["report", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (_, doc) = parse(&dir.join("report.html"));
+    assert!(doc.select(&sel("#fig-tightness-hist svg")).next().is_some());
+    let legend: Vec<String> = doc
+        .select(&sel("#fig-nodes-rootfix svg text"))
+        .map(text_of)
+        .collect();
+    assert!(legend.iter().any(|t| t.starts_with("bound: ")));
+    assert!(
+        doc.select(&sel("#fig-max-rel svg text"))
+            .any(|t| text_of(t).starts_with("bound at worst node"))
+    );
+    let bt = doc.select(&sel("table#bounds-table")).next().unwrap();
+    assert!(text_of(bt).contains("γ_depth·Σ|path|") && text_of(bt).contains("0.0123"));
+    // Per-topology sums of prob_violations match the CSV.
+    let topo = doc.select(&sel("#topology-table")).next().unwrap();
+    for tr in topo.select(&sel("tbody tr")) {
+        let cells: Vec<String> = tr.select(&sel("td")).map(text_of).collect();
+        let want: usize = rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r[c_topo] == cells[0] && r[c_op] == cells[1] && r[c_algo] == cells[2])
+            .map(|(i, _)| i % 3)
+            .sum();
+        assert_eq!(cells[9], "0");
+        assert_eq!(cells[10], want.to_string());
+    }
+    let findings: String = doc.select(&sel("#findings-list")).map(text_of).collect();
+    assert!(findings.contains("0 violations"), "{findings}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
