@@ -413,3 +413,51 @@ fn bound_columns_and_bounds_table_are_shown_when_present() {
     assert!(findings.contains("0 violations"), "{findings}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn resumed_sweep_rebuilds_the_same_nodes_sample() {
+    let dir = scratch("resume").join("s");
+    let args = |d: &Path| -> Vec<String> {
+        [
+            "sweep",
+            "--weights",
+            "normal",
+            "--nodes",
+            "60",
+            "--trees",
+            "3",
+            "--cond",
+            "1e3",
+            "--quiet",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([d.display().to_string()])
+        .collect()
+    };
+    let run = |d: &Path| {
+        let a = args(d);
+        let o = accuracy(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run(&dir);
+    let sample = std::fs::read_to_string(dir.join("nodes-sample.csv")).unwrap();
+    assert!(
+        sample.starts_with("tree,algorithm,op,vertex,cond,rel_error,lost_bits,bound_rel,worst\n")
+    );
+    // Every tree × algorithm × op has exactly one worst node.
+    let worst = sample.lines().filter(|l| l.ends_with(",1")).count();
+    assert_eq!(worst, 3 * 3 * 2);
+    // Interrupt after the first tree: drop the other trees' rows, keep a stale sample.
+    let results = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    let kept: Vec<&str> = results
+        .lines()
+        .filter(|l| l.starts_with("tree,") || l.starts_with("0,"))
+        .collect();
+    std::fs::write(dir.join("results.csv"), kept.join("\n") + "\n").unwrap();
+    run(&dir);
+    assert!(std::fs::read_to_string(dir.join("nodes-sample.csv")).unwrap() == sample);
+    assert!(std::fs::read_to_string(dir.join("results.csv")).unwrap() == results);
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}

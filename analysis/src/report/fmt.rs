@@ -42,9 +42,9 @@ pub fn sci(x: f64) -> String {
             format!("{x}")
         };
     }
-    let s = format!("{x:.1e}");
-    // 3.0e6 → 3e6
-    s.replace(".0e", "e")
+    let s = format!("{x:.1e}").replace(".0e", "e"); // 3.0e6 → 3e6
+    // No exponent for 1 ≤ |x| < 10: 1.1e0 → 1.1.
+    s.strip_suffix("e0").map(str::to_string).unwrap_or(s)
 }
 
 /// Fixed decimals, with a true minus sign.
@@ -80,5 +80,7 @@ mod tests {
         }
         assert_eq!(sci(3e6), "3e6");
         assert_eq!(sci(1.23e-7), "1.2e-7");
+        assert_eq!(sci(1.14), "1.1");
+        assert_eq!(sci(10.0), "1e1");
     }
 }

@@ -55,7 +55,9 @@ table{border-collapse:collapse;margin:8px 0 16px;font-variant-numeric:tabular-nu
 th,td{border-bottom:1px solid var(--rule);padding:4px 9px;text-align:left;vertical-align:top}
 th{background:var(--band);font-weight:bold}
 td.num,th.num{text-align:right;white-space:nowrap}
-#topology-table td,#topology-table th{white-space:nowrap;padding:4px 7px}
+#topology-table td{white-space:nowrap}
+#topology-table td,#topology-table th{padding:4px 7px}
+#topology-table th{white-space:normal;vertical-align:bottom}
 table.kv th{width:15em}
 .na{color:#999}
 .bad{color:#b00020;font-weight:bold}
@@ -398,13 +400,14 @@ fn fig_max_rel(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
             points: pts,
             size: 4,
             connect: false,
+            opacity: 1.0,
         });
     }
     // Where the bounds issue's per-node bounds exist: the bound at each run's worst node.
     let worst_bounds = worst_node_bounds(data);
     let have_bounds = !worst_bounds.is_empty();
     for ((op, algo), st) in keys.iter().zip(&styles) {
-        let mut pts: Vec<(f64, f64)> = worst_bounds
+        let pts: Vec<(f64, f64)> = worst_bounds
             .iter()
             .filter(|(o, a, _, _)| o == op && a == algo)
             .map(|(_, _, k, b)| (*k, *b))
@@ -412,13 +415,13 @@ fn fig_max_rel(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
         if pts.is_empty() {
             continue;
         }
-        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
         series.push(Series {
             label: format!("bound at worst node: {}", series_label(op, algo)),
             style: *st,
             points: pts,
-            size: 2,
-            connect: true,
+            size: 3,
+            connect: false,
+            opacity: 0.45,
         });
     }
     let yr = decade_range(
@@ -467,7 +470,7 @@ fn fig_max_rel(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
     if !have_bounds {
         cap.push_str(" The per-node bounds of the bounds issue are not available in this run (nodes-sample.csv has no bound_rel values), so only the a-priori lines are shown.");
     } else {
-        cap.push_str(" Thin connected markers: the deterministic bound at each run's worst sampled node (bound_rel in nodes-sample.csv).");
+        cap.push_str(" Faint markers: the deterministic bound at each run's worst sampled node (bound_rel in nodes-sample.csv), above that run's marker.");
     }
     figure(h, "fig-max-rel", title, Some(&r.svg), &cap);
     h.push_str("</section>\n");
@@ -530,6 +533,7 @@ fn fig_lost_bits(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
                 .collect(),
             size: 4,
             connect: false,
+            opacity: 1.0,
         })
         .collect();
     let top = data
@@ -656,6 +660,7 @@ fn fig_nodes(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
                 points: pts,
                 size: 3,
                 connect: false,
+                opacity: 0.6,
             });
         }
         for ((o, algo), st) in keys.iter().zip(&styles) {
@@ -680,6 +685,7 @@ fn fig_nodes(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
                 points: pts,
                 size: 2,
                 connect: false,
+                opacity: 0.8,
             });
         }
         let xr = decade_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
@@ -802,10 +808,8 @@ fn fig_tightness(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
     };
     let lo = positive().fold(f64::INFINITY, f64::min);
     let hi = positive().fold(0.0f64, f64::max);
-    let (a, b) = (
-        lo.log10().floor(),
-        hi.log10().ceil().max(0.0).max(lo.log10().floor() + 1.0),
-    );
+    // Up to 10 at least, so the region of violations (> 1) is visible.
+    let (a, b) = (lo.log10().floor(), hi.log10().ceil().max(1.0));
     const BINS_PER_DECADE: f64 = 4.0;
     let nbins = ((b - a) * BINS_PER_DECADE).round().max(1.0) as usize;
     let zero_total: usize = per_key.iter().flatten().filter(|t| **t <= 0.0).count();
@@ -836,6 +840,7 @@ fn fig_tightness(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
             points: pts,
             size: 4,
             connect: true,
+            opacity: 1.0,
         });
     }
     let ytop = (ymax * 1.1).max(1.0);
@@ -1000,21 +1005,41 @@ fn bounds_table(h: &mut String, data: &ReportData) {
         "<p class=\"lead\">From <code>{}</code>.</p>",
         escape(&path.display().to_string())
     );
-    // An array of objects, or an object holding one under "rows".
+    // An array of objects, or an object holding one under "rows" (rows may also be arrays
+    // named by "columns").
     let rows = v
         .as_array()
         .or_else(|| v.get("rows").and_then(Value::as_array));
+    let named: Option<Vec<String>> = v.get("columns").and_then(Value::as_array).map(|c| {
+        c.iter()
+            .filter_map(|x| x.as_str().map(str::to_string))
+            .collect()
+    });
+    let as_objects: Option<Vec<Value>> = match (rows, &named) {
+        (Some(rows), Some(cols)) if rows.iter().all(Value::is_array) => Some(
+            rows.iter()
+                .map(|r| {
+                    Value::Object(
+                        cols.iter()
+                            .cloned()
+                            .zip(r.as_array().unwrap().iter().cloned())
+                            .collect(),
+                    )
+                })
+                .collect(),
+        ),
+        _ => None,
+    };
+    let rows = as_objects.as_ref().or(rows);
     match rows {
         Some(rows) if rows.iter().all(Value::is_object) && !rows.is_empty() => {
-            let mut cols: Vec<String> = v
-                .get("columns")
-                .and_then(Value::as_array)
-                .map(|c| {
-                    c.iter()
-                        .filter_map(|x| x.as_str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default();
+            // Declared columns first, then the identifying ones, then the rest.
+            let mut cols: Vec<String> = named.clone().unwrap_or_default();
+            for k in ["topology", "op", "algorithm", "n"] {
+                if !cols.iter().any(|c| c == k) && rows.iter().any(|r| r.get(k).is_some()) {
+                    cols.push(k.to_string());
+                }
+            }
             for r in rows {
                 for k in r.as_object().unwrap().keys() {
                     if !cols.contains(k) {

@@ -84,6 +84,8 @@ pub struct Series {
     pub size: i32,
     /// Draw a polyline through the points (in the given order) as well.
     pub connect: bool,
+    /// Marker opacity (dense scatters stay readable where series overlap).
+    pub opacity: f64,
 }
 
 /// A reference line through data points (clipped to the plot area).
@@ -342,9 +344,9 @@ fn clip_polyline(pts: &[(f64, f64)], rect: (f64, f64, f64, f64)) -> Vec<Vec<(f64
 /// `$points`) of the series style `$style` and radius `$r`. A macro rather than a function
 /// because each shape is a different element type.
 macro_rules! markers {
-    ($style:expr, $r:expr, $points:expr, |$it:ident| $body:expr) => {{
+    ($style:expr, $r:expr, $opacity:expr, $points:expr, |$it:ident| $body:expr) => {{
         let st: SeriesStyle = $style;
-        let c = st.color;
+        let c = st.color.mix($opacity);
         let fill = c.filled();
         let stroke = c.stroke_width(2);
         let r: i32 = $r;
@@ -619,7 +621,7 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
             }
             markers += keep.len();
             let (style, size) = (s.style, s.size);
-            markers!(style, size, keep.into_iter(), |it| cc
+            markers!(style, size, s.opacity, keep.into_iter(), |it| cc
                 .draw_series(it)
                 .map(|_| ())
                 .map_err(&err))?;
@@ -670,12 +672,18 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
                     ))
                     .map_err(&err)?;
             }
-            markers!(s.style, s.size.max(4), std::iter::once((x_mark, y)), |it| {
-                for e in it {
-                    legend_area.draw(&e).map_err(&err)?;
+            markers!(
+                s.style,
+                s.size.max(4),
+                s.opacity,
+                std::iter::once((x_mark, y)),
+                |it| {
+                    for e in it {
+                        legend_area.draw(&e).map_err(&err)?;
+                    }
+                    Ok::<(), ReportError>(())
                 }
-                Ok::<(), ReportError>(())
-            })?;
+            )?;
             legend_area
                 .draw_text(&s.label, &anchor, (x_text, y))
                 .map_err(&err)?;
