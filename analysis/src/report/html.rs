@@ -587,7 +587,7 @@ fn fig_lost_bits(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
 
 /// A deterministic subset of at most `max` records: every run's worst node, then an even
 /// stride over the rest.
-fn thin<'a>(records: Vec<&'a NodeRecord>, max: usize) -> Vec<&'a NodeRecord> {
+fn thin(records: Vec<&NodeRecord>, max: usize) -> Vec<&NodeRecord> {
     if records.len() <= max {
         return records;
     }

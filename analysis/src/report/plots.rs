@@ -711,7 +711,7 @@ fn draw_path(
         }
         Dash::Dashed => {
             cc.draw_series(std::iter::once(DashedPathElement::new(
-                part.into_iter(),
+                part,
                 8,
                 5,
                 line_style(color),
@@ -719,7 +719,7 @@ fn draw_path(
         }
         Dash::Dotted => {
             cc.draw_series(std::iter::once(DashedPathElement::new(
-                part.into_iter(),
+                part,
                 2,
                 4,
                 line_style(color),
