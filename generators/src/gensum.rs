@@ -56,7 +56,7 @@
 //! Odd n: the extra value is one more phase-1 term (a plain f32); for n = 3 it is the final
 //! correction. c = 1 (or within 2^-20 of it): every value positive, with a sign-consistent
 //! TwoProduct (y lowered by ulps until q ≥ 0), so κ = 1 exactly. Targets above [`COND_MAX`]
-//! are clamped. Every draw comes from the ChaCha20 stream and all arithmetic is IEEE f64 or
+//! are refused ([`GenError::OutOfReach`]). Every draw comes from the ChaCha20 stream and all arithmetic is IEEE f64 or
 //! exact MPFR (log2 is a series in + − × ÷, not libm), so the bytes are portable. Finally the
 //! values are scaled by a power of two (exact, κ-invariant) so the largest is 2^(b+2), the
 //! published top, but at most 2^60, and the smallest at least 2^-110; given a random global
@@ -76,6 +76,8 @@ use rug::{Assign, Float};
 pub enum GenError {
     #[error("condition number {0} is not a finite number ≥ 1")]
     BadCondition(f64),
+    #[error("condition number {0:e} is beyond what f32 values can reach (at most 2^128 ≈ 3.4e38)")]
+    OutOfReach(f64),
     #[error("cannot generate a sum of {0} values (need at least 2)")]
     TooFew(usize),
 }
@@ -97,7 +99,7 @@ const MAX_ATTEMPTS: u32 = 16;
 /// What [`gensum_with_info`] did.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GenSumInfo {
-    /// The target actually used (clamped to [`COND_MAX`]).
+    /// The target used.
     pub cond: f64,
     /// Draws made (1 unless a validity check failed).
     pub attempts: u32,
@@ -159,6 +161,9 @@ fn check_args(n: usize, cond: f64) -> Result<(), GenError> {
     }
     if !cond.is_finite() || cond < 1.0 {
         return Err(GenError::BadCondition(cond));
+    }
+    if cond > COND_MAX {
+        return Err(GenError::OutOfReach(cond));
     }
     Ok(())
 }
@@ -603,7 +608,7 @@ mod tests {
     #[test]
     fn valid_values() {
         for n in [2, 3, 4, 5, 7, 1000, 1001] {
-            for c in [1.0, 1.0 + 1e-9, 1.5, 3.0, 1e1, 1e5, 1e20, 1e30, 1e38, 1e300] {
+            for c in [1.0, 1.0 + 1e-9, 1.5, 3.0, 1e1, 1e5, 1e20, 1e30, 1e38] {
                 for seed in 0..3 {
                     let z = gensum(n, c, &mut crate::rng(seed)).unwrap();
                     assert_eq!(z.len(), n);
@@ -641,6 +646,8 @@ mod tests {
             Err(GenError::BadCondition(_))
         ));
         assert_eq!(gensum_published(1, 10.0, r), Err(GenError::TooFew(1)));
+        assert_eq!(gensum(10, 1e300, r), Err(GenError::OutOfReach(1e300)));
+        assert!(gensum(10, COND_MAX, r).is_ok());
     }
 
     #[test]
