@@ -21,15 +21,14 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-/// One small sweep shared by the tests: 2 topologies × 2 targets × 2 trees × 150 vertices.
+/// One small sweep shared by the tests: 2 topologies × 2 targets × 2 trees × 150 vertices,
+/// gensum weights.
 fn sweep_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = scratch("sweep").join("s");
         let o = accuracy(&[
             "sweep",
-            "--weights",
-            "normal",
             "--nodes",
             "150",
             "--trees",

@@ -67,7 +67,15 @@ pub fn findings(data: &ReportData) -> Vec<String> {
     let keys = data.series_keys();
 
     // 1. The worst case.
-    if let Some(w) = rows
+    if rows
+        .iter()
+        .all(|r| r.max_rel_error == 0.0 && r.flagged_nodes == 0)
+    {
+        out.push(format!(
+            "Every node of all {} runs was computed exactly: no bits lost.",
+            rows.len()
+        ));
+    } else if let Some(w) = rows
         .iter()
         .filter(|r| r.max_rel_error.is_finite())
         .max_by(|a, b| a.max_rel_error.total_cmp(&b.max_rel_error))
@@ -288,4 +296,88 @@ pub fn findings(data: &ReportData) -> Vec<String> {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::data::ReportData;
+
+    fn row(tree: usize, algo: &str, op: &str, cond: f64, bits: f64) -> ReportRow {
+        ReportRow {
+            tree,
+            topology: "chain".into(),
+            n: 100,
+            height: 99,
+            child_order: "natural".into(),
+            weights: "gensum".into(),
+            seed: 0,
+            target_cond: cond,
+            achieved_cond: cond,
+            algorithm: algo.into(),
+            op: op.into(),
+            backend: "cpu".into(),
+            reference: "exact".into(),
+            max_rel_error: 2f64.powf(bits - 24.0),
+            median_rel_error: 0.0,
+            p99_rel_error: 0.0,
+            max_lost_bits: bits,
+            flagged_nodes: 0,
+            bound_violations: None,
+            prob_violations: None,
+            median_tightness: None,
+            max_tightness: None,
+        }
+    }
+
+    fn data(rows: Vec<ReportRow>) -> ReportData {
+        ReportData {
+            dir: "d".into(),
+            rows,
+            bound_columns: vec![],
+            nodes: None,
+            summary: None,
+            params: None,
+            bounds_table: None,
+        }
+    }
+
+    #[test]
+    fn compares_algorithms_at_high_condition_numbers() {
+        let mut rows = Vec::new();
+        for (t, cond) in [1e2f64, 1e6, 1e7, 1e8].into_iter().enumerate() {
+            let base = cond.log2();
+            rows.push(row(t, "parallel", "leaffix", cond, base));
+            rows.push(row(t, "vectorial", "leaffix", cond, base + 2.125));
+        }
+        let f = findings(&data(rows));
+        assert!(
+            f.iter().any(|s| s
+                .starts_with("For κ ≥ 1e6, vectorial leaffix lost 2.1 bits more than parallel")),
+            "{f:#?}"
+        );
+        assert!(
+            f[0].starts_with("The largest loss was 28.7 bits"),
+            "{}",
+            f[0]
+        );
+        assert!(
+            f.iter()
+                .any(|s| s.contains("leaffix loss grew by 3.3 (parallel), 3.3 (vectorial)")),
+            "{f:#?}"
+        );
+    }
+
+    #[test]
+    fn exact_runs_and_bounds() {
+        let mut r = row(0, "sequential", "rootfix", 10.0, 0.0);
+        r.max_rel_error = 0.0;
+        r.bound_violations = Some(0);
+        r.median_tightness = Some(0.01);
+        r.max_tightness = Some(0.5);
+        let f = findings(&data(vec![r]));
+        assert!(f[0].contains("computed exactly"), "{f:#?}");
+        assert!(f.iter().any(|s| s.contains("0 violations")), "{f:#?}");
+        assert!(f.iter().any(|s| s.contains("≈ 1e2× pessimistic")), "{f:#?}");
+    }
 }
