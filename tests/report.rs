@@ -14,8 +14,9 @@ fn accuracy(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// A fresh directory under the build's scratch space (target/tmp), replaced on every run.
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("treefix-report-{}-{name}", std::process::id()));
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("report-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

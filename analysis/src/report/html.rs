@@ -56,6 +56,8 @@ th,td{border-bottom:1px solid var(--rule);padding:4px 9px;text-align:left;vertic
 th{background:var(--band);font-weight:bold}
 td.num,th.num{text-align:right;white-space:nowrap}
 #topology-table td{white-space:nowrap}
+#results-table{font-size:.8rem}
+#results-table td{white-space:nowrap}
 #topology-table td,#topology-table th{padding:4px 7px}
 #topology-table th{white-space:normal;vertical-align:bottom}
 table.kv th{width:15em}
