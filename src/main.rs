@@ -61,7 +61,7 @@ struct Common {
 #[derive(Args)]
 struct SweepArgs {
     /// Target condition numbers: a range `1e1..1e10` (log-spaced, see --points), one value, or a comma list.
-    #[arg(long, default_value = "1e1..1e10", value_parser = parse_cond)]
+    #[arg(long, default_value = "1e1..1e10", value_parser = parse_cond, allow_hyphen_values = true)]
     cond: CondSpec,
     /// Number of log-spaced targets in a --cond range.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
@@ -102,7 +102,7 @@ struct RunArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 31)))]
     nodes: u64,
     /// Target condition number (gensum weights).
-    #[arg(long, default_value = "1e5", value_parser = parse_single_cond)]
+    #[arg(long, default_value = "1e5", value_parser = parse_single_cond, allow_hyphen_values = true)]
     cond: f64,
     /// Algorithms, comma-separated.
     #[arg(
@@ -124,7 +124,7 @@ struct GenArgs {
     #[arg(long)]
     n: usize,
     /// Target condition number.
-    #[arg(long, value_parser = parse_single_cond)]
+    #[arg(long, value_parser = parse_single_cond, allow_hyphen_values = true)]
     cond: f64,
     #[arg(long, default_value_t = 1)]
     seed: u64,

@@ -145,16 +145,21 @@ impl Reference {
         }
     }
 
-    /// The reference of node v as a decimal string with 30 significant digits.
-    pub fn value_string(&self, v: usize) -> String {
+    /// The reference of node v as an MPFR number (exact: a double-double pair is added exactly).
+    pub fn value_exact(&self, v: usize) -> Float {
         match self {
-            Reference::Exact { values, .. } => decimal(&values[v]),
+            Reference::Exact { values, .. } => values[v].clone(),
             Reference::Dd { values, .. } => {
                 let mut f = Float::with_val(EXACT_PREC, values[v].hi());
                 f += values[v].lo();
-                decimal(&f)
+                f
             }
         }
+    }
+
+    /// The reference of node v as a decimal string with 30 significant digits.
+    pub fn value_string(&self, v: usize) -> String {
+        decimal(&self.value_exact(v))
     }
 
     /// The error of `computed` at node v. The difference is formed exactly (exact reference)

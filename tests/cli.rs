@@ -1,0 +1,189 @@
+//! The `accuracy` binary: bad arguments are clean errors, outputs have their documented shape.
+
+use std::process::{Command, Output};
+
+fn accuracy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_accuracy"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn bad_condition_numbers_are_usage_errors() {
+    for bad in ["abc", "1e10..1e1", "0", "-5", "1e400"] {
+        let o = accuracy(&[
+            "sweep",
+            "--cond",
+            bad,
+            "--quiet",
+            "--out",
+            "/nonexistent/never",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "--cond {bad}");
+        let e = stderr(&o);
+        assert!(e.contains("condition number"), "--cond {bad}: {e}");
+        assert!(!e.contains("panicked"), "--cond {bad}: {e}");
+        let o = accuracy(&["gen", "--n", "10", "--cond", bad]);
+        assert_eq!(o.status.code(), Some(2), "gen --cond {bad}");
+    }
+}
+
+#[test]
+fn other_bad_arguments_are_usage_errors() {
+    for args in [
+        &["sweep", "--topology", "tree"][..],
+        &["sweep", "--nodes", "0"],
+        &["sweep", "--algos", "fast"],
+        &["sweep", "--ops", "sideways"],
+        &["run", "--topology", "kary:0", "--nodes", "5"],
+        &["run", "--topology", "chain"],
+        &["gen", "--n", "1", "--cond", "10"],
+        &["gen", "--n", "10", "--cond", "0.5"],
+    ] {
+        let o = accuracy(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{args:?}");
+        assert_eq!(
+            stderr(&o)
+                .trim()
+                .lines()
+                .filter(|l| l.starts_with("error"))
+                .count(),
+            1,
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn help_on_every_subcommand() {
+    for sub in ["sweep", "run", "gen"] {
+        let o = accuracy(&[sub, "--help"]);
+        assert!(o.status.success(), "{sub}");
+        assert!(String::from_utf8_lossy(&o.stdout).contains("--"), "{sub}");
+    }
+}
+
+#[test]
+fn sweep_writes_results_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("treefix-cli-sweep-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let args = [
+        "sweep", "--cond", "1e2..1e6", "--points", "3", "--trees", "2", "--nodes", "300", "--out",
+        d,
+    ];
+    let o = accuracy(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    for col in [
+        "topology",
+        "n",
+        "seed",
+        "target_cond",
+        "achieved_cond",
+        "algorithm",
+        "op",
+        "max_rel_error",
+        "median_rel_error",
+        "p99_rel_error",
+        "max_lost_bits",
+        "flagged_nodes",
+    ] {
+        assert!(header.split(',').any(|c| c == col), "missing column {col}");
+    }
+    // 3 targets × 2 trees × 3 algorithms × 2 ops.
+    assert_eq!(csv.lines().count(), 1 + 36);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["trees"], 6);
+
+    // Running again resumes: nothing recomputed, same rows.
+    let o = accuracy(&args);
+    assert!(o.status.success());
+    assert!(stderr(&o).contains("resuming"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("results.csv")).unwrap(),
+        csv
+    );
+
+    // Other parameters in the same directory are refused.
+    let mut other = args.to_vec();
+    other[8] = "301";
+    let o = accuracy(&other);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nodes"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn run_dumps_per_node_rows() {
+    let path = std::env::temp_dir().join(format!("treefix-cli-dump-{}.csv", std::process::id()));
+    let o = accuracy(&[
+        "run",
+        "--topology",
+        "prufer",
+        "--nodes",
+        "50",
+        "--weights",
+        "normal",
+        "--dump",
+        path.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "vertex,parent,depth,weight,op,algorithm,result,reference,rel_error,lost_bits,cond"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 50 * 2 * 4);
+    // The root has an empty parent; every reference carries ≥ 25 significant digits.
+    assert!(rows.iter().any(|r| r[0] == "0" && r[1].is_empty()));
+    for r in &rows {
+        let digits = r[7]
+            .chars()
+            .take_while(|c| *c != 'e')
+            .filter(|c| c.is_ascii_digit())
+            .count();
+        assert!(digits >= 25 || r[7] == "0", "{}", r[7]);
+        assert_eq!(
+            r[6].parse::<f32>()
+                .unwrap()
+                .to_string()
+                .parse::<f32>()
+                .unwrap(),
+            r[6].parse::<f32>().unwrap()
+        );
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn gen_prints_n_values() {
+    let o = accuracy(&["gen", "--n", "100", "--cond", "1e8", "--seed", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let values: Vec<f32> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(values.len(), 100);
+    let achieved = generators::exact_sum::condition_number(&values);
+    assert!(
+        stderr(&o).contains(&format!("{achieved:e}")),
+        "{}",
+        stderr(&o)
+    );
+    // Same seed, same bytes.
+    assert_eq!(
+        accuracy(&["gen", "--n", "100", "--cond", "1e8", "--seed", "3"]).stdout,
+        o.stdout
+    );
+}
