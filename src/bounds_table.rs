@@ -9,6 +9,7 @@
 use crate::Error;
 use crate::experiment::{self, Backend, InstanceSpec, OpResults, Outcome};
 use crate::format::sci;
+use analysis::bounds::NodeBounds;
 use analysis::bounds::{LAMBDA, extra_bits, tightness};
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Topology, WeightModel};
@@ -40,7 +41,7 @@ pub fn violations(context: &str, results: &[OpResults]) -> Violations {
     for r in results {
         for o in &r.outcomes {
             let s = &o.bound_summary;
-            let total = s.bound_violations + s.running_violations;
+            let total = s.bound_violations + s.sharp_violations + s.running_violations;
             if total == 0 {
                 continue;
             }
@@ -128,11 +129,36 @@ pub struct Cell {
     pub bound_violations: usize,
     pub running_violations: usize,
     pub prob_violations: usize,
-    /// Nodes (x ≠ 0) where predicted and measured extra bits over parallel were compared, and
-    /// those where they agree within 1 bit (vectorial algorithms only).
-    pub extra_compared: usize,
-    pub extra_agree: usize,
+    pub sharp_violations: usize,
+    /// Largest lost bits allowed by the sharp bound, and its tightness per node.
+    pub max_sharp_lost_bits: f64,
+    pub sharp_tightness: Vec<f32>,
+    /// Vectorial algorithms: predicted − measured extra lost bits over parallel at every node
+    /// with x ≠ 0, predicted from each bound ([`PREDICTORS`]).
+    pub extra_diff: [Vec<f32>; 3],
     pub achieved_conds: Vec<f64>,
+}
+
+/// The bounds whose ratio (vectorial over parallel) predicts the extra lost bits: the a
+/// priori bound (the issue's prediction), the sharp a priori bound, the running error bound.
+pub const PREDICTORS: [&str; 3] = ["bound", "sharp", "running"];
+
+fn predictor(b: &NodeBounds, which: usize) -> &[f64] {
+    match which {
+        0 => &b.det,
+        1 => &b.sharp,
+        _ => &b.running,
+    }
+}
+
+/// Fraction of |predicted − measured| ≤ 1 bit, and the median of predicted − measured.
+pub fn agreement(diff: &mut [f32]) -> Option<(f64, f64)> {
+    if diff.is_empty() {
+        return None;
+    }
+    let agree = diff.iter().filter(|d| d.abs() <= 1.0).count() as f64 / diff.len() as f64;
+    let (median, _) = median_max(diff);
+    Some((agree, median))
 }
 
 impl Cell {
@@ -145,18 +171,13 @@ impl Cell {
         self.bound_violations += o.bound_violations;
         self.running_violations += o.running_violations;
         self.prob_violations += o.prob_violations;
-        self.extra_compared += o.extra_compared;
-        self.extra_agree += o.extra_agree;
+        self.sharp_violations += o.sharp_violations;
+        self.max_sharp_lost_bits = self.max_sharp_lost_bits.max(o.max_sharp_lost_bits);
+        self.sharp_tightness.extend(o.sharp_tightness);
+        for (a, b) in self.extra_diff.iter_mut().zip(o.extra_diff) {
+            a.extend(b);
+        }
         self.achieved_conds.extend(o.achieved_conds);
-    }
-
-    /// (median, max) of the pooled tightness.
-    pub fn tightness_stats(&mut self) -> (f64, f64) {
-        median_max(&mut self.tightness)
-    }
-
-    pub fn agreement(&self) -> Option<f64> {
-        (self.extra_compared > 0).then(|| self.extra_agree as f64 / self.extra_compared as f64)
     }
 }
 
@@ -190,11 +211,27 @@ pub fn baseline_outcome(r: &OpResults) -> Option<&Outcome> {
 }
 
 /// Predicted and measured extra lost bits of `o` over `base` at node v (x = exact value):
-/// `extra_bits` of the deterministic bounds and of the errors. None when x = 0.
+/// `extra_bits` of the a priori bounds ([`NodeBounds::det`]) and of the errors. None when
+/// x = 0.
 pub fn node_extra_bits(r: &OpResults, o: &Outcome, base: &Outcome, v: usize) -> Option<(f64, f64)> {
+    node_extra_bits_by(r, o, base, v, 0)
+}
+
+/// As [`node_extra_bits`], predicted by bound `which` of [`PREDICTORS`].
+pub fn node_extra_bits_by(
+    r: &OpResults,
+    o: &Outcome,
+    base: &Outcome,
+    v: usize,
+    which: usize,
+) -> Option<(f64, f64)> {
     let x = r.reference.value_f64(v);
     Some((
-        extra_bits(o.bounds.det[v], base.bounds.det[v], x)?,
+        extra_bits(
+            predictor(&o.bounds, which)[v],
+            predictor(&base.bounds, which)[v],
+            x,
+        )?,
         extra_bits(o.errors[v].abs, base.errors[v].abs, x)?,
     ))
 }
@@ -261,15 +298,22 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
                         bound_violations: s.bound_violations,
                         running_violations: s.running_violations,
                         prob_violations: s.prob_violations,
+                        sharp_violations: s.sharp_violations,
+                        max_sharp_lost_bits: s.max_sharp_lost_bits,
+                        sharp_tightness: o
+                            .errors
+                            .iter()
+                            .zip(&o.bounds.sharp)
+                            .map(|(e, &b)| tightness(e.abs, b) as f32)
+                            .collect(),
                         achieved_conds: vec![achieved],
                         ..Cell::default()
                     };
                     if let (true, Some(base)) = (is_vectorial(o.algorithm), base) {
-                        for v in 0..o.values.len() {
-                            if let Some((pred, meas)) = node_extra_bits(r, o, base, v) {
-                                cell.extra_compared += 1;
-                                if (pred - meas).abs() <= 1.0 {
-                                    cell.extra_agree += 1;
+                        for (which, diffs) in cell.extra_diff.iter_mut().enumerate() {
+                            for v in 0..o.values.len() {
+                                if let Some((p, m)) = node_extra_bits_by(r, o, base, v, which) {
+                                    diffs.push((p - m) as f32);
                                 }
                             }
                         }
@@ -309,16 +353,28 @@ pub struct TableRow {
     pub nodes: usize,
     /// Most bits lost by any node (measured against the exact reference).
     pub max_lost_bits: f64,
-    /// Most bits the deterministic bound allows any node to lose: lost_bits(bound / |x|).
+    /// Most bits the a priori bound allows any node to lose: lost_bits(bound / |x|).
     pub max_bound_lost_bits: f64,
+    /// The same for the sharp a priori bound.
+    pub max_sharp_lost_bits: f64,
+    /// |error| / a priori bound over the nodes.
     pub median_tightness: f64,
     pub max_tightness: f64,
+    /// |error| / sharp a priori bound over the nodes.
+    pub median_sharp_tightness: f64,
+    pub max_sharp_tightness: f64,
     pub bound_violations: usize,
+    pub sharp_violations: usize,
     pub running_violations: usize,
     pub prob_violations: usize,
-    /// Vectorial algorithms: fraction of nodes whose predicted and measured extra lost bits
-    /// over parallel agree within 1 bit (empty for the others).
+    /// Vectorial algorithms: fraction of nodes whose predicted (a priori bound ratio) and
+    /// measured (error ratio) extra lost bits over parallel agree within 1 bit, and the median
+    /// of predicted − measured (empty for the other algorithms).
     pub extra_bits_agreement: Option<f64>,
+    pub extra_bits_median_offset: Option<f64>,
+    /// The same, predicted by the sharp bound's ratio.
+    pub sharp_extra_bits_agreement: Option<f64>,
+    pub sharp_extra_bits_median_offset: Option<f64>,
     pub extra_bits_nodes: usize,
 }
 
@@ -330,8 +386,22 @@ pub struct AlgoSummary {
     pub nodes: usize,
     pub median_tightness: f64,
     pub max_tightness: f64,
-    pub extra_bits_agreement: Option<f64>,
+    pub median_sharp_tightness: f64,
+    pub max_sharp_tightness: f64,
+    /// Per predictor ([`PREDICTORS`]): (fraction within 1 bit, median predicted − measured),
+    /// for the vectorial algorithms.
+    pub extra_bits: Vec<Option<Agreement>>,
     pub extra_bits_nodes: usize,
+}
+
+/// How well one bound ratio predicts the measured extra lost bits.
+#[derive(Debug, Clone, Serialize)]
+pub struct Agreement {
+    pub predictor: &'static str,
+    /// Fraction of nodes with |predicted − measured| ≤ 1 bit.
+    pub within_1_bit: f64,
+    /// Median of predicted − measured, in bits.
+    pub median_offset: f64,
 }
 
 /// What `bounds-table.json` holds.
@@ -355,7 +425,10 @@ pub fn report(grid: &mut Grid, backend: &str) -> TableReport {
     let p = grid.params.clone();
     let mut rows = Vec::new();
     for (&(ti, ci, op, algo), cell) in grid.cells.iter_mut() {
-        let (median_tightness, max_tightness) = cell.tightness_stats();
+        let (median_tightness, max_tightness) = median_max(&mut cell.tightness);
+        let (median_sharp_tightness, max_sharp_tightness) = median_max(&mut cell.sharp_tightness);
+        let det = agreement(&mut cell.extra_diff[0]);
+        let sharp = agreement(&mut cell.extra_diff[1]);
         let mut conds = cell.achieved_conds.clone();
         conds.sort_by(f64::total_cmp);
         rows.push(TableRow {
@@ -368,34 +441,57 @@ pub fn report(grid: &mut Grid, backend: &str) -> TableReport {
             nodes: cell.nodes,
             max_lost_bits: cell.max_lost_bits,
             max_bound_lost_bits: cell.max_bound_lost_bits,
+            max_sharp_lost_bits: cell.max_sharp_lost_bits,
             median_tightness,
             max_tightness,
+            median_sharp_tightness,
+            max_sharp_tightness,
             bound_violations: cell.bound_violations,
+            sharp_violations: cell.sharp_violations,
             running_violations: cell.running_violations,
             prob_violations: cell.prob_violations,
-            extra_bits_agreement: cell.agreement(),
-            extra_bits_nodes: cell.extra_compared,
+            extra_bits_agreement: det.map(|a| a.0),
+            extra_bits_median_offset: det.map(|a| a.1),
+            sharp_extra_bits_agreement: sharp.map(|a| a.0),
+            sharp_extra_bits_median_offset: sharp.map(|a| a.1),
+            extra_bits_nodes: cell.extra_diff[0].len(),
         });
     }
     let pooled = |algo: Algorithm, op: Option<Op>| {
-        let mut t: Vec<f32> = Vec::new();
-        let (mut agree, mut compared) = (0, 0);
+        let (mut t, mut st): (Vec<f32>, Vec<f32>) = (Vec::new(), Vec::new());
+        let mut diffs: [Vec<f32>; 3] = Default::default();
         for (&(_, _, o, a), cell) in &grid.cells {
             if a == algo && op.is_none_or(|x| x == o) {
                 t.extend_from_slice(&cell.tightness);
-                agree += cell.extra_agree;
-                compared += cell.extra_compared;
+                st.extend_from_slice(&cell.sharp_tightness);
+                for (d, c) in diffs.iter_mut().zip(&cell.extra_diff) {
+                    d.extend_from_slice(c);
+                }
             }
         }
         let (median_tightness, max_tightness) = median_max(&mut t);
+        let (median_sharp_tightness, max_sharp_tightness) = median_max(&mut st);
+        let extra_bits_nodes = diffs[0].len();
         AlgoSummary {
             algorithm: algo.to_string(),
             op: op.map(|o| o.to_string()),
             nodes: t.len(),
             median_tightness,
             max_tightness,
-            extra_bits_agreement: (compared > 0).then(|| agree as f64 / compared as f64),
-            extra_bits_nodes: compared,
+            median_sharp_tightness,
+            max_sharp_tightness,
+            extra_bits: diffs
+                .iter_mut()
+                .zip(PREDICTORS)
+                .map(|(d, name)| {
+                    agreement(d).map(|(within_1_bit, median_offset)| Agreement {
+                        predictor: name,
+                        within_1_bit,
+                        median_offset,
+                    })
+                })
+                .collect(),
+            extra_bits_nodes,
         }
     };
     let per_algorithm = p.algos.iter().map(|&a| pooled(a, None)).collect();
@@ -421,7 +517,8 @@ pub fn report(grid: &mut Grid, backend: &str) -> TableReport {
 }
 
 /// The readable table: one block per target condition number, one line per topology and op,
-/// per algorithm "measured/allowed max lost bits" and the median tightness.
+/// per algorithm the max lost bits measured, allowed by the a priori bound and by the sharp
+/// bound, and the median tightness of the a priori bound.
 pub fn render(rep: &TableReport) -> String {
     let p = &rep.params;
     let mut s = String::new();
@@ -432,15 +529,23 @@ pub fn render(rep: &TableReport) -> String {
     );
     let _ = writeln!(
         s,
-        "per algorithm: max lost bits measured / max allowed by the deterministic bound, median tightness (|error| / bound)"
+        "per algorithm: max lost bits  meas = measured, bound = allowed by the a priori bound Σγ_{{d_i}}|t_i|,\n\
+         sharp = allowed by the sharp a priori bound (u·|exact partial sum| per rounding); tight = median |error|/bound"
     );
     for &cond in &p.conds {
         let _ = writeln!(s, "\nκ target {}", sci(cond));
-        let mut header = format!("{:<18} {:<8} {:>8}", "topology", "op", "κ med");
+        let mut header = format!("{:<17} {:<7} {:>7}", "topology", "op", "κ med");
+        let mut sub = format!("{:<17} {:<7} {:>7}", "", "", "");
         for a in &p.algos {
-            let _ = write!(header, " | {:<19}", a.name());
+            let _ = write!(header, " | {:<24}", a.name());
+            let _ = write!(
+                sub,
+                " | {:>5} {:>5} {:>5} {:>7}",
+                "meas", "bound", "sharp", "tight"
+            );
         }
         let _ = writeln!(s, "{header}");
+        let _ = writeln!(s, "{sub}");
         for t in &p.topologies {
             for op in &p.ops {
                 let here: Vec<&TableRow> = rep
@@ -454,7 +559,7 @@ pub fn render(rep: &TableReport) -> String {
                     .collect();
                 let Some(first) = here.first() else { continue };
                 let mut line = format!(
-                    "{:<18} {:<8} {:>8}",
+                    "{:<17} {:<7} {:>7}",
                     t.to_string(),
                     op.name(),
                     sci(first.achieved_cond_median)
@@ -464,14 +569,15 @@ pub fn render(rep: &TableReport) -> String {
                         Some(r) => {
                             let _ = write!(
                                 line,
-                                " | {:>5.1}/{:>5.1} {:>7}",
+                                " | {:>5.1} {:>5.1} {:>5.1} {:>7}",
                                 r.max_lost_bits,
                                 r.max_bound_lost_bits,
+                                r.max_sharp_lost_bits,
                                 sci(r.median_tightness)
                             );
                         }
                         None => {
-                            let _ = write!(line, " | {:<19}", "");
+                            let _ = write!(line, " | {:<24}", "");
                         }
                     }
                 }
@@ -479,45 +585,73 @@ pub fn render(rep: &TableReport) -> String {
             }
         }
     }
+    let _ = writeln!(s, "\ntightness |error| / bound over all cells and nodes");
     let _ = writeln!(
         s,
-        "\ntightness (|error| / deterministic bound) over all cells and nodes"
-    );
-    let _ = writeln!(
-        s,
-        "{:<18} {:<8} {:>10} {:>10} {:>10} {:>22}",
-        "algorithm", "op", "nodes", "median", "max", "extra bits agree ±1"
+        "{:<18} {:<8} {:>9} | {:>8} {:>8} | {:>8} {:>8}",
+        "algorithm", "op", "nodes", "bound med", "max", "sharp med", "max"
     );
     for a in rep.per_algorithm.iter().chain(&rep.per_algorithm_and_op) {
-        let agree = match a.extra_bits_agreement {
-            Some(f) => format!("{:.1}% of {}", 100.0 * f, a.extra_bits_nodes),
-            None => "-".into(),
-        };
         let _ = writeln!(
             s,
-            "{:<18} {:<8} {:>10} {:>10} {:>10} {:>22}",
+            "{:<18} {:<8} {:>9} | {:>9} {:>8} | {:>9} {:>8}",
             a.algorithm,
             a.op.as_deref().unwrap_or("both"),
             a.nodes,
             sci(a.median_tightness),
             sci(a.max_tightness),
-            agree
+            sci(a.median_sharp_tightness),
+            sci(a.max_sharp_tightness)
         );
     }
     let _ = writeln!(
         s,
-        "extra bits: predicted log2(bound_vec / bound_par) vs measured log2(err_vec / err_par), both floored at u·|x|"
+        "\nextra lost bits over parallel, per node (x ≠ 0): predicted log2(B_vec/B_par) vs measured \
+         log2(|err_vec|/|err_par|),\nboth floored at u·|x|; 'agree' = within 1 bit, 'offset' = median predicted − measured"
     );
+    let mut header = format!("{:<18} {:<8} {:>9}", "algorithm", "op", "nodes");
+    for name in PREDICTORS {
+        let _ = write!(header, " | {:>7} {:>6}", format!("{name} agree"), "offset");
+    }
+    let _ = writeln!(s, "{header}");
+    for a in rep.per_algorithm.iter().chain(&rep.per_algorithm_and_op) {
+        if a.extra_bits_nodes == 0 {
+            continue;
+        }
+        let mut line = format!(
+            "{:<18} {:<8} {:>9}",
+            a.algorithm,
+            a.op.as_deref().unwrap_or("both"),
+            a.extra_bits_nodes
+        );
+        for (g, name) in a.extra_bits.iter().zip(PREDICTORS) {
+            let width = name.len() + 6;
+            match g {
+                Some(g) => {
+                    let _ = write!(
+                        line,
+                        " | {:>width$} {:>6.2}",
+                        format!("{:.1}%", 100.0 * g.within_1_bit),
+                        g.median_offset
+                    );
+                }
+                None => {
+                    let _ = write!(line, " | {:>width$} {:>6}", "-", "-");
+                }
+            }
+        }
+        let _ = writeln!(s, "{line}");
+    }
     let bad: usize = rep
         .rows
         .iter()
-        .map(|r| r.bound_violations + r.running_violations)
+        .map(|r| r.bound_violations + r.sharp_violations + r.running_violations)
         .sum();
     let prob: usize = rep.rows.iter().map(|r| r.prob_violations).sum();
     let nodes: usize = rep.rows.iter().map(|r| r.nodes).sum();
     let _ = writeln!(
         s,
-        "deterministic-bound violations: {bad}; probabilistic-bound (λ = {}) violations: {prob} of {nodes} node checks",
+        "\ndeterministic-bound violations: {bad}; probabilistic-bound (λ = {}) violations: {prob}; of {nodes} node checks",
         rep.lambda
     );
     s

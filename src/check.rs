@@ -171,8 +171,8 @@ pub fn render_differences(diffs: &[Difference], tol: f64) -> String {
     }
     let _ = writeln!(
         s,
-        "{:<18} {:<8} {:<18} {:>6} {:>8} | {:>15} {:>15} | {}",
-        "algorithm", "op", "topology", "band", "κ med", "lost bits", "bound bits", "status"
+        "{:<18} {:<8} {:<18} {:>6} {:>8} | {:>15} {:>15} | status",
+        "algorithm", "op", "topology", "band", "κ med", "lost bits", "bound bits"
     );
     for d in diffs {
         let e = &d.entry;

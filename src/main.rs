@@ -136,7 +136,7 @@ struct GenArgs {
 #[derive(Args)]
 struct BoundsTableArgs {
     /// Target condition numbers (gensum weights): a comma list, one value, or a range.
-    #[arg(long, default_value = "1e2,1e5,1e8", value_parser = parse_cond)]
+    #[arg(long, default_value = "1e2,1e5,1e8", value_parser = parse_cond, allow_hyphen_values = true)]
     cond: CondSpec,
     /// Number of log-spaced targets in a --cond range.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
@@ -297,20 +297,28 @@ fn cmd_run(a: RunArgs) -> Result<(), Error> {
 /// `run`'s second table: the bounds of each op × algorithm.
 fn bounds_summary(results: &[experiment::OpResults]) -> String {
     let mut s = format!(
-        "{:<8} {:<18} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
-        "op", "algorithm", "bound bits", "tight med", "tight max", "violations", "prob viol"
+        "{:<8} {:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+        "op",
+        "algorithm",
+        "bound bits",
+        "sharp bits",
+        "tight med",
+        "tight max",
+        "violations",
+        "prob viol"
     );
     for r in results {
         for o in &r.outcomes {
             let b = &o.bound_summary;
             s += &format!(
-                "{:<8} {:<18} {:>10.2} {:>10} {:>10} {:>10} {:>10}\n",
+                "{:<8} {:<18} {:>10.2} {:>10.2} {:>10} {:>10} {:>10} {:>10}\n",
                 r.op.name(),
                 o.algorithm.name(),
                 b.max_bound_lost_bits,
+                b.max_sharp_lost_bits,
                 sci(b.median_tightness),
                 sci(b.max_tightness),
-                b.bound_violations + b.running_violations,
+                b.bound_violations + b.sharp_violations + b.running_violations,
                 b.prob_violations
             );
         }
@@ -340,6 +348,7 @@ fn dump(
         "lost_bits",
         "cond",
         "bound",
+        "sharp_bound",
         "prob_bound",
         "running_bound",
         "cond_scan",
@@ -383,6 +392,7 @@ fn dump(
                     format!("{:.3}", e.lost_bits()),
                     format!("{:e}", r.reference.cond(v)),
                     format!("{:e}", o.bounds.det[v]),
+                    format!("{:e}", o.bounds.sharp[v]),
                     format!("{:e}", o.bounds.prob[v]),
                     format!("{:e}", o.bounds.running[v]),
                     format!("{:e}", scan_prefix[v] / x),

@@ -54,6 +54,8 @@ pub struct ResultRow {
     pub flagged_nodes: usize,
     /// Nodes whose error exceeds the a priori deterministic bound (a bug if > 0: exit 3).
     pub bound_violations: usize,
+    /// Nodes whose error exceeds the sharp a priori bound (a bug if > 0: exit 3).
+    pub sharp_violations: usize,
     /// Nodes whose error exceeds the a posteriori running error bound (a bug if > 0: exit 3).
     pub running_violations: usize,
     /// Nodes whose error exceeds the probabilistic bound (λ = analysis::bounds::LAMBDA).
@@ -186,12 +188,18 @@ pub fn run(
     let mut violations = Violations::default();
     for r in rows
         .iter()
-        .filter(|r| r.bound_violations + r.running_violations > 0)
+        .filter(|r| r.bound_violations + r.sharp_violations + r.running_violations > 0)
     {
-        violations.count += r.bound_violations + r.running_violations;
+        violations.count += r.bound_violations + r.sharp_violations + r.running_violations;
         violations.lines.push(format!(
-            "tree {} (seed {}) {} {}: {} a priori and {} running-bound violations (resumed)",
-            r.tree, r.seed, r.op, r.algorithm, r.bound_violations, r.running_violations
+            "tree {} (seed {}) {} {}: {} a priori, {} sharp and {} running-bound violations (resumed)",
+            r.tree,
+            r.seed,
+            r.op,
+            r.algorithm,
+            r.bound_violations,
+            r.sharp_violations,
+            r.running_violations
         ));
     }
     let backend_name = backend.describe();
@@ -241,6 +249,7 @@ pub fn run(
                         max_lost_bits: o.summary.max_lost_bits,
                         flagged_nodes: o.summary.flagged_nodes,
                         bound_violations: o.bound_summary.bound_violations,
+                        sharp_violations: o.bound_summary.sharp_violations,
                         running_violations: o.bound_summary.running_violations,
                         prob_violations: o.bound_summary.prob_violations,
                         median_tightness: o.bound_summary.median_tightness,

@@ -28,6 +28,16 @@
 //! - vectorial leaffix: l̂ = fl(Ŝ[close] − Ŝ[open − 1]), so
 //!   |l̂ − l| ≤ (1 + u)·(B(S_close) + B(S_open−1)) + u·|l|, with |l| ≤ Σ|w| over the subtree.
 //!
+//! **A priori, sharp** ([`APriori::sharp`]). The same recursion with the exact partial sum in
+//! place of Σ|t_i|: since |â + b̂| ≤ |a + b| + B_a + B_b,
+//! |ŝ − s| ≤ (1 + u)(S_a + S_b) + u·|a + b| — Higham's (4.3), u·Σ_k |s_k| to first order over
+//! the summation tree's exact partial sums s_k. It is still a priori (no computed value
+//! enters), ≤ the bound above, and much smaller where partial sums cancel — the ±w pairs of
+//! the Euler tour cancel exactly. |a + b| comes from an interval enclosure of each exact
+//! partial sum carried through the same tree with outward rounding, capped by Σ|t_i|. For
+//! vectorial leaffix the last rounding is charged u·|l| with l enclosed the same way. A
+//! violation of it is as much a bug as one of the first.
+//!
 //! An addition with an operand whose terms are all exactly zero (tile padding, E[close] = 0 in
 //! leaffix, zero weights) is exact — a sum of zeros is ±0 and x + (±0) = x — so it is not
 //! charged: the bound stays rigorous and does not grow with padding.
@@ -82,25 +92,53 @@ pub fn failure_probability(pairs: f64, lambda: f64) -> f64 {
     pairs * 2.0 * (-lambda * lambda * (1.0 - U) * (1.0 - U) / 2.0).exp()
 }
 
-/// The next f64 above x ≥ 0 (x finite); `f64::next_up` without raising the MSRV.
+/// The next f64 above x (x finite); `f64::next_up` without raising the MSRV.
 #[inline]
 pub fn next_up(x: f64) -> f64 {
-    debug_assert!(x >= 0.0 && x.is_finite(), "{x}");
+    debug_assert!(x.is_finite(), "{x}");
     if x == 0.0 {
         f64::from_bits(1)
-    } else {
+    } else if x > 0.0 {
         f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
     }
 }
 
-/// a + b rounded upward (a, b ≥ 0): the nearest sum, one ulp up if TwoSum shows that it lies
-/// below the exact sum. Exact sums stay exact.
+/// The next f64 below x (x finite).
+#[inline]
+pub fn next_down(x: f64) -> f64 {
+    -next_up(-x)
+}
+
+/// The rounding error of a + b: (a + b) − fl(a + b), exactly (TwoSum, Knuth).
+#[inline]
+fn two_sum_err(a: f64, b: f64, s: f64) -> f64 {
+    let bb = s - a;
+    (a - (s - bb)) + (b - bb)
+}
+
+/// a + b rounded upward: the nearest sum, one ulp up if TwoSum shows that it lies below the
+/// exact sum. Exact sums stay exact.
 #[inline]
 pub fn add_up(a: f64, b: f64) -> f64 {
     let s = a + b;
-    let bb = s - a;
-    let err = (a - (s - bb)) + (b - bb);
-    if err > 0.0 { next_up(s) } else { s }
+    if two_sum_err(a, b, s) > 0.0 {
+        next_up(s)
+    } else {
+        s
+    }
+}
+
+/// a + b rounded downward.
+#[inline]
+pub fn add_down(a: f64, b: f64) -> f64 {
+    let s = a + b;
+    if two_sum_err(a, b, s) < 0.0 {
+        next_down(s)
+    } else {
+        s
+    }
 }
 
 /// x·u for x ≥ 0: an exact scaling by 2^-24, rounded up in the (never reached in practice)
@@ -170,6 +208,13 @@ pub struct APriori {
     pub err: f64,
     /// The largest number of roundings any term has gone through (D of γ̃_D).
     pub depth: u32,
+    /// An enclosure [lo, hi] of the exact partial sum s (interval arithmetic, outward
+    /// rounding; its width stays below depth·2^-52·mag, far below u·mag).
+    pub lo: f64,
+    pub hi: f64,
+    /// The sharp a priori bound: the same recursion with u·|s| (the exact partial sum,
+    /// through its enclosure) in place of u·Σ|t_i|: (1 + u)(S_a + S_b) + u·|a + b|.
+    pub sharp: f64,
 }
 
 impl APriori {
@@ -179,7 +224,15 @@ impl APriori {
             mag: t.abs() as f64,
             err: 0.0,
             depth: 0,
+            lo: t as f64,
+            hi: t as f64,
+            sharp: 0.0,
         }
+    }
+
+    /// Upper bound of |s|, the exact partial sum's magnitude.
+    pub fn abs_bound(&self) -> f64 {
+        self.lo.abs().max(self.hi.abs()).min(self.mag)
     }
 
     /// Higham–Mary bound of this sum: γ̃_D(λ)·Σ|t_i|.
@@ -203,11 +256,19 @@ impl ScanValue for APriori {
         }
         let mag = add_up(self.mag, rhs.mag);
         let err = add_up(one_plus_u_times(add_up(self.err, rhs.err)), times_u(mag));
-        APriori {
+        let mut out = APriori {
             mag,
             err,
             depth: self.depth.max(rhs.depth) + 1,
-        }
+            lo: add_down(self.lo, rhs.lo),
+            hi: add_up(self.hi, rhs.hi),
+            sharp: 0.0,
+        };
+        out.sharp = add_up(
+            one_plus_u_times(add_up(self.sharp, rhs.sharp)),
+            times_u(out.abs_bound()),
+        );
+        out
     }
 }
 
@@ -261,8 +322,12 @@ impl ScanValue for Running {
 /// The bounds of every node of one (tree, weights, algorithm, op).
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeBounds {
-    /// A priori deterministic bound on |x̂_v − x_v| (absolute, in the unit of the result).
+    /// A priori deterministic bound Σ((1 + u)^{d_i} − 1)|t_i| ≤ Σ γ_{d_i}|t_i| on |x̂_v − x_v|
+    /// (absolute, in the unit of the result).
     pub det: Vec<f64>,
+    /// Sharp a priori deterministic bound: the same summation tree, each rounding charged
+    /// u·|exact partial sum| instead of u·Σ|terms| (≤ `det`).
+    pub sharp: Vec<f64>,
     /// Higham–Mary probabilistic bound at λ = [`LAMBDA`] (absolute).
     pub prob: Vec<f64>,
     /// A posteriori running error bound (absolute); +∞ where the evaluated value differs from
@@ -270,62 +335,83 @@ pub struct NodeBounds {
     pub running: Vec<f64>,
 }
 
-/// The a priori bounds (deterministic, probabilistic at `lambda`) of every node.
-pub fn a_priori(
-    tree: &Tree,
-    w: &[f32],
-    algo: Algorithm,
-    op: Op,
-    lambda: f64,
-) -> (Vec<f64>, Vec<f64>) {
+/// The a priori bounds of every node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct APrioriBounds {
+    pub det: Vec<f64>,
+    pub sharp: Vec<f64>,
+    pub prob: Vec<f64>,
+}
+
+impl APrioriBounds {
+    fn with_capacity(n: usize) -> Self {
+        APrioriBounds {
+            det: Vec::with_capacity(n),
+            sharp: Vec::with_capacity(n),
+            prob: Vec::with_capacity(n),
+        }
+    }
+    fn push(&mut self, det: f64, sharp: f64, prob: f64) {
+        self.det.push(det);
+        self.sharp.push(sharp);
+        self.prob.push(prob);
+    }
+    fn push_sum(&mut self, x: &APriori, lambda: f64) {
+        self.push(x.err, x.sharp, x.prob(lambda));
+    }
+}
+
+/// The a priori bounds (deterministic, sharp, probabilistic at `lambda`) of every node,
+/// evaluated on the algorithm's own summation tree.
+pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) -> APrioriBounds {
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let mut out = APrioriBounds::with_capacity(tree.len());
     match algo {
         Algorithm::Sequential | Algorithm::Parallel => {
             // Parallel performs the same additions per vertex as sequential (DESIGN §4).
-            let s = tree_sums::<APriori>(tree, w, op);
-            (
-                s.iter().map(|x| x.err).collect(),
-                s.iter().map(|x| x.prob(lambda)).collect(),
-            )
+            for x in &tree_sums::<APriori>(tree, w, op) {
+                out.push_sum(x, lambda);
+            }
         }
         Algorithm::Vectorial | Algorithm::VectorialSeqscan => {
             let mut e: Vec<APriori> = euler(tree, w, op, APriori::term);
             scan(algo, &mut e);
             match op {
-                Op::Rootfix => tree
-                    .open()
-                    .iter()
-                    .map(|&p| {
-                        let x = e[p as usize];
-                        (x.err, x.prob(lambda))
-                    })
-                    .unzip(),
+                Op::Rootfix => {
+                    for &p in tree.open() {
+                        out.push_sum(&e[p as usize], lambda);
+                    }
+                }
                 Op::Leaffix => {
                     let sub = subtree_magnitudes(tree, w);
-                    (0..tree.len())
-                        .map(|v| {
-                            let close = e[tree.close()[v] as usize];
-                            let open = tree.open()[v] as usize;
-                            if open == 0 || e[open - 1].mag == 0.0 {
-                                // S[open − 1] is an exact zero: the subtraction is exact.
-                                return (close.err, close.prob(lambda));
-                            }
-                            let before = e[open - 1];
-                            let det = add_up(
-                                one_plus_u_times(add_up(close.err, before.err)),
-                                times_u(sub[v]),
-                            );
-                            let prob = add_up(
-                                one_plus_u_times(add_up(close.prob(lambda), before.prob(lambda))),
-                                times_u(sub[v]),
-                            );
-                            (det, prob)
-                        })
-                        .unzip()
+                    for v in 0..tree.len() {
+                        let close = e[tree.close()[v] as usize];
+                        let open = tree.open()[v] as usize;
+                        if open == 0 || e[open - 1].mag == 0.0 {
+                            // S[open − 1] is an exact zero: the subtraction is exact.
+                            out.push_sum(&close, lambda);
+                            continue;
+                        }
+                        let before = e[open - 1];
+                        // (1 + u)(B(S_close) + B(S_open−1)) + u·|l|, |l| ≤ Σ|w| over the
+                        // subtree; the sharp bound encloses l = S_close − S_open−1 itself.
+                        let combine = |a: f64, b: f64, l: f64| {
+                            add_up(one_plus_u_times(add_up(a, b)), times_u(l))
+                        };
+                        let l_lo = add_down(close.lo, -before.hi);
+                        let l_hi = add_up(close.hi, -before.lo);
+                        let l_abs = l_lo.abs().max(l_hi.abs()).min(sub[v]);
+                        out.push(
+                            combine(close.err, before.err, sub[v]),
+                            combine(close.sharp, before.sharp, l_abs),
+                            combine(close.prob(lambda), before.prob(lambda), sub[v]),
+                        );
+                    }
                 }
             }
         }
     }
+    out
 }
 
 /// The twin's f32 results replayed addition by addition, with their running error bounds.
@@ -372,14 +458,19 @@ pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Ve
 /// All three bounds of every node. `values` are the evaluated results (CPU twin or GPU): the
 /// running bound applies where they equal the replay bit for bit, and is +∞ elsewhere.
 pub fn node_bounds(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, values: &[f32]) -> NodeBounds {
-    let (det, prob) = a_priori(tree, w, algo, op, LAMBDA);
+    let APrioriBounds { det, sharp, prob } = a_priori(tree, w, algo, op, LAMBDA);
     let (replay, mut running) = running(tree, w, algo, op);
     for (v, r) in running.iter_mut().enumerate() {
         if replay[v].to_bits() != values[v].to_bits() {
             *r = f64::INFINITY;
         }
     }
-    NodeBounds { det, prob, running }
+    NodeBounds {
+        det,
+        sharp,
+        prob,
+        running,
+    }
 }
 
 /// Sequential order: rootfix by the path recursion (preorder), leaffix by the gathers
@@ -485,6 +576,8 @@ pub struct Violation {
 pub struct BoundSummary {
     /// Nodes whose error exceeds the a priori deterministic bound (a bug if > 0).
     pub bound_violations: usize,
+    /// Nodes whose error exceeds the sharp a priori bound (a bug if > 0).
+    pub sharp_violations: usize,
     /// Nodes whose error exceeds the running error bound (a bug if > 0).
     pub running_violations: usize,
     /// Nodes whose error exceeds the probabilistic bound (allowed, with small probability).
@@ -494,6 +587,11 @@ pub struct BoundSummary {
     pub max_tightness: f64,
     /// Largest `lost_bits(bound / |x|)` over nodes with x ≠ 0.
     pub max_bound_lost_bits: f64,
+    /// The same for the sharp a priori bound.
+    pub max_sharp_lost_bits: f64,
+    /// Median and max of |error| / sharp bound.
+    pub median_sharp_tightness: f64,
+    pub max_sharp_tightness: f64,
     /// The first violating nodes (at most [`MAX_REPORTED`]).
     pub violations: Vec<Violation>,
 }
@@ -537,22 +635,31 @@ pub fn summarize(
 ) -> BoundSummary {
     let mut out = BoundSummary {
         bound_violations: 0,
+        sharp_violations: 0,
         running_violations: 0,
         prob_violations: 0,
         median_tightness: 0.0,
         max_tightness: 0.0,
         max_bound_lost_bits: 0.0,
+        max_sharp_lost_bits: 0.0,
+        median_sharp_tightness: 0.0,
+        max_sharp_tightness: 0.0,
         violations: Vec::new(),
     };
     let mut tight = Vec::with_capacity(values.len());
+    let mut sharp_tight = Vec::with_capacity(values.len());
     for (v, e) in errors.iter().enumerate() {
         let x = reference.value_f64(v);
-        for (kind, bound) in [("a priori", bounds.det[v]), ("running", bounds.running[v])] {
+        for (kind, bound) in [
+            ("a priori", bounds.det[v]),
+            ("sharp a priori", bounds.sharp[v]),
+            ("running", bounds.running[v]),
+        ] {
             if exceeds(reference, v, values[v], e.abs, bound, scratch) {
-                if kind == "a priori" {
-                    out.bound_violations += 1;
-                } else {
-                    out.running_violations += 1;
+                match kind {
+                    "a priori" => out.bound_violations += 1,
+                    "sharp a priori" => out.sharp_violations += 1,
+                    _ => out.running_violations += 1,
                 }
                 if out.violations.len() < MAX_REPORTED {
                     out.violations.push(Violation {
@@ -570,16 +677,26 @@ pub fn summarize(
             out.prob_violations += 1;
         }
         tight.push(tightness(e.abs, bounds.det[v]));
+        sharp_tight.push(tightness(e.abs, bounds.sharp[v]));
         if let Some(b) = bound_lost_bits(bounds.det[v], x) {
             out.max_bound_lost_bits = out.max_bound_lost_bits.max(b);
         }
+        if let Some(b) = bound_lost_bits(bounds.sharp[v], x) {
+            out.max_sharp_lost_bits = out.max_sharp_lost_bits.max(b);
+        }
     }
-    tight.sort_by(f64::total_cmp);
-    if !tight.is_empty() {
-        out.median_tightness = tight[(tight.len() - 1) / 2];
-        out.max_tightness = *tight.last().unwrap();
-    }
+    (out.median_tightness, out.max_tightness) = median_max(&mut tight);
+    (out.median_sharp_tightness, out.max_sharp_tightness) = median_max(&mut sharp_tight);
     out
+}
+
+/// (median, max); the median of an even count is the lower middle element.
+fn median_max(v: &mut [f64]) -> (f64, f64) {
+    if v.is_empty() {
+        return (0.0, 0.0);
+    }
+    v.sort_by(f64::total_cmp);
+    (v[(v.len() - 1) / 2], v[v.len() - 1])
 }
 
 /// |error| / bound; 0 when the error is 0 (also when the bound is 0), ∞ for an error above a
@@ -637,6 +754,14 @@ mod tests {
         }
         assert_eq!(add_up(1.0, 2.0), 3.0);
         assert_eq!(add_up(0.0, 0.0), 0.0);
+        // add_down is its mirror image, for any signs.
+        for (a, b) in [(1.0, 1e-30), (-1.0, 1e-30), (1e10, -3e-7), (-2.5, -1e-20)] {
+            let (lo, hi) = (add_down(a, b), add_up(a, b));
+            let mut exact = Float::with_val(2200, a);
+            exact += b;
+            assert!(Float::with_val(2200, lo) <= exact && exact <= Float::with_val(2200, hi));
+            assert!(lo < hi && next_up(lo) == hi, "{a} + {b}");
+        }
     }
 
     #[test]
@@ -667,15 +792,15 @@ mod tests {
         let w: Vec<f32> = (0..n)
             .map(|i| ((i * 37 % 101) as f32 - 50.5) / 7.0)
             .collect();
-        let (det, _) = a_priori(&t, &w, Algorithm::Sequential, Op::Rootfix, LAMBDA);
+        let det = a_priori(&t, &w, Algorithm::Sequential, Op::Rootfix, LAMBDA).det;
         for v in [1usize, 2, 10, 999, n - 1] {
             let mut exact = Float::with_val(2000, 0);
             let one_plus_u = Float::with_val(2000, 1.0 + U);
-            for j in 0..=v {
+            for (j, wj) in w.iter().enumerate().take(v + 1) {
                 let d = if j == 0 { v } else { v - j + 1 };
                 let mut f = one_plus_u.clone().pow(d as u32);
                 f -= 1;
-                f *= w[j].abs();
+                f *= wj.abs();
                 exact += f;
             }
             let tol = 6.0 * (v as f64 + 1.0) * f64::EPSILON;
@@ -721,8 +846,12 @@ mod tests {
         let t = chain(1);
         for algo in Algorithm::ALL {
             for op in Op::ALL {
-                let (det, prob) = a_priori(&t, &[0.1], algo, op, LAMBDA);
-                assert_eq!((det[0], prob[0]), (0.0, 0.0), "{algo} {op}");
+                let b = a_priori(&t, &[0.1], algo, op, LAMBDA);
+                assert_eq!(
+                    (b.det[0], b.sharp[0], b.prob[0]),
+                    (0.0, 0.0, 0.0),
+                    "{algo} {op}"
+                );
             }
         }
     }
@@ -753,8 +882,8 @@ mod tests {
                 let b = node_bounds(&t, &w, algo, op, &values);
                 let s = summarize(&r, &values, &errors, &b, &mut scratch);
                 assert_eq!(
-                    (s.bound_violations, s.running_violations),
-                    (0, 0),
+                    (s.bound_violations, s.sharp_violations, s.running_violations),
+                    (0, 0, 0),
                     "{algo} {op}: {:?}",
                     s.violations
                 );
