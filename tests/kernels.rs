@@ -91,12 +91,15 @@ fn parallel_twin_equals_sequential_bit_for_bit() {
     for (i, (topo, n, order)) in cases().into_iter().enumerate() {
         let mut rng = generators::rng(1000 + i as u64);
         let tree = topo.generate(n, order, &mut rng).unwrap();
-        let w = WeightModel::Normal.weights(n, 1.0, &mut rng).unwrap();
-        for op in Op::ALL {
-            let seq = kernels::cpu(&tree, &w, Algorithm::Sequential, op);
-            let par = kernels::cpu(&tree, &w, Algorithm::Parallel, op);
-            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&seq), bits(&par), "{topo} n={n} {order} {op}");
+        let normal = WeightModel::Normal.weights(n, 1.0, &mut rng).unwrap();
+        let gensum = (n >= 2).then(|| WeightModel::Gensum.weights(n, 1e12, &mut rng).unwrap());
+        for w in [Some(normal), gensum].into_iter().flatten() {
+            for op in Op::ALL {
+                let seq = kernels::cpu(&tree, &w, Algorithm::Sequential, op);
+                let par = kernels::cpu(&tree, &w, Algorithm::Parallel, op);
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&seq), bits(&par), "{topo} n={n} {order} {op}");
+            }
         }
     }
 }
