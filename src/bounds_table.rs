@@ -10,7 +10,7 @@ use crate::Error;
 use crate::experiment::{self, Backend, InstanceSpec, OpResults, Outcome};
 use crate::format::sci;
 use analysis::bounds::NodeBounds;
-use analysis::bounds::{LAMBDA, extra_bits, tightness};
+use analysis::bounds::{LAMBDA, bound_lost_bits, extra_bits, tightness};
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Topology, WeightModel};
 use rayon::prelude::*;
@@ -126,6 +126,9 @@ pub struct Cell {
     pub max_bound_lost_bits: f64,
     /// |error| / deterministic bound of every node of every tree.
     pub tightness: Vec<f32>,
+    /// Lost bits of every node with x ≠ 0, measured and allowed by the a priori bound.
+    pub lost_bits: Vec<f32>,
+    pub bound_lost_bits: Vec<f32>,
     pub bound_violations: usize,
     pub running_violations: usize,
     pub prob_violations: usize,
@@ -168,6 +171,8 @@ impl Cell {
         self.max_lost_bits = self.max_lost_bits.max(o.max_lost_bits);
         self.max_bound_lost_bits = self.max_bound_lost_bits.max(o.max_bound_lost_bits);
         self.tightness.extend(o.tightness);
+        self.lost_bits.extend(o.lost_bits);
+        self.bound_lost_bits.extend(o.bound_lost_bits);
         self.bound_violations += o.bound_violations;
         self.running_violations += o.running_violations;
         self.prob_violations += o.prob_violations;
@@ -179,6 +184,16 @@ impl Cell {
         }
         self.achieved_conds.extend(o.achieved_conds);
     }
+}
+
+/// Nearest-rank percentile (0 for no data); sorts `v`.
+pub fn percentile(v: &mut [f32], p: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f32::total_cmp);
+    let rank = ((p * v.len() as f64).ceil() as usize).clamp(1, v.len());
+    v[rank - 1] as f64
 }
 
 fn median_max(v: &mut [f32]) -> (f64, f64) {
@@ -193,8 +208,37 @@ fn median_max(v: &mut [f32]) -> (f64, f64) {
 pub struct Grid {
     pub params: GridParams,
     pub cells: BTreeMap<CellKey, Cell>,
+    /// Every evaluated instance, in grid order.
+    pub instances: Vec<InstanceInfo>,
     pub violations: Violations,
     pub wall_s: f64,
+}
+
+/// Which instance a grid evaluated, with a fingerprint of its exact inputs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InstanceInfo {
+    pub topology: String,
+    pub target_cond: f64,
+    pub tree: usize,
+    pub seed: u64,
+    pub achieved_cond: f64,
+    /// FNV-1a 64 of the parent array and the weights' bits: equal fingerprints mean the
+    /// same tree and the same f32 weights.
+    pub fingerprint: String,
+}
+
+/// FNV-1a 64 over the parent array and the bits of the weights (little-endian), in hex.
+pub fn fingerprint(tree: &generators::Tree, w: &[f32]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let bytes = tree
+        .parents()
+        .iter()
+        .flat_map(|p| p.to_le_bytes())
+        .chain(w.iter().flat_map(|x| x.to_bits().to_le_bytes()));
+    for b in bytes {
+        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
 }
 
 /// The outcome the vectorial algorithms are compared with: parallel, or sequential (the same
@@ -251,7 +295,7 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
             }
         }
     }
-    type Part = (Vec<(CellKey, Cell)>, Violations);
+    type Part = (Vec<(CellKey, Cell)>, InstanceInfo, Violations);
     let parts: Vec<Result<Part, Error>> = jobs
         .par_iter()
         .map(|&(ti, ci, k, seed)| {
@@ -265,6 +309,14 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
             };
             let instance = spec.generate()?;
             let achieved = experiment::achieved_cond(&instance.weights);
+            let info = InstanceInfo {
+                topology: spec.topology.to_string(),
+                target_cond: spec.target_cond,
+                tree: k,
+                seed,
+                achieved_cond: achieved,
+                fingerprint: fingerprint(&instance.tree, &instance.weights),
+            };
             let results = experiment::evaluate(
                 &instance,
                 &params.ops,
@@ -288,6 +340,16 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
                         trees: 1,
                         nodes: o.values.len(),
                         max_lost_bits: o.summary.max_lost_bits,
+                        lost_bits: (0..o.values.len())
+                            .filter(|&v| r.reference.value_f64(v) != 0.0)
+                            .map(|v| o.errors[v].lost_bits() as f32)
+                            .collect(),
+                        bound_lost_bits: (0..o.values.len())
+                            .filter_map(|v| {
+                                bound_lost_bits(o.bounds.det[v], r.reference.value_f64(v))
+                            })
+                            .map(|b| b as f32)
+                            .collect(),
                         max_bound_lost_bits: s.max_bound_lost_bits,
                         tightness: o
                             .errors
@@ -321,13 +383,15 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
                     cells.push(((ti, ci, r.op, o.algorithm), cell));
                 }
             }
-            Ok((cells, bad))
+            Ok((cells, info, bad))
         })
         .collect();
     let mut cells: BTreeMap<CellKey, Cell> = BTreeMap::new();
     let mut all_bad = Violations::default();
+    let mut instances = Vec::new();
     for part in parts {
-        let (part_cells, bad) = part?;
+        let (part_cells, info, bad) = part?;
+        instances.push(info);
         all_bad.extend(bad);
         for (key, cell) in part_cells {
             cells.entry(key).or_default().merge(cell);
@@ -336,6 +400,7 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
     Ok(Grid {
         params: params.clone(),
         cells,
+        instances,
         violations: all_bad,
         wall_s: start.elapsed().as_secs_f64(),
     })
@@ -353,8 +418,15 @@ pub struct TableRow {
     pub nodes: usize,
     /// Most bits lost by any node (measured against the exact reference).
     pub max_lost_bits: f64,
+    /// Percentiles (nearest rank) of the lost bits over the nodes with x ≠ 0.
+    pub p50_lost_bits: f64,
+    pub p90_lost_bits: f64,
+    pub p99_lost_bits: f64,
     /// Most bits the a priori bound allows any node to lose: lost_bits(bound / |x|).
     pub max_bound_lost_bits: f64,
+    /// Percentiles of the bits the a priori bound allows.
+    pub p50_bound_lost_bits: f64,
+    pub p99_bound_lost_bits: f64,
     /// The same for the sharp a priori bound.
     pub max_sharp_lost_bits: f64,
     /// |error| / a priori bound over the nodes.
@@ -440,7 +512,12 @@ pub fn report(grid: &mut Grid, backend: &str) -> TableReport {
             trees: cell.trees,
             nodes: cell.nodes,
             max_lost_bits: cell.max_lost_bits,
+            p50_lost_bits: percentile(&mut cell.lost_bits, 0.5),
+            p90_lost_bits: percentile(&mut cell.lost_bits, 0.9),
+            p99_lost_bits: percentile(&mut cell.lost_bits, 0.99),
             max_bound_lost_bits: cell.max_bound_lost_bits,
+            p50_bound_lost_bits: percentile(&mut cell.bound_lost_bits, 0.5),
+            p99_bound_lost_bits: percentile(&mut cell.bound_lost_bits, 0.99),
             max_sharp_lost_bits: cell.max_sharp_lost_bits,
             median_tightness,
             max_tightness,

@@ -48,23 +48,16 @@ fn wide_weights(n: usize, rng: &mut Rng) -> Vec<f32> {
         .collect()
 }
 
-/// Whether this build's gensum works (it is written on another branch).
-fn gensum_available() -> bool {
-    std::panic::catch_unwind(|| {
-        WeightModel::Gensum
-            .weights(16, 1e4, &mut generators::rng(1))
-            .is_ok()
-    })
-    .unwrap_or(false)
-}
+/// Weight kinds of the property test: 0–4 the plain models, 5–6 wide ±2^k weights, 7 gensum.
+const KINDS: usize = 8;
 
-fn random_instance(rng: &mut Rng, with_gensum: bool) -> Instance {
+fn random_instance(rng: &mut Rng, kind: usize) -> Instance {
     let topology = random_topology(rng);
     let n = rng.random_range(2..4000);
     let order = ChildOrder::ALL[rng.random_range(0..3)];
     let tree = topology.generate(n, order, rng).unwrap();
-    let kind = rng.random_range(0..if with_gensum { 8 } else { 7 });
-    let cond = 10f64.powf(rng.random_range(0.0..12.0));
+    // gensum: target κ log-uniform in [1, 1e14] (up to 1e12 and beyond).
+    let cond = 10f64.powf(rng.random_range(0.0..14.0));
     let model = [
         WeightModel::Normal,
         WeightModel::Uniform,
@@ -94,17 +87,23 @@ fn random_instance(rng: &mut Rng, with_gensum: bool) -> Instance {
     }
 }
 
-/// Issue #4, item 5: random trees × random weights (gensum up to κ = 1e12 when available) ×
-/// every algorithm × both ops: no node exceeds its deterministic bounds (a priori and
-/// running), over at least 10^6 node checks.
+/// Issue #4, item 5: random trees × random weights (gensum up to κ = 1e14) ×
+/// every algorithm × both ops: no node exceeds its deterministic bounds (a priori, sharp and
+/// running), over at least 2·10^6 node checks.
 #[test]
-fn no_deterministic_bound_violation_over_a_million_nodes() {
-    let with_gensum = gensum_available();
+fn no_deterministic_bound_violation_over_two_million_nodes() {
     let mut rng = generators::rng(20_260_404);
     let (mut checks, mut prob_violations, mut trees) = (0usize, 0usize, 0usize);
+    let (mut gensum_checks, mut max_gensum_cond) = (0usize, 0f64);
     let mut max_tightness = 0f64;
-    while checks < 1_200_000 {
-        let inst = random_instance(&mut rng, with_gensum);
+    while checks < 2_000_000 {
+        let kind = trees % KINDS;
+        let inst = random_instance(&mut rng, kind);
+        let node_checks = inst.tree.len() * Op::ALL.len() * Algorithm::ALL.len();
+        if kind == 7 {
+            gensum_checks += node_checks;
+            max_gensum_cond = max_gensum_cond.max(experiment::achieved_cond(&inst.weights));
+        }
         let results =
             experiment::evaluate(&inst, &Op::ALL, &Algorithm::ALL, ReferenceKind::Exact, &Cpu)
                 .unwrap();
@@ -122,9 +121,11 @@ fn no_deterministic_bound_violation_over_a_million_nodes() {
         trees += 1;
     }
     assert!(max_tightness <= 1.0);
+    assert!(gensum_checks >= 200_000 && max_gensum_cond >= 1e12);
     eprintln!(
-        "{checks} node checks on {trees} trees (gensum: {with_gensum}): 0 deterministic violations, \
-         {prob_violations} probabilistic (λ = {LAMBDA}), max tightness {max_tightness:.3}"
+        "{checks} node checks on {trees} trees ({gensum_checks} with gensum weights, achieved κ up to \
+         {max_gensum_cond:.1e}): 0 deterministic violations, {prob_violations} probabilistic \
+         (λ = {LAMBDA}), max tightness {max_tightness:.3}"
     );
 }
 
@@ -311,10 +312,6 @@ fn a_wrong_result_is_a_violation_with_exit_code_3() {
 /// suite — against the committed baseline.
 #[test]
 fn fast_check_suite_against_the_baseline() {
-    if !gensum_available() {
-        eprintln!("skipped: this build's gensum is not implemented yet");
-        return;
-    }
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(check::DEFAULT_BASELINE);
     let baseline = check::read_baseline(&path).expect("reports/baseline.json is committed");
     assert_eq!(
@@ -322,13 +319,135 @@ fn fast_check_suite_against_the_baseline() {
         check::suite(),
         "the suite changed: run `accuracy check --update`"
     );
-    let (entries, violations, _) = check::measure(&check::fast_suite(), &Cpu).unwrap();
-    assert_eq!(violations.count, 0, "{}", violations.lines.join("\n"));
-    let diffs = check::compare(&baseline, &entries, check::TOLERANCE_BITS);
+    let m = check::measure(&check::fast_suite(), &Cpu).unwrap();
+    assert_eq!(m.violations.count, 0, "{}", m.violations.lines.join("\n"));
+    let changed = check::changed_instances(&baseline, &m.instances);
+    assert!(changed.is_empty(), "{}", changed.join("\n"));
+    let diffs = check::compare(&baseline, &m.entries, check::TOLERANCE_BITS);
     let failures: Vec<_> = diffs.iter().filter(|d| d.fails).cloned().collect();
     assert!(
         failures.is_empty(),
         "\n{}",
         check::render_differences(&failures, check::TOLERANCE_BITS)
     );
+}
+
+fn accuracy(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_accuracy"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// `bounds-table` prints the table and writes CSV, JSON and text; `sweep` and `run` carry
+/// the bound columns.
+#[test]
+fn cli_bound_outputs() {
+    let dir = std::env::temp_dir().join(format!("treefix-bounds-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let table = dir.join("table");
+    let o = accuracy(&[
+        "bounds-table",
+        "--nodes",
+        "300",
+        "--trees",
+        "1",
+        "--cond",
+        "1e3,1e6",
+        "--topology",
+        "chain,star",
+        "--out",
+        table.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout.contains("κ target 1.0e6") && stdout.contains("vectorial-seqscan"));
+    let csv = std::fs::read_to_string(table.join("bounds-table.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    for col in [
+        "max_lost_bits",
+        "max_bound_lost_bits",
+        "median_tightness",
+        "extra_bits_agreement",
+    ] {
+        assert!(header.split(',').any(|c| c == col), "{col}");
+    }
+    // 2 topologies × 2 conds × 2 ops × 4 algorithms.
+    assert_eq!(csv.lines().count(), 1 + 32);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(table.join("bounds-table.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["lambda"], LAMBDA);
+    assert!(table.join("bounds-table.txt").exists());
+
+    let sweep = dir.join("sweep");
+    let o = accuracy(&[
+        "sweep",
+        "--cond",
+        "1e4",
+        "--points",
+        "1",
+        "--trees",
+        "1",
+        "--nodes",
+        "200",
+        "--quiet",
+        "--out",
+        sweep.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(sweep.join("results.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    for col in [
+        "bound_violations",
+        "prob_violations",
+        "median_tightness",
+        "max_tightness",
+    ] {
+        assert!(header.split(',').any(|c| c == col), "{col}");
+    }
+
+    // Vectorial rows of the dump carry predicted and measured extra bits; others leave them empty.
+    let dump = dir.join("dump.csv");
+    let o = accuracy(&[
+        "run",
+        "--topology",
+        "prufer",
+        "--nodes",
+        "100",
+        "--dump",
+        dump.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&dump).unwrap();
+    let mut lines = text.lines();
+    let cols: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = |name: &str| cols.iter().position(|c| *c == name).unwrap();
+    let (algo, bound, pred, meas) = (
+        at("algorithm"),
+        at("bound"),
+        at("pred_extra_bits"),
+        at("meas_extra_bits"),
+    );
+    let mut filled = 0;
+    for line in lines {
+        let r: Vec<&str> = line.split(',').collect();
+        assert!(r[bound].parse::<f64>().unwrap() >= 0.0);
+        // Empty where x = 0 (no relative error) and for the non-vectorial rows.
+        assert_eq!(r[pred].is_empty(), r[meas].is_empty());
+        if !r[algo].starts_with("vectorial") {
+            assert!(r[pred].is_empty());
+        } else if !r[pred].is_empty() {
+            filled += 1;
+        }
+    }
+    assert!(filled > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    for bad in [
+        &["bounds-table", "--cond", "-5"][..],
+        &["check", "--frobnicate"],
+    ] {
+        assert_eq!(accuracy(bad).status.code(), Some(2), "{bad:?}");
+    }
 }
