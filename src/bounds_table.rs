@@ -138,18 +138,20 @@ pub struct Cell {
     pub sharp_tightness: Vec<f32>,
     /// Vectorial algorithms: predicted − measured extra lost bits over parallel at every node
     /// with x ≠ 0, predicted from each bound ([`PREDICTORS`]).
-    pub extra_diff: [Vec<f32>; 3],
+    pub extra_diff: [Vec<f32>; 4],
     pub achieved_conds: Vec<f64>,
 }
 
 /// The bounds whose ratio (vectorial over parallel) predicts the extra lost bits: the a
-/// priori bound (the prediction), the sharp a priori bound, the running error bound.
-pub const PREDICTORS: [&str; 3] = ["bound", "sharp", "running"];
+/// priori bound (the prediction), the sharp a priori bound, the probabilistic bound,
+/// the (a posteriori) running error bound.
+pub const PREDICTORS: [&str; 4] = ["bound", "sharp", "prob", "running"];
 
 fn predictor(b: &NodeBounds, which: usize) -> &[f64] {
     match which {
         0 => &b.det,
         1 => &b.sharp,
+        2 => &b.prob,
         _ => &b.running,
     }
 }
@@ -536,7 +538,7 @@ pub fn report(grid: &mut Grid, backend: &str) -> TableReport {
     }
     let pooled = |algo: Algorithm, op: Option<Op>| {
         let (mut t, mut st): (Vec<f32>, Vec<f32>) = (Vec::new(), Vec::new());
-        let mut diffs: [Vec<f32>; 3] = Default::default();
+        let mut diffs: [Vec<f32>; 4] = Default::default();
         for (&(_, _, o, a), cell) in &grid.cells {
             if a == algo && op.is_none_or(|x| x == o) {
                 t.extend_from_slice(&cell.tightness);

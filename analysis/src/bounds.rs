@@ -4,7 +4,10 @@
 //! which pairing — never to the hardware that performs them. The GPU kernels perform the same
 //! additions as their CPU twins (DESIGN §4), so every bound here holds for them as well.
 //!
-//! # Three bounds per node
+//! If a kernel's order of additions changes (say, a load-balanced gather for high-degree
+//! vertices), the summation tree here must change with it: the bound tests replay the twins.
+//!
+//! # Four bounds per node
 //!
 //! **A priori, deterministic** ([`APriori`]). For ŝ = fl(â + b̂) with round to nearest,
 //! ŝ = (â + b̂)(1 + δ), |δ| ≤ u = 2^-24, so
@@ -55,16 +58,19 @@
 //! **A posteriori, running error** ([`Running`]). Where the partial sums are available (the CPU
 //! twins, replayed here addition by addition), |fl(x) − x| ≤ u·|fl(x)| for round to nearest
 //! (Higham, Thm 2.3), so E(ŝ) = E(â) + E(b̂) + u·|ŝ|. An addition that the f32 TwoSum proves
-//! exact is not charged. The replayed f32 values equal the twins' bit for bit (a test).
+//! exact is not charged. The replayed f32 values equal the twins' bit for bit (a test); where
+//! a backend's value differs from the replay, no running bound is claimed (+∞).
 //!
 //! # Rounding of the bounds themselves
 //!
-//! Bounds are evaluated in f64 with upward rounding emulated: every f64 sum goes through
-//! [`add_up`] (the round-to-nearest sum, moved one ulp up when TwoSum shows it fell below the
-//! exact sum), multiplications by u = 2^-24 are exact scalings, and the few other operations
-//! are followed by [`next_up`]. Every operand is ≥ 0, so each computed bound is ≥ the exact
-//! value of its formula: the bound is never under-estimated by its own evaluation. Overflow
-//! and NaN are impossible for finite f32 inputs (Σ|t_i| ≤ 2^31·2^128 ≪ f64::MAX).
+//! Bounds are evaluated in f64 with upward rounding emulated: every f64 sum of bound terms goes
+//! through [`add_up`] (the round-to-nearest sum, moved one ulp up when TwoSum shows it fell
+//! below the exact sum — exact sums stay exact), multiplications by u = 2^-24 are exact
+//! scalings, and the few other operations are followed by [`next_up`]. The enclosures of the
+//! sharp bound round outward ([`add_down`] for the lower end). Every bound operand is ≥ 0, so
+//! each computed bound is ≥ the exact value of its formula: the bound is never
+//! under-estimated by its own evaluation. Overflow and NaN are impossible for finite f32
+//! inputs (Σ|t_i| ≤ 2^31·2^128 ≪ f64::MAX).
 
 use crate::algo::{Algorithm, Op};
 use crate::reference::{NodeError, Reference, lost_bits};
@@ -374,8 +380,8 @@ pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) ->
             }
         }
         Algorithm::Vectorial | Algorithm::VectorialSeqscan => {
-            let mut e: Vec<APriori> = euler(tree, w, op, APriori::term);
-            scan(algo, &mut e);
+            let scanned = Scanned::new(algo, euler(tree, w, op, APriori::term));
+            let e = &scanned.out;
             match op {
                 Op::Rootfix => {
                     for &p in tree.open() {
@@ -385,8 +391,9 @@ pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) ->
                 Op::Leaffix => {
                     let sub = subtree_magnitudes(tree, w);
                     for v in 0..tree.len() {
-                        let close = e[tree.close()[v] as usize];
+                        let c = tree.close()[v] as usize;
                         let open = tree.open()[v] as usize;
+                        let close = e[c];
                         if open == 0 || e[open - 1].mag == 0.0 {
                             // S[open − 1] is an exact zero: the subtraction is exact.
                             out.push_sum(&close, lambda);
@@ -394,17 +401,16 @@ pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) ->
                         }
                         let before = e[open - 1];
                         // (1 + u)(B(S_close) + B(S_open−1)) + u·|l|, |l| ≤ Σ|w| over the
-                        // subtree; the sharp bound encloses l = S_close − S_open−1 itself.
-                        let combine = |a: f64, b: f64, l: f64| {
-                            add_up(one_plus_u_times(add_up(a, b)), times_u(l))
-                        };
+                        // subtree; the sharp bound encloses l = S_close − S_open−1 itself and
+                        // lets the roundings both prefixes share cancel.
+                        let combine = |d: f64, l: f64| add_up(one_plus_u_times(d), times_u(l));
                         let l_lo = add_down(close.lo, -before.hi);
                         let l_hi = add_up(close.hi, -before.lo);
                         let l_abs = l_lo.abs().max(l_hi.abs()).min(sub[v]);
                         out.push(
-                            combine(close.err, before.err, sub[v]),
-                            combine(close.sharp, before.sharp, l_abs),
-                            combine(close.prob(lambda), before.prob(lambda), sub[v]),
+                            combine(add_up(close.err, before.err), sub[v]),
+                            combine(scanned.diff_bound(c, open - 1), l_abs),
+                            combine(add_up(close.prob(lambda), before.prob(lambda)), sub[v]),
                         );
                     }
                 }
@@ -412,6 +418,144 @@ pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) ->
         }
     }
     out
+}
+
+/// A summation value whose error is bounded, and the bound of the rounding error of one
+/// addition, for [`Scanned::diff_bound`].
+trait Charged: ScanValue {
+    /// The bound on this value's error (the sharp a priori bound, or the running bound).
+    fn bound(&self) -> f64;
+    /// A bound on |ε| for out = fl(a + b) = a + b + ε.
+    fn step(a: &Self, b: &Self, out: &Self) -> f64;
+}
+
+impl Charged for APriori {
+    fn bound(&self) -> f64 {
+        self.sharp
+    }
+    /// |ε| ≤ u·|â + b̂| ≤ u·(|a + b| + S_a + S_b); an exact-zero operand makes it exact.
+    fn step(a: &Self, b: &Self, out: &Self) -> f64 {
+        if a.mag == 0.0 || b.mag == 0.0 {
+            0.0
+        } else {
+            times_u(add_up(out.abs_bound(), add_up(a.sharp, b.sharp)))
+        }
+    }
+}
+
+impl Charged for Running {
+    fn bound(&self) -> f64 {
+        self.err
+    }
+    /// |ε| ≤ u·|ŝ|, 0 when TwoSum proves the addition exact.
+    fn step(a: &Self, b: &Self, out: &Self) -> f64 {
+        if f32_sum_is_exact(a.value, b.value, out.value) {
+            0.0
+        } else {
+            times_u(out.value.abs() as f64)
+        }
+    }
+}
+
+/// A scanned Euler-tour vector, with what is needed to bound the difference of two of its
+/// prefixes.
+///
+/// Every computed partial sum equals its exact value plus the sum of the local rounding
+/// errors ε_k of the additions of its own summation tree (addition is linear). So
+/// Ŝ_c − Ŝ_o − (S_c − S_o) is the sum of the ε_k of the additions in one tree but not in the
+/// other: the roundings both prefixes share cancel exactly. DESIGN §7's
+/// (1 + u)(B(S_c) + B(S_o)) charges them twice; [`Scanned::diff_bound`] does not, where the
+/// plan makes the sharing evident:
+/// - vectorial-seqscan: Ŝ_c is computed from Ŝ_o itself, so only the additions o+1..=c count;
+/// - vectorial, both positions in the same tile k ≥ 1: both are `block_prefix[k − 1] + local`
+///   with the same block prefix, whose error cancels; what remains is the two tile-local
+///   errors and the two uniform-add roundings. (Sharing inside a tile — the Kogge–Stone prefix
+///   of a common thread — is not exploited.)
+struct Scanned<T> {
+    /// The scan's outputs, exactly those of the plan.
+    out: Vec<T>,
+    /// Tiled plan: each position's tile-local value and each tile's inclusive block total.
+    local: Vec<T>,
+    block: Vec<T>,
+    /// Sequential scan: prefix sums of the rounding bounds, rounded up and down.
+    steps_up: Vec<f64>,
+    steps_down: Vec<f64>,
+    tiled: bool,
+}
+
+impl<T: Charged> Scanned<T> {
+    fn new(algo: Algorithm, e: Vec<T>) -> Scanned<T> {
+        match algo {
+            Algorithm::Vectorial => {
+                // The top level of `scan_plan::inclusive_scan`, with its parts kept (a test
+                // checks that the outputs are the same values).
+                let mut local = e;
+                let mut block: Vec<T> = local
+                    .chunks_mut(scan_plan::TILE)
+                    .map(scan_plan::scan_tile)
+                    .collect();
+                if block.len() > 1 {
+                    scan_plan::inclusive_scan(&mut block);
+                }
+                let mut out = local.clone();
+                for (k, tile) in out.chunks_mut(scan_plan::TILE).enumerate().skip(1) {
+                    let prefix = block[k - 1];
+                    tile.iter_mut().for_each(|x| *x = prefix.plus(*x));
+                }
+                Scanned {
+                    out,
+                    local,
+                    block,
+                    steps_up: Vec::new(),
+                    steps_down: Vec::new(),
+                    tiled: true,
+                }
+            }
+            Algorithm::VectorialSeqscan => {
+                let mut out = e.clone();
+                scan_plan::sequential_scan(&mut out);
+                let (mut up, mut down) = (vec![0.0; e.len()], vec![0.0; e.len()]);
+                for k in 1..e.len() {
+                    let step = T::step(&out[k - 1], &e[k], &out[k]);
+                    up[k] = add_up(up[k - 1], step);
+                    down[k] = add_down(down[k - 1], step);
+                }
+                Scanned {
+                    out,
+                    local: Vec::new(),
+                    block: Vec::new(),
+                    steps_up: up,
+                    steps_down: down,
+                    tiled: false,
+                }
+            }
+            _ => unreachable!("only the vectorial algorithms scan"),
+        }
+    }
+
+    /// A bound on |(Ŝ_c − Ŝ_o) − (S_c − S_o)| for positions o < c.
+    fn diff_bound(&self, c: usize, o: usize) -> f64 {
+        debug_assert!(o < c);
+        let full = add_up(self.out[c].bound(), self.out[o].bound());
+        let shared = if self.tiled {
+            let tile = c / scan_plan::TILE;
+            if tile == 0 || o / scan_plan::TILE != tile {
+                return full;
+            }
+            let prefix = &self.block[tile - 1];
+            add_up(
+                add_up(self.local[c].bound(), self.local[o].bound()),
+                add_up(
+                    T::step(prefix, &self.local[c], &self.out[c]),
+                    T::step(prefix, &self.local[o], &self.out[o]),
+                ),
+            )
+        } else {
+            // Σ_{o < k ≤ c} step_k ≤ up[c] − down[o], rounded up.
+            add_up(self.steps_up[c], -self.steps_down[o])
+        };
+        full.min(shared)
+    }
 }
 
 /// The twin's f32 results replayed addition by addition, with their running error bounds.
@@ -426,8 +570,8 @@ pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Ve
             )
         }
         Algorithm::Vectorial | Algorithm::VectorialSeqscan => {
-            let mut e: Vec<Running> = euler(tree, w, op, Running::term);
-            scan(algo, &mut e);
+            let scanned = Scanned::new(algo, euler(tree, w, op, Running::term));
+            let e = &scanned.out;
             (0..tree.len())
                 .map(|v| {
                     let open = tree.open()[v] as usize;
@@ -438,15 +582,22 @@ pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Ve
                         }
                         Op::Leaffix => {
                             // As the twin: l = S[close] − S[open − 1], S[−1] = 0.
-                            let close = e[tree.close()[v] as usize];
-                            let before = if open == 0 {
-                                Running::term(0.0)
-                            } else {
-                                e[open - 1]
-                            };
+                            let c = tree.close()[v] as usize;
+                            let close = e[c];
+                            if open == 0 {
+                                let s = close.value - 0.0;
+                                return (s, close.err);
+                            }
+                            let before = e[open - 1];
                             let s = close.value - before.value;
-                            let x = Running::combine(close, before, -before.value, s);
-                            (x.value, x.err)
+                            // The shared roundings of both prefixes cancel (Scanned).
+                            let d = scanned.diff_bound(c, open - 1);
+                            let local = if f32_sum_is_exact(close.value, -before.value, s) {
+                                0.0
+                            } else {
+                                times_u(s.abs() as f64)
+                            };
+                            (s, add_up(d, local))
                         }
                     }
                 })
@@ -524,14 +675,6 @@ fn euler<T>(tree: &Tree, w: &[f32], op: Op, term: impl Fn(f32) -> T) -> Vec<T> {
         };
     }
     e
-}
-
-fn scan<T: ScanValue>(algo: Algorithm, e: &mut [T]) {
-    match algo {
-        Algorithm::Vectorial => scan_plan::inclusive_scan(e),
-        Algorithm::VectorialSeqscan => scan_plan::sequential_scan(e),
-        _ => unreachable!("only the vectorial algorithms scan"),
-    }
 }
 
 /// Σ|w| over every subtree, rounded upward (≥ |leaffix(v)|).
@@ -889,6 +1032,30 @@ mod tests {
                 );
                 assert!(s.max_tightness <= 1.0);
             }
+        }
+    }
+
+    /// `Scanned` keeps the parts of the plan's top level; its outputs must be the plan's.
+    #[test]
+    fn scanned_parts_are_the_plan() {
+        for len in [1usize, 5, 1024, 1025, 3000, 2 * 1024 * 1024 + 7] {
+            let e: Vec<f32> = (0..len)
+                .map(|i| ((i * 7919 % 1013) as f32 - 506.3) * 1.7f32.powi((i % 23) as i32 - 11))
+                .collect();
+            let a: Vec<APriori> = e.iter().map(|&x| APriori::term(x)).collect();
+            let mut expected = a.clone();
+            scan_plan::inclusive_scan(&mut expected);
+            assert_eq!(Scanned::new(Algorithm::Vectorial, a).out, expected, "{len}");
+            let r: Vec<Running> = e.iter().map(|&x| Running::term(x)).collect();
+            let mut expected = r.clone();
+            scan_plan::inclusive_scan(&mut expected);
+            let got = Scanned::new(Algorithm::Vectorial, r).out;
+            assert!(
+                got.iter()
+                    .zip(&expected)
+                    .all(|(g, x)| g.value.to_bits() == x.value.to_bits() && g.err == x.err),
+                "{len}"
+            );
         }
     }
 
