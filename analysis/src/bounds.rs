@@ -390,7 +390,7 @@ pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) ->
                 }
                 Op::Leaffix => {
                     let sub = subtree_magnitudes(tree, w);
-                    for v in 0..tree.len() {
+                    for (v, &sub_v) in sub.iter().enumerate() {
                         let c = tree.close()[v] as usize;
                         let open = tree.open()[v] as usize;
                         let close = e[c];
@@ -406,11 +406,11 @@ pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) ->
                         let combine = |d: f64, l: f64| add_up(one_plus_u_times(d), times_u(l));
                         let l_lo = add_down(close.lo, -before.hi);
                         let l_hi = add_up(close.hi, -before.lo);
-                        let l_abs = l_lo.abs().max(l_hi.abs()).min(sub[v]);
+                        let l_abs = l_lo.abs().max(l_hi.abs()).min(sub_v);
                         out.push(
-                            combine(add_up(close.err, before.err), sub[v]),
+                            combine(add_up(close.err, before.err), sub_v),
                             combine(scanned.diff_bound(c, open - 1), l_abs),
-                            combine(add_up(close.prob(lambda), before.prob(lambda)), sub[v]),
+                            combine(add_up(close.prob(lambda), before.prob(lambda)), sub_v),
                         );
                     }
                 }
