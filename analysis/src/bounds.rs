@@ -38,8 +38,10 @@
 //! enters), ≤ the bound above, and much smaller where partial sums cancel — the ±w pairs of
 //! the Euler tour cancel exactly. |a + b| comes from an interval enclosure of each exact
 //! partial sum carried through the same tree with outward rounding, capped by Σ|t_i|. For
-//! vectorial leaffix the last rounding is charged u·|l| with l enclosed the same way. A
-//! violation of it is as much a bug as one of the first.
+//! vectorial leaffix the last rounding is charged u·|l| with l enclosed the same way, and the
+//! roundings that S_close and S_open−1 share cancel in their difference instead of being
+//! charged twice (`Scanned::diff_bound`; the running bound does the same). A violation of it
+//! is as much a bug as one of the first.
 //!
 //! An addition with an operand whose terms are all exactly zero (tile padding, E[close] = 0 in
 //! leaffix, zero weights) is exact — a sum of zeros is ±0 and x + (±0) = x — so it is not
