@@ -2,22 +2,17 @@
 
 /// Shortest round-trip decimal of an f32 (exponent form for very large or small magnitudes).
 pub fn f32_shortest(x: f32) -> String {
-    let a = x.abs();
-    if x != 0.0 && x.is_finite() && !(1e-5..1e16).contains(&a) {
-        format!("{x:e}")
-    } else {
-        format!("{x}")
-    }
+    shortest(x, f64::from(x))
 }
 
 /// Shortest round-trip decimal of an f64, same convention.
 pub fn f64_shortest(x: f64) -> String {
-    let a = x.abs();
-    if x != 0.0 && x.is_finite() && !(1e-5..1e16).contains(&a) {
-        format!("{x:e}")
-    } else {
-        format!("{x}")
-    }
+    shortest(x, x)
+}
+
+fn shortest<T: std::fmt::Display + std::fmt::LowerExp>(x: T, magnitude: f64) -> String {
+    let a = magnitude.abs();
+    if a != 0.0 && a.is_finite() && !(1e-5..1e16).contains(&a) { format!("{x:e}") } else { format!("{x}") }
 }
 
 /// A compact scientific form for tables: `1.2e-7`.
