@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
 use treefix_accuracy::experiment::{self, Backend, Cpu, InstanceSpec};
-use treefix_accuracy::format::{f32_shortest, sci};
+use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
 use treefix_accuracy::{Error, bounds_table, check, sweep};
 
 #[derive(Parser)]
@@ -391,11 +391,11 @@ fn dump(
                     },
                     format!("{:.3}", e.lost_bits()),
                     format!("{:e}", r.reference.cond(v)),
-                    format!("{:e}", o.bounds.det[v]),
-                    format!("{:e}", o.bounds.sharp[v]),
-                    format!("{:e}", o.bounds.prob[v]),
-                    format!("{:e}", o.bounds.running[v]),
-                    format!("{:e}", scan_prefix[v] / x),
+                    f64_shortest(o.bounds.det[v]),
+                    f64_shortest(o.bounds.sharp[v]),
+                    f64_shortest(o.bounds.prob[v]),
+                    f64_shortest(o.bounds.running[v]),
+                    f64_shortest(scan_prefix[v] / x),
                     extra.map(|(p, _)| format!("{p:.3}")).unwrap_or_default(),
                     extra.map(|(_, m)| format!("{m:.3}")).unwrap_or_default(),
                 ])
