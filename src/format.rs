@@ -12,11 +12,7 @@ pub fn f64_shortest(x: f64) -> String {
 
 fn shortest<T: std::fmt::Display + std::fmt::LowerExp>(x: T, magnitude: f64) -> String {
     let a = magnitude.abs();
-    if a != 0.0 && a.is_finite() && !(1e-5..1e16).contains(&a) {
-        format!("{x:e}")
-    } else {
-        format!("{x}")
-    }
+    if a != 0.0 && a.is_finite() && !(1e-5..1e16).contains(&a) { format!("{x:e}") } else { format!("{x}") }
 }
 
 /// A compact scientific form for tables: `1.2e-7`.
