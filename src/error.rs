@@ -26,6 +26,14 @@ pub enum Error {
         "{dir}: holds a sweep with other parameters ({field} differs); choose another --out or remove it"
     )]
     ResumeMismatch { dir: PathBuf, field: String },
+    /// An error above a rigorous bound: a bug in a kernel, a bound or the reference.
+    #[error(
+        "{0} node(s) exceed a deterministic error bound (listed above): this is a bug, not noise"
+    )]
+    BoundViolation(usize),
+    /// `accuracy check`: more bits lost than the committed baseline allows.
+    #[error("{0} lost-bits regression(s) against the baseline (table above)")]
+    Regression(usize),
     #[error("{0}")]
     Report(#[from] analysis::report::ReportError),
 }
@@ -43,10 +51,13 @@ impl Error {
         let path = path.into();
         move |source| Error::Json { path, source }
     }
-    /// Process exit code: 2 for bad usage, 1 for everything else.
+    /// Process exit code: 2 for bad usage, 3 for a deterministic-bound violation, 4 for a
+    /// lost-bits regression, 1 for everything else.
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage(_) | Error::Generate(_) | Error::ResumeMismatch { .. } => 2,
+            Error::BoundViolation(_) => 3,
+            Error::Regression(_) => 4,
             Error::Report(analysis::report::ReportError::MissingResults { .. }) => 2,
             _ => 1,
         }

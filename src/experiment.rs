@@ -3,6 +3,7 @@
 
 use crate::Error;
 use crate::kernels;
+use analysis::bounds::{self, BoundSummary, NodeBounds};
 use analysis::metrics::ErrorSummary;
 use analysis::{Algorithm, NodeError, Op, Reference, ReferenceKind};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
@@ -73,6 +74,10 @@ pub struct Outcome {
     pub values: Vec<f32>,
     pub errors: Vec<NodeError>,
     pub summary: ErrorSummary,
+    /// Per-node error bounds of this algorithm's summation tree (analysis::bounds).
+    pub bounds: NodeBounds,
+    /// The errors against the bounds: violations, tightness.
+    pub bound_summary: BoundSummary,
 }
 
 /// All outcomes of one operation with their shared reference.
@@ -109,12 +114,17 @@ pub fn evaluate(
                         .map(|(v, &x)| reference.error(v, x, &mut scratch))
                         .collect();
                     let summary = ErrorSummary::from_errors(&errors);
+                    let bounds = bounds::node_bounds(tree, w, algorithm, op, &values);
+                    let bound_summary =
+                        bounds::summarize(&reference, &values, &errors, &bounds, &mut scratch);
                     Ok(Outcome {
                         algorithm,
                         op,
                         values,
                         errors,
                         summary,
+                        bounds,
+                        bound_summary,
                     })
                 })
                 .collect::<Result<Vec<_>, Error>>()?;

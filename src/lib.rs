@@ -2,6 +2,8 @@
 //!
 //! Data flow (DESIGN §1): generators → kernels → analysis → reports.
 
+pub mod bounds_table;
+pub mod check;
 pub mod cond;
 pub mod environment;
 pub mod error;

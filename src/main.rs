@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
 use treefix_accuracy::experiment::{self, Backend, Cpu, InstanceSpec};
-use treefix_accuracy::format::{f32_shortest, sci};
-use treefix_accuracy::{Error, sweep};
+use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
+use treefix_accuracy::{Error, bounds_table, check, sweep};
 
 #[derive(Parser)]
 #[command(
@@ -30,6 +30,12 @@ enum Command {
     Run(RunArgs),
     /// Print generated weights, one per line (achieved condition number on stderr).
     Gen(GenArgs),
+    /// Per topology, op and algorithm: max lost bits measured and allowed by the error bound,
+    /// bound tightness, and predicted vs measured extra bits of vectorial over parallel.
+    BoundsTable(BoundsTableArgs),
+    /// Lost-bits regression suite against the committed baseline (exit 3: a bound violated,
+    /// exit 4: a regression).
+    Check(CheckArgs),
     /// Re-render DIR/report.html from a sweep directory's files, without recomputing.
     Report(ReportArgs),
 }
@@ -141,6 +147,56 @@ struct GenArgs {
     weights: WeightModel,
 }
 
+#[derive(Args)]
+struct BoundsTableArgs {
+    /// Target condition numbers (gensum weights): a comma list, one value, or a range.
+    #[arg(long, default_value = "1e2,1e5,1e8", value_parser = parse_cond, allow_hyphen_values = true)]
+    cond: CondSpec,
+    /// Number of log-spaced targets in a --cond range.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    points: u64,
+    /// Trees per topology and target.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    trees: u64,
+    /// Vertices per tree.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=(1 << 31)))]
+    nodes: u64,
+    /// Topologies, comma-separated (default: every family with default parameters).
+    #[arg(long, value_delimiter = ',')]
+    topology: Vec<Topology>,
+    /// Algorithms, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "sequential,parallel,vectorial,vectorial-seqscan"
+    )]
+    algos: Vec<Algorithm>,
+    /// Weight model.
+    #[arg(long, default_value = "gensum")]
+    weights: WeightModel,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Operations, comma-separated: rootfix, leaffix.
+    #[arg(long, value_delimiter = ',', default_value = "rootfix,leaffix")]
+    ops: Vec<Op>,
+    /// Child order: natural, light-first, heavy-first.
+    #[arg(long, default_value = "natural")]
+    child_order: ChildOrder,
+    /// Output directory for bounds-table.{csv,json,txt} (default reports/bounds-table-<timestamp>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// The committed baseline.
+    #[arg(long, default_value = check::DEFAULT_BASELINE)]
+    baseline: PathBuf,
+    /// Rewrite the baseline from this code's output instead of comparing with it.
+    #[arg(long)]
+    update: bool,
+}
+
 fn parse_single_cond(s: &str) -> Result<f64, String> {
     match parse_cond(s)? {
         CondSpec::List(v) if v.len() == 1 => Ok(v[0]),
@@ -157,6 +213,8 @@ fn main() -> ExitCode {
         Command::Run(a) => cmd_run(a),
         Command::Gen(a) => cmd_gen(a),
         Command::Report(a) => cmd_report(a),
+        Command::BoundsTable(a) => cmd_bounds_table(a),
+        Command::Check(a) => cmd_check(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -185,16 +243,21 @@ fn cmd_sweep(a: SweepArgs) -> Result<(), Error> {
     if !a.quiet {
         eprintln!("backend: {}", backend.describe());
     }
-    let rows = sweep::run(&params, &dir, &backend, a.quiet)?;
-    if !a.quiet {
-        print!("{}", sweep::table(&params, &rows));
-        println!("wrote {}/results.csv and summary.json", dir.display());
+    let outcome = sweep::run(&params, &dir, &backend, a.quiet);
+    if let Ok(rows) = &outcome {
+        if !a.quiet {
+            print!("{}", sweep::table(&params, rows));
+            println!("wrote {}/results.csv and summary.json", dir.display());
+        }
     }
-    let written = analysis::report::write_report(&dir, None, None)?;
-    if !a.quiet {
-        println!("{}", describe_report(&written));
+    // A report shows bound violations too: it is written whenever the results are complete.
+    if matches!(outcome, Ok(_) | Err(Error::BoundViolation(_))) {
+        let written = analysis::report::write_report(&dir, None, None)?;
+        if !a.quiet {
+            println!("{}", describe_report(&written));
+        }
     }
-    Ok(())
+    outcome.map(|_| ())
 }
 
 fn describe_report(w: &analysis::report::Written) -> String {
@@ -260,11 +323,47 @@ fn cmd_run(a: RunArgs) -> Result<(), Error> {
             );
         }
     }
+    print!("{}", bounds_summary(&results));
     if let Some(path) = a.dump {
         dump(&path, &instance, &results)?;
         println!("wrote {}", path.display());
     }
-    Ok(())
+    bounds_table::fail_on_violations(&bounds_table::violations(
+        &format!("seed {}", spec.seed),
+        &results,
+    ))
+}
+
+/// `run`'s second table: the bounds of each op × algorithm.
+fn bounds_summary(results: &[experiment::OpResults]) -> String {
+    let mut s = format!(
+        "{:<8} {:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+        "op",
+        "algorithm",
+        "bound bits",
+        "sharp bits",
+        "tight med",
+        "tight max",
+        "violations",
+        "prob viol"
+    );
+    for r in results {
+        for o in &r.outcomes {
+            let b = &o.bound_summary;
+            s += &format!(
+                "{:<8} {:<18} {:>10.2} {:>10.2} {:>10} {:>10} {:>10} {:>10}\n",
+                r.op.name(),
+                o.algorithm.name(),
+                b.max_bound_lost_bits,
+                b.max_sharp_lost_bits,
+                sci(b.median_tightness),
+                sci(b.max_tightness),
+                b.bound_violations + b.sharp_violations + b.running_violations,
+                b.prob_violations
+            );
+        }
+    }
+    s
 }
 
 /// Per-node CSV: one row per op × algorithm × vertex.
@@ -288,15 +387,32 @@ fn dump(
         "rel_error",
         "lost_bits",
         "cond",
+        "bound",
+        "sharp_bound",
+        "prob_bound",
+        "running_bound",
+        "cond_scan",
+        "pred_extra_bits",
+        "meas_extra_bits",
     ])
     .map_err(Error::csv(path))?;
     for r in results {
         let reference: Vec<String> = (0..tree.len())
             .map(|v| r.reference.value_string(v))
             .collect();
+        let scan_prefix = analysis::metrics::scan_abs_prefix(tree, &instance.weights, r.op);
+        let base = bounds_table::baseline_outcome(r);
         for o in &r.outcomes {
+            let vectorial = matches!(
+                o.algorithm,
+                Algorithm::Vectorial | Algorithm::VectorialSeqscan
+            );
             for v in 0..tree.len() {
                 let e = &o.errors[v];
+                let x = r.reference.value_f64(v).abs();
+                let extra = base
+                    .filter(|_| vectorial)
+                    .and_then(|b| bounds_table::node_extra_bits(r, o, b, v));
                 w.write_record([
                     v.to_string(),
                     tree.parent(v as u32)
@@ -315,12 +431,57 @@ fn dump(
                     },
                     format!("{:.3}", e.lost_bits()),
                     format!("{:e}", r.reference.cond(v)),
+                    f64_shortest(o.bounds.det[v]),
+                    f64_shortest(o.bounds.sharp[v]),
+                    f64_shortest(o.bounds.prob[v]),
+                    f64_shortest(o.bounds.running[v]),
+                    f64_shortest(scan_prefix[v] / x),
+                    extra.map(|(p, _)| format!("{p:.3}")).unwrap_or_default(),
+                    extra.map(|(_, m)| format!("{m:.3}")).unwrap_or_default(),
                 ])
                 .map_err(Error::csv(path))?;
             }
         }
     }
     w.flush().map_err(Error::io(path))?;
+    Ok(())
+}
+
+fn cmd_bounds_table(a: BoundsTableArgs) -> Result<(), Error> {
+    let params = bounds_table::GridParams {
+        topologies: if a.topology.is_empty() {
+            bounds_table::default_topologies()
+        } else {
+            a.topology
+        },
+        conds: a.cond.targets(a.points as usize),
+        trees: a.trees as usize,
+        nodes: a.nodes as usize,
+        weights: a.weights,
+        ops: a.ops,
+        algos: a.algos,
+        child_order: a.child_order,
+        seed: a.seed,
+    };
+    let backend = Cpu;
+    eprintln!("backend: {}", backend.describe());
+    let mut grid = bounds_table::evaluate_grid(&params, &backend)?;
+    let report = bounds_table::report(&mut grid, &backend.describe());
+    let text = bounds_table::render(&report);
+    let dir = a.out.unwrap_or_else(bounds_table::default_dir);
+    bounds_table::write(&dir, &report, &text)?;
+    print!("{text}");
+    println!(
+        "wrote {}/bounds-table.{{csv,json,txt}} ({:.1} s)",
+        dir.display(),
+        report.wall_s
+    );
+    bounds_table::fail_on_violations(&grid.violations)
+}
+
+fn cmd_check(a: CheckArgs) -> Result<(), Error> {
+    let out = check::run(&a.baseline, a.update, &Cpu)?;
+    print!("{out}");
     Ok(())
 }
 

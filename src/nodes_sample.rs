@@ -25,7 +25,8 @@ pub struct NodeRecord {
     pub cond: f64,
     pub rel_error: f64,
     pub lost_bits: f64,
-    /// The deterministic bound on the node's relative error; empty until per-node bounds exist.
+    /// The a priori deterministic bound on the node's relative error (analysis::bounds, `det`
+    /// divided by |x_v|); empty when the exact value is 0.
     pub bound_rel: Option<f64>,
     /// 1 for the node with the largest relative error of its tree × algorithm × op.
     pub worst: u8,
@@ -50,6 +51,7 @@ pub fn sample(tree: usize, results: &[OpResults]) -> Vec<NodeRecord> {
                 if e.flagged || (v % stride != 0 && Some(v) != worst) {
                     continue;
                 }
+                let x = r.reference.value_f64(v).abs();
                 out.push(NodeRecord {
                     tree,
                     algorithm: o.algorithm.to_string(),
@@ -58,7 +60,7 @@ pub fn sample(tree: usize, results: &[OpResults]) -> Vec<NodeRecord> {
                     cond: r.reference.cond(v),
                     rel_error: e.rel,
                     lost_bits: e.lost_bits(),
-                    bound_rel: None,
+                    bound_rel: (x > 0.0).then(|| o.bounds.det[v] / x),
                     worst: u8::from(Some(v) == worst),
                 });
             }

@@ -3,6 +3,7 @@
 //! stopped when run again with the same `--out`.
 
 use crate::Error;
+use crate::bounds_table::Violations;
 use crate::experiment::{self, Backend, InstanceSpec};
 use crate::format::sci;
 use analysis::{Algorithm, Op, ReferenceKind};
@@ -51,6 +52,19 @@ pub struct ResultRow {
     pub p99_rel_error: f64,
     pub max_lost_bits: f64,
     pub flagged_nodes: usize,
+    /// Nodes whose error exceeds the a priori deterministic bound (a bug if > 0: exit 3).
+    pub bound_violations: usize,
+    /// Nodes whose error exceeds the sharp a priori bound (a bug if > 0: exit 3).
+    pub sharp_violations: usize,
+    /// Nodes whose error exceeds the a posteriori running error bound (a bug if > 0: exit 3).
+    pub running_violations: usize,
+    /// Nodes whose error exceeds the probabilistic bound (λ = analysis::bounds::LAMBDA).
+    pub prob_violations: usize,
+    /// Median and max over the nodes of |error| / deterministic bound.
+    pub median_tightness: f64,
+    pub max_tightness: f64,
+    /// Largest bits lost allowed by the deterministic bound: lost_bits(bound / |x|).
+    pub max_bound_lost_bits: f64,
 }
 
 /// One tree to generate and evaluate.
@@ -173,6 +187,24 @@ pub fn run(
     bar.set_position(done.len() as u64);
 
     let mut timings = Timings::default();
+    // Resumed trees with violations are reported again (their nodes were printed when found).
+    let mut violations = Violations::default();
+    for r in rows
+        .iter()
+        .filter(|r| r.bound_violations + r.sharp_violations + r.running_violations > 0)
+    {
+        violations.count += r.bound_violations + r.sharp_violations + r.running_violations;
+        violations.lines.push(format!(
+            "tree {} (seed {}) {} {}: {} a priori, {} sharp and {} running-bound violations (resumed)",
+            r.tree,
+            r.seed,
+            r.op,
+            r.algorithm,
+            r.bound_violations,
+            r.sharp_violations,
+            r.running_violations
+        ));
+    }
     let backend_name = backend.describe();
     // Chunks keep memory bounded and let results reach the disk in job order.
     let chunk = 4 * rayon::current_num_threads().max(1);
@@ -183,6 +215,7 @@ pub fn run(
                 (
                     Vec<ResultRow>,
                     Vec<crate::nodes_sample::NodeRecord>,
+                    Violations,
                     f64,
                     f64,
                 ),
@@ -229,20 +262,31 @@ pub fn run(
                         p99_rel_error: o.summary.p99_rel_error,
                         max_lost_bits: o.summary.max_lost_bits,
                         flagged_nodes: o.summary.flagged_nodes,
+                        bound_violations: o.bound_summary.bound_violations,
+                        sharp_violations: o.bound_summary.sharp_violations,
+                        running_violations: o.bound_summary.running_violations,
+                        prob_violations: o.bound_summary.prob_violations,
+                        median_tightness: o.bound_summary.median_tightness,
+                        max_tightness: o.bound_summary.max_tightness,
+                        max_bound_lost_bits: o.bound_summary.max_bound_lost_bits,
                     })
                     .collect();
+                let context = format!("tree {} (seed {})", job.index, job.spec.seed);
+                let bad = crate::bounds_table::violations(&context, &results);
                 let sample = crate::nodes_sample::sample(job.index, &results);
                 bar.inc(1);
                 Ok((
                     rows,
                     sample,
+                    bad,
                     (t1 - t0).as_secs_f64(),
                     (t2 - t1).as_secs_f64(),
                 ))
             })
             .collect();
         for result in results {
-            let (job_rows, sample, generate_s, evaluate_s) = result?;
+            let (job_rows, sample, bad, generate_s, evaluate_s) = result?;
+            violations.extend(bad);
             sample_writer.write(&sample)?;
             for row in &job_rows {
                 writer.serialize(row).map_err(Error::csv(&results_path))?;
@@ -272,6 +316,7 @@ pub fn run(
     let summary_path = dir.join("summary.json");
     let json = serde_json::to_string_pretty(&summary).map_err(Error::json(&summary_path))?;
     fs::write(&summary_path, json + "\n").map_err(Error::io(&summary_path))?;
+    crate::bounds_table::fail_on_violations(&violations)?;
     Ok(rows)
 }
 

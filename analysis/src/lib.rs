@@ -1,6 +1,7 @@
 //! Exact and double-double references, error metrics, condition numbers and error bounds.
 
 pub mod algo;
+pub mod bounds;
 pub mod metrics;
 pub mod reference;
 pub mod report;

@@ -1,0 +1,1077 @@
+//! Per-node error bounds of every treefix algorithm (DESIGN §7, issue #4).
+//!
+//! A bound belongs to an algorithm's *summation tree* — which f32 additions it performs, in
+//! which pairing — never to the hardware that performs them. The GPU kernels perform the same
+//! additions as their CPU twins (DESIGN §4), so every bound here holds for them as well.
+//!
+//! If a kernel's order of additions changes (say, a load-balanced gather for high-degree
+//! vertices), the summation tree here must change with it: the bound tests replay the twins.
+//!
+//! # Four bounds per node
+//!
+//! **A priori, deterministic** ([`APriori`]). For ŝ = fl(â + b̂) with round to nearest,
+//! ŝ = (â + b̂)(1 + δ), |δ| ≤ u = 2^-24, so
+//!
+//! ```text
+//! |ŝ − s| ≤ |â − a| + |b̂ − b| + u·|â + b̂| ≤ (1 + u)·(B_a + B_b) + u·A,
+//! ```
+//!
+//! where B_a, B_b bound the operands' errors and A = Σ|t_i| over the node's terms
+//! (|â + b̂| ≤ A + B_a + B_b). Unrolled, this recursion is exactly
+//! Σ_i ((1 + u)^{d_i} − 1)·|t_i| ≤ Σ_i γ_{d_i}·|t_i| (Higham, *ASNA* 2nd ed., §4.2), where d_i
+//! is the number of additions term t_i goes through: the DESIGN §7 bound, or tighter, and still
+//! rigorous. It is evaluated on the algorithm's actual summation tree:
+//! - sequential / parallel rootfix: the path recursion `r[v] = r[parent] + w[v]`;
+//! - sequential / parallel leaffix: the gathers `((w[v] + l[c1]) + l[c2]) + …` in child order,
+//!   each `l[c]` carrying its own bound;
+//! - vectorial (and vectorial-seqscan): the scan plan itself ([`crate::scan_plan`]) run on
+//!   [`APriori`] values over the Euler-tour vector E, so each position's terms and depths are
+//!   exactly those of the f32 scan — including the ±w pairs of subtrees closed before a node
+//!   (rootfix) and the zero padding of the last tile;
+//! - vectorial leaffix: l̂ = fl(Ŝ[close] − Ŝ[open − 1]), so
+//!   |l̂ − l| ≤ (1 + u)·(B(S_close) + B(S_open−1)) + u·|l|, with |l| ≤ Σ|w| over the subtree.
+//!
+//! **A priori, sharp** ([`APriori::sharp`]). The same recursion with the exact partial sum in
+//! place of Σ|t_i|: since |â + b̂| ≤ |a + b| + B_a + B_b,
+//! |ŝ − s| ≤ (1 + u)(S_a + S_b) + u·|a + b| — Higham's (4.3), u·Σ_k |s_k| to first order over
+//! the summation tree's exact partial sums s_k. It is still a priori (no computed value
+//! enters), ≤ the bound above, and much smaller where partial sums cancel — the ±w pairs of
+//! the Euler tour cancel exactly. |a + b| comes from an interval enclosure of each exact
+//! partial sum carried through the same tree with outward rounding, capped by Σ|t_i|. For
+//! vectorial leaffix the last rounding is charged u·|l| with l enclosed the same way, and the
+//! roundings that S_close and S_open−1 share cancel in their difference instead of being
+//! charged twice (`Scanned::diff_bound`; the running bound does the same). A violation of it
+//! is as much a bug as one of the first.
+//!
+//! An addition with an operand whose terms are all exactly zero (tile padding, E[close] = 0 in
+//! leaffix, zero weights) is exact — a sum of zeros is ±0 and x + (±0) = x — so it is not
+//! charged: the bound stays rigorous and does not grow with padding.
+//!
+//! **A priori, probabilistic** (Higham & Mary, SIAM J. Sci. Comput. 41(5), 2019). Under their
+//! model (the δ of successive additions are mean-independent, zero-mean random variables) a
+//! product of k factors (1 + δ_j) differs from 1 by at most
+//! γ̃_k(λ) = exp(λ·√k·u + k·u²/(1 − u)) − 1 with probability ≥ 1 − 2·exp(−λ²(1 − u)²/2).
+//! γ̃ is not recursive in k, so each node uses γ̃_D(λ)·Σ|t_i| with D the largest d_i among its
+//! terms (tracked through the same summation tree as A). The promised failure probability of
+//! one node is ≤ (number of terms)·2·exp(−λ²(1 − u)²/2) (a union bound over its terms). For
+//! vectorial leaffix the two prefixes are bounded this way and combined as above. The choice
+//! of λ is [`LAMBDA`]; violations are counted and reported, never an error.
+//!
+//! **A posteriori, running error** ([`Running`]). Where the partial sums are available (the CPU
+//! twins, replayed here addition by addition), |fl(x) − x| ≤ u·|fl(x)| for round to nearest
+//! (Higham, Thm 2.3), so E(ŝ) = E(â) + E(b̂) + u·|ŝ|. An addition that the f32 TwoSum proves
+//! exact is not charged. The replayed f32 values equal the twins' bit for bit (a test); where
+//! a backend's value differs from the replay, no running bound is claimed (+∞).
+//!
+//! # Rounding of the bounds themselves
+//!
+//! Bounds are evaluated in f64 with upward rounding emulated: every f64 sum of bound terms goes
+//! through [`add_up`] (the round-to-nearest sum, moved one ulp up when TwoSum shows it fell
+//! below the exact sum — exact sums stay exact), multiplications by u = 2^-24 are exact
+//! scalings, and the few other operations are followed by [`next_up`]. The enclosures of the
+//! sharp bound round outward ([`add_down`] for the lower end). Every bound operand is ≥ 0, so
+//! each computed bound is ≥ the exact value of its formula: the bound is never
+//! under-estimated by its own evaluation. Overflow and NaN are impossible for finite f32
+//! inputs (Σ|t_i| ≤ 2^31·2^128 ≪ f64::MAX).
+
+use crate::algo::{Algorithm, Op};
+use crate::reference::{NodeError, Reference, lost_bits};
+use crate::scan_plan::{self, ScanValue};
+use generators::Tree;
+use rug::Float;
+use serde::{Deserialize, Serialize};
+
+/// The unit roundoff of f32, u = 2^-24.
+pub const U: f64 = 1.0 / 16_777_216.0;
+
+/// λ of the probabilistic bound.
+///
+/// Chosen so that the promise is tiny even for the largest runs: a run has at most 2^24 nodes
+/// (the scale of the paper's experiments) and a node's sum at most 2^25 terms (a vectorial
+/// prefix of the 2n-long Euler tour), so a union bound over every (node, term) pair promises
+/// failure probability ≤ 2^24 · 2^25 · 2·exp(−λ²(1 − u)²/2) = 2^50·exp(−50(1 − u)²)
+/// ≈ 2.2·10^-7 < 10^-6 per run at λ = 10 ([`failure_probability`]). The price is a factor
+/// λ = 10 on the √k growth: γ̃_k(10) ≈ 10·√k·u, still far below γ_k ≈ k·u once k > 100.
+pub const LAMBDA: f64 = 10.0;
+
+/// The promised probability that at least one of `pairs` (node, term) products exceeds its
+/// γ̃ at `lambda`: pairs·2·exp(−λ²(1 − u)²/2) (Higham & Mary, Lemma 2.4 with a union bound).
+pub fn failure_probability(pairs: f64, lambda: f64) -> f64 {
+    pairs * 2.0 * (-lambda * lambda * (1.0 - U) * (1.0 - U) / 2.0).exp()
+}
+
+/// The next f64 above x (x finite); `f64::next_up` without raising the MSRV.
+#[inline]
+pub fn next_up(x: f64) -> f64 {
+    debug_assert!(x.is_finite(), "{x}");
+    if x == 0.0 {
+        f64::from_bits(1)
+    } else if x > 0.0 {
+        f64::from_bits(x.to_bits() + 1)
+    } else {
+        f64::from_bits(x.to_bits() - 1)
+    }
+}
+
+/// The next f64 below x (x finite).
+#[inline]
+pub fn next_down(x: f64) -> f64 {
+    -next_up(-x)
+}
+
+/// The rounding error of a + b: (a + b) − fl(a + b), exactly (TwoSum, Knuth).
+#[inline]
+fn two_sum_err(a: f64, b: f64, s: f64) -> f64 {
+    let bb = s - a;
+    (a - (s - bb)) + (b - bb)
+}
+
+/// a + b rounded upward: the nearest sum, one ulp up if TwoSum shows that it lies below the
+/// exact sum. Exact sums stay exact.
+#[inline]
+pub fn add_up(a: f64, b: f64) -> f64 {
+    let s = a + b;
+    if two_sum_err(a, b, s) > 0.0 {
+        next_up(s)
+    } else {
+        s
+    }
+}
+
+/// a + b rounded downward.
+#[inline]
+pub fn add_down(a: f64, b: f64) -> f64 {
+    let s = a + b;
+    if two_sum_err(a, b, s) < 0.0 {
+        next_down(s)
+    } else {
+        s
+    }
+}
+
+/// x·u for x ≥ 0: an exact scaling by 2^-24, rounded up in the (never reached in practice)
+/// subnormal range.
+#[inline]
+pub fn times_u(x: f64) -> f64 {
+    let p = x * U;
+    if p < f64::MIN_POSITIVE && x != 0.0 {
+        next_up(p)
+    } else {
+        p
+    }
+}
+
+/// (1 + u)·x for x ≥ 0, rounded upward.
+#[inline]
+fn one_plus_u_times(x: f64) -> f64 {
+    add_up(x, times_u(x))
+}
+
+/// a·b for a, b ≥ 0, rounded upward (nearest product, then one ulp up).
+#[inline]
+fn mul_up(a: f64, b: f64) -> f64 {
+    let p = a * b;
+    if p == 0.0 { 0.0 } else { next_up(p) }
+}
+
+/// γ_k = k·u / (1 − k·u), rounded upward (∞ once k·u ≥ 1).
+pub fn gamma(k: u64) -> f64 {
+    if k == 0 {
+        return 0.0;
+    }
+    let ku = k as f64 * U; // exact for k < 2^53
+    if ku >= 1.0 {
+        return f64::INFINITY;
+    }
+    // 1 − ku is rounded to nearest; dividing by one ulp less than it rounds the quotient up.
+    let den = 1.0 - ku;
+    let den_down = f64::from_bits(den.to_bits() - 1);
+    next_up(ku / den_down)
+}
+
+/// Higham–Mary γ̃_k(λ) = exp(λ·√k·u + k·u²/(1 − u)) − 1, rounded upward.
+///
+/// √ and the products are correctly rounded and moved one ulp up; `exp_m1` comes from the
+/// platform's libm (accurate to about 1 ulp) and is then inflated by a relative 2^-40, far more
+/// than any libm's error. This bound is a probabilistic statement anyway, so its last bits
+/// are not what makes it hold.
+pub fn gamma_tilde(k: u32, lambda: f64) -> f64 {
+    if k == 0 {
+        return 0.0;
+    }
+    let kf = k as f64;
+    let linear = times_u(mul_up(lambda, next_up(kf.sqrt())));
+    let quadratic = next_up(times_u(times_u(kf)) / (1.0 - U));
+    let x = add_up(linear, quadratic);
+    next_up(x.exp_m1() * (1.0 + 1.0 / (1u64 << 40) as f64))
+}
+
+/// What the a priori bounds carry through a summation tree: one (partial) sum's
+/// magnitude, deterministic error bound and depth.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct APriori {
+    /// Σ|t_i| over the terms summed so far, rounded upward (exact in practice).
+    pub mag: f64,
+    /// Rigorous bound on |ŝ − s|: Σ((1 + u)^{d_i} − 1)|t_i|, rounded upward.
+    pub err: f64,
+    /// The largest number of roundings any term has gone through (D of γ̃_D).
+    pub depth: u32,
+    /// An enclosure [lo, hi] of the exact partial sum s (interval arithmetic, outward
+    /// rounding; its width stays below depth·2^-52·mag, far below u·mag).
+    pub lo: f64,
+    pub hi: f64,
+    /// The sharp a priori bound: the same recursion with u·|s| (the exact partial sum,
+    /// through its enclosure) in place of u·Σ|t_i|: (1 + u)(S_a + S_b) + u·|a + b|.
+    pub sharp: f64,
+}
+
+impl APriori {
+    /// One input term: exact, no addition yet.
+    pub fn term(t: f32) -> APriori {
+        APriori {
+            mag: t.abs() as f64,
+            err: 0.0,
+            depth: 0,
+            lo: t as f64,
+            hi: t as f64,
+            sharp: 0.0,
+        }
+    }
+
+    /// Upper bound of |s|, the exact partial sum's magnitude.
+    pub fn abs_bound(&self) -> f64 {
+        self.lo.abs().max(self.hi.abs()).min(self.mag)
+    }
+
+    /// Higham–Mary bound of this sum: γ̃_D(λ)·Σ|t_i|.
+    pub fn prob(&self, lambda: f64) -> f64 {
+        mul_up(gamma_tilde(self.depth, lambda), self.mag)
+    }
+}
+
+impl ScanValue for APriori {
+    fn zero() -> Self {
+        APriori::term(0.0)
+    }
+    /// One rounded addition: (1 + u)(B_a + B_b) + u·(A_a + A_b); exact if an operand is an
+    /// exact zero (all its terms are 0).
+    fn plus(self, rhs: Self) -> Self {
+        if self.mag == 0.0 {
+            return rhs;
+        }
+        if rhs.mag == 0.0 {
+            return self;
+        }
+        let mag = add_up(self.mag, rhs.mag);
+        let err = add_up(one_plus_u_times(add_up(self.err, rhs.err)), times_u(mag));
+        let mut out = APriori {
+            mag,
+            err,
+            depth: self.depth.max(rhs.depth) + 1,
+            lo: add_down(self.lo, rhs.lo),
+            hi: add_up(self.hi, rhs.hi),
+            sharp: 0.0,
+        };
+        out.sharp = add_up(
+            one_plus_u_times(add_up(self.sharp, rhs.sharp)),
+            times_u(out.abs_bound()),
+        );
+        out
+    }
+}
+
+/// What the running error bound carries: the f32 partial sum exactly as the twin computes it,
+/// and a rigorous bound on its error.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Running {
+    pub value: f32,
+    pub err: f64,
+}
+
+impl Running {
+    pub fn term(t: f32) -> Running {
+        Running { value: t, err: 0.0 }
+    }
+
+    /// fl(a ∘ b) where `s` is that result and `b` already carries the sign of the operation.
+    fn combine(a: Running, b: Running, b_value: f32, s: f32) -> Running {
+        let local = if f32_sum_is_exact(a.value, b_value, s) {
+            0.0
+        } else {
+            times_u(s.abs() as f64)
+        };
+        Running {
+            value: s,
+            err: add_up(add_up(a.err, b.err), local),
+        }
+    }
+}
+
+/// Whether s = fl(a + b) is the exact sum (TwoSum in f32: the rounding error is exactly
+/// representable and computed without error, barring overflow, which reports "inexact").
+#[inline]
+fn f32_sum_is_exact(a: f32, b: f32, s: f32) -> bool {
+    let bb = s - a;
+    let err = (a - (s - bb)) + (b - bb);
+    err == 0.0
+}
+
+impl ScanValue for Running {
+    fn zero() -> Self {
+        Running::term(0.0)
+    }
+    fn plus(self, rhs: Self) -> Self {
+        // The same f32 addition, operands in the same order, as the f32 twin.
+        let s = self.value + rhs.value;
+        Running::combine(self, rhs, rhs.value, s)
+    }
+}
+
+/// The bounds of every node of one (tree, weights, algorithm, op).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeBounds {
+    /// A priori deterministic bound Σ((1 + u)^{d_i} − 1)|t_i| ≤ Σ γ_{d_i}|t_i| on |x̂_v − x_v|
+    /// (absolute, in the unit of the result).
+    pub det: Vec<f64>,
+    /// Sharp a priori deterministic bound: the same summation tree, each rounding charged
+    /// u·|exact partial sum| instead of u·Σ|terms| (≤ `det`).
+    pub sharp: Vec<f64>,
+    /// Higham–Mary probabilistic bound at λ = [`LAMBDA`] (absolute).
+    pub prob: Vec<f64>,
+    /// A posteriori running error bound (absolute); +∞ where the evaluated value differs from
+    /// the replay of the twin's additions (then the replay says nothing about it).
+    pub running: Vec<f64>,
+}
+
+/// The a priori bounds of every node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct APrioriBounds {
+    pub det: Vec<f64>,
+    pub sharp: Vec<f64>,
+    pub prob: Vec<f64>,
+}
+
+impl APrioriBounds {
+    fn with_capacity(n: usize) -> Self {
+        APrioriBounds {
+            det: Vec::with_capacity(n),
+            sharp: Vec::with_capacity(n),
+            prob: Vec::with_capacity(n),
+        }
+    }
+    fn push(&mut self, det: f64, sharp: f64, prob: f64) {
+        self.det.push(det);
+        self.sharp.push(sharp);
+        self.prob.push(prob);
+    }
+    fn push_sum(&mut self, x: &APriori, lambda: f64) {
+        self.push(x.err, x.sharp, x.prob(lambda));
+    }
+}
+
+/// The a priori bounds (deterministic, sharp, probabilistic at `lambda`) of every node,
+/// evaluated on the algorithm's own summation tree.
+pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) -> APrioriBounds {
+    assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let mut out = APrioriBounds::with_capacity(tree.len());
+    match algo {
+        Algorithm::Sequential | Algorithm::Parallel => {
+            // Parallel performs the same additions per vertex as sequential (DESIGN §4).
+            for x in &tree_sums::<APriori>(tree, w, op) {
+                out.push_sum(x, lambda);
+            }
+        }
+        Algorithm::Vectorial | Algorithm::VectorialSeqscan => {
+            let scanned = Scanned::new(algo, euler(tree, w, op, APriori::term));
+            let e = &scanned.out;
+            match op {
+                Op::Rootfix => {
+                    for &p in tree.open() {
+                        out.push_sum(&e[p as usize], lambda);
+                    }
+                }
+                Op::Leaffix => {
+                    let sub = subtree_magnitudes(tree, w);
+                    for (v, &sub_v) in sub.iter().enumerate() {
+                        let c = tree.close()[v] as usize;
+                        let open = tree.open()[v] as usize;
+                        let close = e[c];
+                        if open == 0 || e[open - 1].mag == 0.0 {
+                            // S[open − 1] is an exact zero: the subtraction is exact.
+                            out.push_sum(&close, lambda);
+                            continue;
+                        }
+                        let before = e[open - 1];
+                        // (1 + u)(B(S_close) + B(S_open−1)) + u·|l|, |l| ≤ Σ|w| over the
+                        // subtree; the sharp bound encloses l = S_close − S_open−1 itself and
+                        // lets the roundings both prefixes share cancel.
+                        let combine = |d: f64, l: f64| add_up(one_plus_u_times(d), times_u(l));
+                        let l_lo = add_down(close.lo, -before.hi);
+                        let l_hi = add_up(close.hi, -before.lo);
+                        let l_abs = l_lo.abs().max(l_hi.abs()).min(sub_v);
+                        out.push(
+                            combine(add_up(close.err, before.err), sub_v),
+                            combine(scanned.diff_bound(c, open - 1), l_abs),
+                            combine(add_up(close.prob(lambda), before.prob(lambda)), sub_v),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A summation value whose error is bounded, and the bound of the rounding error of one
+/// addition, for [`Scanned::diff_bound`].
+trait Charged: ScanValue {
+    /// The bound on this value's error (the sharp a priori bound, or the running bound).
+    fn bound(&self) -> f64;
+    /// A bound on |ε| for out = fl(a + b) = a + b + ε.
+    fn step(a: &Self, b: &Self, out: &Self) -> f64;
+}
+
+impl Charged for APriori {
+    fn bound(&self) -> f64 {
+        self.sharp
+    }
+    /// |ε| ≤ u·|â + b̂| ≤ u·(|a + b| + S_a + S_b); an exact-zero operand makes it exact.
+    fn step(a: &Self, b: &Self, out: &Self) -> f64 {
+        if a.mag == 0.0 || b.mag == 0.0 {
+            0.0
+        } else {
+            times_u(add_up(out.abs_bound(), add_up(a.sharp, b.sharp)))
+        }
+    }
+}
+
+impl Charged for Running {
+    fn bound(&self) -> f64 {
+        self.err
+    }
+    /// |ε| ≤ u·|ŝ|, 0 when TwoSum proves the addition exact.
+    fn step(a: &Self, b: &Self, out: &Self) -> f64 {
+        if f32_sum_is_exact(a.value, b.value, out.value) {
+            0.0
+        } else {
+            times_u(out.value.abs() as f64)
+        }
+    }
+}
+
+/// A scanned Euler-tour vector, with what is needed to bound the difference of two of its
+/// prefixes.
+///
+/// Every computed partial sum equals its exact value plus the sum of the local rounding
+/// errors ε_k of the additions of its own summation tree (addition is linear). So
+/// Ŝ_c − Ŝ_o − (S_c − S_o) is the sum of the ε_k of the additions in one tree but not in the
+/// other: the roundings both prefixes share cancel exactly. DESIGN §7's
+/// (1 + u)(B(S_c) + B(S_o)) charges them twice; [`Scanned::diff_bound`] does not, where the
+/// plan makes the sharing evident:
+/// - vectorial-seqscan: Ŝ_c is computed from Ŝ_o itself, so only the additions o+1..=c count;
+/// - vectorial, both positions in the same tile k ≥ 1: both are `block_prefix[k − 1] + local`
+///   with the same block prefix, whose error cancels; what remains is the two tile-local
+///   errors and the two uniform-add roundings. (Sharing inside a tile — the Kogge–Stone prefix
+///   of a common thread — is not exploited.)
+struct Scanned<T> {
+    /// The scan's outputs, exactly those of the plan.
+    out: Vec<T>,
+    /// Tiled plan: each position's tile-local value and each tile's inclusive block total.
+    local: Vec<T>,
+    block: Vec<T>,
+    /// Sequential scan: prefix sums of the rounding bounds, rounded up and down.
+    steps_up: Vec<f64>,
+    steps_down: Vec<f64>,
+    tiled: bool,
+}
+
+impl<T: Charged> Scanned<T> {
+    fn new(algo: Algorithm, e: Vec<T>) -> Scanned<T> {
+        match algo {
+            Algorithm::Vectorial => {
+                // The top level of `scan_plan::inclusive_scan`, with its parts kept (a test
+                // checks that the outputs are the same values).
+                let mut local = e;
+                let mut block: Vec<T> = local
+                    .chunks_mut(scan_plan::TILE)
+                    .map(scan_plan::scan_tile)
+                    .collect();
+                if block.len() > 1 {
+                    scan_plan::inclusive_scan(&mut block);
+                }
+                let mut out = local.clone();
+                for (k, tile) in out.chunks_mut(scan_plan::TILE).enumerate().skip(1) {
+                    let prefix = block[k - 1];
+                    tile.iter_mut().for_each(|x| *x = prefix.plus(*x));
+                }
+                Scanned {
+                    out,
+                    local,
+                    block,
+                    steps_up: Vec::new(),
+                    steps_down: Vec::new(),
+                    tiled: true,
+                }
+            }
+            Algorithm::VectorialSeqscan => {
+                let mut out = e.clone();
+                scan_plan::sequential_scan(&mut out);
+                let (mut up, mut down) = (vec![0.0; e.len()], vec![0.0; e.len()]);
+                for k in 1..e.len() {
+                    let step = T::step(&out[k - 1], &e[k], &out[k]);
+                    up[k] = add_up(up[k - 1], step);
+                    down[k] = add_down(down[k - 1], step);
+                }
+                Scanned {
+                    out,
+                    local: Vec::new(),
+                    block: Vec::new(),
+                    steps_up: up,
+                    steps_down: down,
+                    tiled: false,
+                }
+            }
+            _ => unreachable!("only the vectorial algorithms scan"),
+        }
+    }
+
+    /// A bound on |(Ŝ_c − Ŝ_o) − (S_c − S_o)| for positions o < c.
+    fn diff_bound(&self, c: usize, o: usize) -> f64 {
+        debug_assert!(o < c);
+        let full = add_up(self.out[c].bound(), self.out[o].bound());
+        let shared = if self.tiled {
+            let tile = c / scan_plan::TILE;
+            if tile == 0 || o / scan_plan::TILE != tile {
+                return full;
+            }
+            let prefix = &self.block[tile - 1];
+            add_up(
+                add_up(self.local[c].bound(), self.local[o].bound()),
+                add_up(
+                    T::step(prefix, &self.local[c], &self.out[c]),
+                    T::step(prefix, &self.local[o], &self.out[o]),
+                ),
+            )
+        } else {
+            // Σ_{o < k ≤ c} step_k ≤ up[c] − down[o], rounded up.
+            add_up(self.steps_up[c], -self.steps_down[o])
+        };
+        full.min(shared)
+    }
+}
+
+/// The twin's f32 results replayed addition by addition, with their running error bounds.
+pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Vec<f64>) {
+    assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    match algo {
+        Algorithm::Sequential | Algorithm::Parallel => {
+            let s = tree_sums::<Running>(tree, w, op);
+            (
+                s.iter().map(|x| x.value).collect(),
+                s.iter().map(|x| x.err).collect(),
+            )
+        }
+        Algorithm::Vectorial | Algorithm::VectorialSeqscan => {
+            let scanned = Scanned::new(algo, euler(tree, w, op, Running::term));
+            let e = &scanned.out;
+            (0..tree.len())
+                .map(|v| {
+                    let open = tree.open()[v] as usize;
+                    match op {
+                        Op::Rootfix => {
+                            let x = e[open];
+                            (x.value, x.err)
+                        }
+                        Op::Leaffix => {
+                            // As the twin: l = S[close] − S[open − 1], S[−1] = 0.
+                            let c = tree.close()[v] as usize;
+                            let close = e[c];
+                            if open == 0 {
+                                let s = close.value - 0.0;
+                                return (s, close.err);
+                            }
+                            let before = e[open - 1];
+                            let s = close.value - before.value;
+                            // The shared roundings of both prefixes cancel (Scanned).
+                            let d = scanned.diff_bound(c, open - 1);
+                            let local = if f32_sum_is_exact(close.value, -before.value, s) {
+                                0.0
+                            } else {
+                                times_u(s.abs() as f64)
+                            };
+                            (s, add_up(d, local))
+                        }
+                    }
+                })
+                .unzip()
+        }
+    }
+}
+
+/// All three bounds of every node. `values` are the evaluated results (CPU twin or GPU): the
+/// running bound applies where they equal the replay bit for bit, and is +∞ elsewhere.
+pub fn node_bounds(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, values: &[f32]) -> NodeBounds {
+    let APrioriBounds { det, sharp, prob } = a_priori(tree, w, algo, op, LAMBDA);
+    let (replay, mut running) = running(tree, w, algo, op);
+    for (v, r) in running.iter_mut().enumerate() {
+        if replay[v].to_bits() != values[v].to_bits() {
+            *r = f64::INFINITY;
+        }
+    }
+    NodeBounds {
+        det,
+        sharp,
+        prob,
+        running,
+    }
+}
+
+/// Sequential order: rootfix by the path recursion (preorder), leaffix by the gathers
+/// (postorder, children in child order).
+fn tree_sums<T: ScanValue + TermOf>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
+    let mut s: Vec<T> = w.iter().map(|&x| T::term_of(x)).collect();
+    match op {
+        Op::Rootfix => {
+            for &v in tree.preorder() {
+                if let Some(p) = tree.parent(v) {
+                    s[v as usize] = s[p as usize].plus(T::term_of(w[v as usize]));
+                }
+            }
+        }
+        Op::Leaffix => {
+            for &v in tree.postorder() {
+                s[v as usize] = tree
+                    .children(v)
+                    .iter()
+                    .fold(T::term_of(w[v as usize]), |acc, &c| acc.plus(s[c as usize]));
+            }
+        }
+    }
+    s
+}
+
+/// Builds a summation value from one input term.
+trait TermOf {
+    fn term_of(t: f32) -> Self;
+}
+impl TermOf for APriori {
+    fn term_of(t: f32) -> Self {
+        APriori::term(t)
+    }
+}
+impl TermOf for Running {
+    fn term_of(t: f32) -> Self {
+        Running::term(t)
+    }
+}
+
+/// The Euler-tour vector E of DESIGN §4 (rootfix: +w at open, −w at close; leaffix: +w at
+/// open, 0 at close), each entry mapped by `term`.
+fn euler<T>(tree: &Tree, w: &[f32], op: Op, term: impl Fn(f32) -> T) -> Vec<T> {
+    let mut e: Vec<T> = (0..2 * tree.len()).map(|_| term(0.0)).collect();
+    for v in 0..tree.len() {
+        e[tree.open()[v] as usize] = term(w[v]);
+        e[tree.close()[v] as usize] = match op {
+            Op::Rootfix => term(-w[v]),
+            Op::Leaffix => term(0.0),
+        };
+    }
+    e
+}
+
+/// Σ|w| over every subtree, rounded upward (≥ |leaffix(v)|).
+pub fn subtree_magnitudes(tree: &Tree, w: &[f32]) -> Vec<f64> {
+    let mut m: Vec<f64> = w.iter().map(|x| x.abs() as f64).collect();
+    for &v in tree.postorder() {
+        if let Some(p) = tree.parent(v) {
+            m[p as usize] = add_up(m[p as usize], m[v as usize]);
+        }
+    }
+    m
+}
+
+/// `lost_bits(bound / |x|)`: the most bits the bound allows node v to lose (None if x = 0).
+pub fn bound_lost_bits(bound: f64, x: f64) -> Option<f64> {
+    (x != 0.0).then(|| lost_bits(bound / x.abs()))
+}
+
+/// Extra lost bits of `a` over `b` at a node with exact value x: log2(a / b), where both are
+/// first raised to u·|x| (the error of a correctly rounded result — below it a result loses
+/// no bits). Equals `lost_bits(a/|x|) − lost_bits(b/|x|)`; None when x = 0. Used for both the
+/// predicted (a, b = bounds) and the measured (a, b = errors) extra bits of vectorial over
+/// parallel.
+pub fn extra_bits(a: f64, b: f64, x: f64) -> Option<f64> {
+    (x != 0.0).then(|| lost_bits(a / x.abs()) - lost_bits(b / x.abs()))
+}
+
+/// A node whose error exceeds a rigorous bound: always a bug.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Violation {
+    pub vertex: usize,
+    /// "a priori" or "running".
+    pub bound_kind: String,
+    pub computed: f32,
+    pub reference: f64,
+    pub abs_error: f64,
+    pub bound: f64,
+}
+
+/// How the measured errors of one (tree, algorithm, op) compare with their bounds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BoundSummary {
+    /// Nodes whose error exceeds the a priori deterministic bound (a bug if > 0).
+    pub bound_violations: usize,
+    /// Nodes whose error exceeds the sharp a priori bound (a bug if > 0).
+    pub sharp_violations: usize,
+    /// Nodes whose error exceeds the running error bound (a bug if > 0).
+    pub running_violations: usize,
+    /// Nodes whose error exceeds the probabilistic bound (allowed, with small probability).
+    pub prob_violations: usize,
+    /// Median over all nodes of |error| / deterministic bound (0 where the error is 0).
+    pub median_tightness: f64,
+    pub max_tightness: f64,
+    /// Largest `lost_bits(bound / |x|)` over nodes with x ≠ 0.
+    pub max_bound_lost_bits: f64,
+    /// The same for the sharp a priori bound.
+    pub max_sharp_lost_bits: f64,
+    /// Median and max of |error| / sharp bound.
+    pub median_sharp_tightness: f64,
+    pub max_sharp_tightness: f64,
+    /// The first violating nodes (at most [`MAX_REPORTED`]).
+    pub violations: Vec<Violation>,
+}
+
+/// Violations kept per outcome for the report.
+pub const MAX_REPORTED: usize = 20;
+
+/// Whether the exact error of `computed` at node v exceeds `bound`. The f64 error `abs` is
+/// the exact error rounded to nearest, which is monotone: abs < bound ⇒ exact ≤ bound and
+/// abs > bound ⇒ exact > bound; only abs = bound needs the exact comparison.
+fn exceeds(
+    reference: &Reference,
+    v: usize,
+    computed: f32,
+    abs: f64,
+    bound: f64,
+    scratch: &mut Float,
+) -> bool {
+    if abs != bound {
+        return abs > bound;
+    }
+    match reference {
+        Reference::Exact { values, .. } => {
+            use rug::Assign;
+            scratch.assign(computed);
+            *scratch -= &values[v];
+            scratch.abs_mut();
+            *scratch > bound
+        }
+        Reference::Dd { .. } => false,
+    }
+}
+
+/// Compares every node's error with its bounds.
+pub fn summarize(
+    reference: &Reference,
+    values: &[f32],
+    errors: &[NodeError],
+    bounds: &NodeBounds,
+    scratch: &mut Float,
+) -> BoundSummary {
+    let mut out = BoundSummary {
+        bound_violations: 0,
+        sharp_violations: 0,
+        running_violations: 0,
+        prob_violations: 0,
+        median_tightness: 0.0,
+        max_tightness: 0.0,
+        max_bound_lost_bits: 0.0,
+        max_sharp_lost_bits: 0.0,
+        median_sharp_tightness: 0.0,
+        max_sharp_tightness: 0.0,
+        violations: Vec::new(),
+    };
+    let mut tight = Vec::with_capacity(values.len());
+    let mut sharp_tight = Vec::with_capacity(values.len());
+    for (v, e) in errors.iter().enumerate() {
+        let x = reference.value_f64(v);
+        for (kind, bound) in [
+            ("a priori", bounds.det[v]),
+            ("sharp a priori", bounds.sharp[v]),
+            ("running", bounds.running[v]),
+        ] {
+            if exceeds(reference, v, values[v], e.abs, bound, scratch) {
+                match kind {
+                    "a priori" => out.bound_violations += 1,
+                    "sharp a priori" => out.sharp_violations += 1,
+                    _ => out.running_violations += 1,
+                }
+                if out.violations.len() < MAX_REPORTED {
+                    out.violations.push(Violation {
+                        vertex: v,
+                        bound_kind: kind.into(),
+                        computed: values[v],
+                        reference: x,
+                        abs_error: e.abs,
+                        bound,
+                    });
+                }
+            }
+        }
+        if e.abs > bounds.prob[v] {
+            out.prob_violations += 1;
+        }
+        tight.push(tightness(e.abs, bounds.det[v]));
+        sharp_tight.push(tightness(e.abs, bounds.sharp[v]));
+        if let Some(b) = bound_lost_bits(bounds.det[v], x) {
+            out.max_bound_lost_bits = out.max_bound_lost_bits.max(b);
+        }
+        if let Some(b) = bound_lost_bits(bounds.sharp[v], x) {
+            out.max_sharp_lost_bits = out.max_sharp_lost_bits.max(b);
+        }
+    }
+    (out.median_tightness, out.max_tightness) = median_max(&mut tight);
+    (out.median_sharp_tightness, out.max_sharp_tightness) = median_max(&mut sharp_tight);
+    out
+}
+
+/// (median, max); the median of an even count is the lower middle element.
+fn median_max(v: &mut [f64]) -> (f64, f64) {
+    if v.is_empty() {
+        return (0.0, 0.0);
+    }
+    v.sort_by(f64::total_cmp);
+    (v[(v.len() - 1) / 2], v[v.len() - 1])
+}
+
+/// |error| / bound; 0 when the error is 0 (also when the bound is 0), ∞ for an error above a
+/// zero bound.
+pub fn tightness(abs_error: f64, bound: f64) -> f64 {
+    if abs_error == 0.0 {
+        0.0
+    } else {
+        abs_error / bound
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::ReferenceKind;
+    use generators::{ChildOrder, NO_PARENT};
+    use rug::Assign;
+    use rug::ops::Pow;
+
+    fn chain(n: usize) -> Tree {
+        let parents = (0..n)
+            .map(|v| if v == 0 { NO_PARENT } else { v as u32 - 1 })
+            .collect();
+        Tree::from_parents(parents, ChildOrder::Natural).unwrap()
+    }
+
+    /// `add_up` returns the exact sum rounded upward: never below it, at most one ulp above
+    /// the nearest sum, and exactly the sum when it is representable.
+    #[test]
+    fn add_up_rounds_upward() {
+        let mut x = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..100_000 {
+            let a = f64::from_bits(next() >> 2) % 1e30;
+            let b = (next() >> 11) as f64 * 2f64.powi((next() % 200) as i32 - 100);
+            let s = add_up(a, b);
+            let mut exact = Float::with_val(2200, a);
+            exact += b;
+            assert!(Float::with_val(2200, s) >= exact, "{a} + {b}");
+            assert!(s <= next_up(a + b));
+            let mut diff = Float::with_val(2200, s);
+            diff -= &exact;
+            if diff.is_zero() {
+                continue;
+            }
+            // Not exact: s is the smallest f64 above the exact sum.
+            let below = f64::from_bits(s.to_bits() - 1);
+            assert!(Float::with_val(2200, below) < exact, "{a} + {b}");
+        }
+        assert_eq!(add_up(1.0, 2.0), 3.0);
+        assert_eq!(add_up(0.0, 0.0), 0.0);
+        // add_down is its mirror image, for any signs.
+        for (a, b) in [(1.0, 1e-30), (-1.0, 1e-30), (1e10, -3e-7), (-2.5, -1e-20)] {
+            let (lo, hi) = (add_down(a, b), add_up(a, b));
+            let mut exact = Float::with_val(2200, a);
+            exact += b;
+            assert!(Float::with_val(2200, lo) <= exact && exact <= Float::with_val(2200, hi));
+            assert!(lo < hi && next_up(lo) == hi, "{a} + {b}");
+        }
+    }
+
+    #[test]
+    fn gammas() {
+        assert_eq!(gamma(0), 0.0);
+        let g = gamma(1000);
+        let exact = 1000.0 * U / (1.0 - 1000.0 * U);
+        assert!(g >= exact && g <= exact * (1.0 + 4.0 * f64::EPSILON));
+        assert_eq!(gamma(1 << 24), f64::INFINITY);
+        // γ̃ grows like λ√k·u and is below γ_k for large k.
+        let gt = gamma_tilde(10_000, LAMBDA);
+        let x = LAMBDA * 100.0 * U + 10_000.0 * U * U / (1.0 - U);
+        // x ≤ e^x − 1 ≤ x(1 + x) for 0 ≤ x ≤ 1.
+        assert!(gt >= x && gt <= x * (1.0 + x), "{gt} {x}");
+        assert!(gt < gamma(10_000));
+        assert!(failure_probability(2f64.powi(49), LAMBDA) < 1e-6);
+    }
+
+    /// On a chain, the term at depth j reaches the node at depth d through d − j + 1 additions
+    /// (the root's through d): the recursion must equal Σ((1+u)^{d_i} − 1)|t_i| up to the f64
+    /// roundings of its evaluation — at most 3 upward-rounded operations per addition, each
+    /// off by ≤ 2 ulp, so a relative 6·(d + 1)·2^-52 — and never be below it.
+    #[test]
+    fn recursion_unrolls_to_the_closed_form() {
+        let n = 3000;
+        let t = chain(n);
+        // No zero weight: adding an exact zero is exact and the recursion rightly skips it.
+        let w: Vec<f32> = (0..n)
+            .map(|i| ((i * 37 % 101) as f32 - 50.5) / 7.0)
+            .collect();
+        let det = a_priori(&t, &w, Algorithm::Sequential, Op::Rootfix, LAMBDA).det;
+        for v in [1usize, 2, 10, 999, n - 1] {
+            let mut exact = Float::with_val(2000, 0);
+            let one_plus_u = Float::with_val(2000, 1.0 + U);
+            for (j, wj) in w.iter().enumerate().take(v + 1) {
+                let d = if j == 0 { v } else { v - j + 1 };
+                let mut f = one_plus_u.clone().pow(d as u32);
+                f -= 1;
+                f *= wj.abs();
+                exact += f;
+            }
+            let tol = 6.0 * (v as f64 + 1.0) * f64::EPSILON;
+            assert!(
+                Float::with_val(2000, det[v]) >= exact,
+                "v={v} {} {}",
+                det[v],
+                exact.to_f64()
+            );
+            assert!(
+                det[v] <= exact.to_f64() * (1.0 + tol),
+                "v={v} {} {}",
+                det[v],
+                exact.to_f64()
+            );
+        }
+        // And never above the DESIGN §7 closed form γ_depth·Σ_path|w|.
+        let mags = tree_sums::<APriori>(&t, &w, Op::Rootfix);
+        for v in 0..n {
+            let closed = mul_up(gamma(v as u64), mags[v].mag);
+            assert!(det[v] <= closed * (1.0 + 4.0 * f64::EPSILON), "v={v}");
+        }
+    }
+
+    /// Integer weights make every partial sum exact; the running bound then knows it (0),
+    /// while the a priori bound cannot.
+    #[test]
+    fn running_bound_sees_exact_sums() {
+        let t = chain(100);
+        let w: Vec<f32> = (0..100).map(|i| (i % 7) as f32 - 3.0).collect();
+        for algo in Algorithm::ALL {
+            for op in Op::ALL {
+                let (_, err) = running(&t, &w, algo, op);
+                assert!(err.iter().all(|&e| e == 0.0), "{algo} {op}");
+            }
+        }
+    }
+
+    /// The scan plan's padding and leaffix's E[close] = 0 are exact and cost nothing: a
+    /// single vertex has bound 0 for every algorithm.
+    #[test]
+    fn zeros_are_free() {
+        let t = chain(1);
+        for algo in Algorithm::ALL {
+            for op in Op::ALL {
+                let b = a_priori(&t, &[0.1], algo, op, LAMBDA);
+                assert_eq!(
+                    (b.det[0], b.sharp[0], b.prob[0]),
+                    (0.0, 0.0, 0.0),
+                    "{algo} {op}"
+                );
+            }
+        }
+    }
+
+    /// Every bound holds against the exact reference on a small adversarial case:
+    /// huge cancelling weights beside tiny ones.
+    #[test]
+    fn bounds_hold_on_cancellation() {
+        let n = 2000;
+        let t = chain(n);
+        let w: Vec<f32> = (0..n)
+            .map(|i| match i % 3 {
+                0 => 1e20,
+                1 => 3.7e-3 * (i as f32),
+                _ => -1e20,
+            })
+            .collect();
+        let mut scratch = Float::new(320);
+        for op in Op::ALL {
+            let r = Reference::compute(ReferenceKind::Exact, &t, &w, op);
+            for algo in Algorithm::ALL {
+                let (values, _) = running(&t, &w, algo, op);
+                let errors: Vec<NodeError> = values
+                    .iter()
+                    .enumerate()
+                    .map(|(v, &x)| r.error(v, x, &mut scratch))
+                    .collect();
+                let b = node_bounds(&t, &w, algo, op, &values);
+                let s = summarize(&r, &values, &errors, &b, &mut scratch);
+                assert_eq!(
+                    (s.bound_violations, s.sharp_violations, s.running_violations),
+                    (0, 0, 0),
+                    "{algo} {op}: {:?}",
+                    s.violations
+                );
+                assert!(s.max_tightness <= 1.0);
+            }
+        }
+    }
+
+    /// `Scanned` keeps the parts of the plan's top level; its outputs must be the plan's.
+    #[test]
+    fn scanned_parts_are_the_plan() {
+        for len in [1usize, 5, 1024, 1025, 3000, 2 * 1024 * 1024 + 7] {
+            let e: Vec<f32> = (0..len)
+                .map(|i| ((i * 7919 % 1013) as f32 - 506.3) * 1.7f32.powi((i % 23) as i32 - 11))
+                .collect();
+            let a: Vec<APriori> = e.iter().map(|&x| APriori::term(x)).collect();
+            let mut expected = a.clone();
+            scan_plan::inclusive_scan(&mut expected);
+            assert_eq!(Scanned::new(Algorithm::Vectorial, a).out, expected, "{len}");
+            let r: Vec<Running> = e.iter().map(|&x| Running::term(x)).collect();
+            let mut expected = r.clone();
+            scan_plan::inclusive_scan(&mut expected);
+            let got = Scanned::new(Algorithm::Vectorial, r).out;
+            assert!(
+                got.iter()
+                    .zip(&expected)
+                    .all(|(g, x)| g.value.to_bits() == x.value.to_bits() && g.err == x.err),
+                "{len}"
+            );
+        }
+    }
+
+    #[test]
+    fn exact_comparison_at_equality() {
+        let t = chain(2);
+        let w = [1.0f32, 2f32.powi(-24)];
+        let r = Reference::compute(ReferenceKind::Exact, &t, &w, Op::Rootfix);
+        let mut s = Float::new(320);
+        // 1 + 2^-24 rounds (ties to even) to 1: error exactly 2^-24.
+        let e = r.error(1, 1.0, &mut s);
+        assert_eq!(e.abs, 2f64.powi(-24));
+        assert!(!exceeds(&r, 1, 1.0, e.abs, e.abs, &mut s));
+        assert!(exceeds(&r, 1, 1.0, e.abs, e.abs * 0.5, &mut s));
+        s.assign(0);
+    }
+}
