@@ -109,10 +109,16 @@ fn report_parses_and_holds_every_figure_and_table() {
     ] {
         assert!(doc.select(&sel(id)).next().is_some(), "missing {id}");
     }
-    // This run has no bounds: the report says so instead of inventing numbers.
-    let tight = doc.select(&sel("#fig-tightness-hist")).next().unwrap();
-    assert!(text_of(tight).contains("Not available in this run"));
-    assert!(tight.select(&sel("svg")).next().is_none());
+    // The sweep computes per-node bounds: the tightness histogram and the bound markers exist.
+    assert!(doc.select(&sel("#fig-tightness-hist svg")).next().is_some());
+    assert!(
+        doc.select(&sel("#fig-nodes-rootfix svg text"))
+            .any(|t| text_of(t).starts_with("bound: "))
+    );
+    assert!(
+        doc.select(&sel("#fig-max-rel svg text"))
+            .any(|t| text_of(t).starts_with("largest bound: "))
+    );
 
     // Every plot has labelled axes and a legend naming every series of results.csv.
     let (header, rows) = read_results(dir);
@@ -185,26 +191,42 @@ fn numbers_shown_equal_results_csv() {
         }
     }
 
-    // The per-topology table: runs and max / median lost bits recomputed from the CSV.
+    // The per-topology table: recomputed from the CSV.
     let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let num = |r: &Vec<String>, c: &str| r[col(c)].parse::<f64>().unwrap();
     let topo = doc.select(&sel("#topology-table")).next().unwrap();
     let mut checked = 0;
     for tr in topo.select(&sel("tbody tr")) {
         let cells: Vec<String> = tr.select(&sel("td")).map(text_of).collect();
-        let mut bits: Vec<f64> = rows
+        let mine: Vec<&Vec<String>> = rows
             .iter()
             .filter(|r| {
                 r[col("topology")] == cells[0]
                     && r[col("op")] == cells[1]
                     && r[col("algorithm")] == cells[2]
             })
-            .map(|r| r[col("max_lost_bits")].parse().unwrap())
             .collect();
+        let mut bits: Vec<f64> = mine.iter().map(|r| num(r, "max_lost_bits")).collect();
         bits.sort_by(f64::total_cmp);
-        assert_eq!(cells[3], bits.len().to_string());
+        let allowed = mine
+            .iter()
+            .map(|r| num(r, "max_bound_lost_bits"))
+            .fold(0.0, f64::max);
+        let det: f64 = mine
+            .iter()
+            .map(|r| {
+                num(r, "bound_violations")
+                    + num(r, "sharp_violations")
+                    + num(r, "running_violations")
+            })
+            .sum();
+        let prob: f64 = mine.iter().map(|r| num(r, "prob_violations")).sum();
+        assert_eq!(cells[3], mine.len().to_string());
         assert_eq!(cells[7], format!("{:.2}", bits.last().unwrap()));
         assert_eq!(cells[8], format!("{:.2}", bits[(bits.len() - 1) / 2]));
-        assert_eq!(cells[9], "—", "no bound columns in this run");
+        assert_eq!(cells[9], format!("{allowed:.2}"));
+        assert_eq!(cells[10], det.to_string());
+        assert_eq!(cells[11], prob.to_string());
         checked += 1;
     }
     assert_eq!(checked, 2 * 8);
@@ -330,87 +352,116 @@ fn report_without_results_is_a_one_line_error() {
 }
 
 #[test]
-fn bound_columns_and_bounds_table_are_shown_when_present() {
+fn bounds_table_of_accuracy_bounds_table_is_shown() {
+    let dir = scratch("bounds-table");
+    let bt = dir.join("bt");
+    let o = accuracy(&[
+        "bounds-table",
+        "--nodes",
+        "100",
+        "--trees",
+        "1",
+        "--cond",
+        "1e3",
+        "--topology",
+        "chain,star",
+        "--out",
+        bt.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(bt.join("bounds-table.json")).unwrap())
+            .unwrap();
+    let out = dir.join("with-bounds-table.html");
+    let o = accuracy(&[
+        "report",
+        sweep_dir().to_str().unwrap(),
+        "--bounds-table",
+        bt.join("bounds-table.json").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (_, doc) = parse(&out);
+    assert!(doc.select(&sel("#bounds-table-missing")).next().is_none());
+    let table = doc.select(&sel("table#bounds-table")).next().unwrap();
+    let keys: Vec<String> = table
+        .select(&sel("thead th"))
+        .map(|th| th.value().attr("title").unwrap().to_string())
+        .collect();
+    let rows = json["rows"].as_array().unwrap();
+    let trs: Vec<ElementRef> = table.select(&sel("tbody tr")).collect();
+    assert_eq!(trs.len(), rows.len());
+    for (tr, row) in trs.iter().zip(rows) {
+        let cells: Vec<String> = tr.select(&sel("td")).map(text_of).collect();
+        for (k, c) in keys.iter().zip(&cells) {
+            match k.as_str() {
+                "topology" | "op" | "algorithm" => assert_eq!(c, row[k].as_str().unwrap()),
+                "max_lost_bits" | "max_bound_lost_bits" => {
+                    assert_eq!(*c, format!("{:.2}", row[k].as_f64().unwrap()))
+                }
+                "trees" | "bound_violations" | "prob_violations" => {
+                    assert_eq!(*c, row[k].as_u64().unwrap().to_string())
+                }
+                _ => {}
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_without_bounds_says_not_available() {
+    // results.csv and nodes-sample.csv as a sweep without bounds wrote them.
     let src = sweep_dir();
-    let dir = scratch("bounds");
-    // results.csv with the bounds issue's columns (synthetic values: this tests rendering).
-    let (mut header, rows) = read_results(src);
-    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
-    let (c_topo, c_op, c_algo) = (col("topology"), col("op"), col("algorithm"));
-    header.extend(
-        [
-            "bound_violations",
-            "prob_violations",
-            "median_tightness",
-            "max_tightness",
-        ]
-        .map(String::from),
-    );
+    let dir = scratch("no-bounds");
+    let drop = [
+        "bound_violations",
+        "sharp_violations",
+        "running_violations",
+        "prob_violations",
+        "median_tightness",
+        "max_tightness",
+        "max_bound_lost_bits",
+    ];
+    let (header, rows) = read_results(src);
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| !drop.contains(&header[i].as_str()))
+        .collect();
     let mut w = csv::Writer::from_path(dir.join("results.csv")).unwrap();
-    w.write_record(&header).unwrap();
-    for (i, r) in rows.iter().enumerate() {
-        let mut r = r.clone();
-        r.extend([
-            "0".to_string(),
-            (i % 3).to_string(),
-            format!("{}", 1e-3 * (1 + i % 7) as f64),
-            format!("{}", 1e-2 * (1 + i % 5) as f64),
-        ]);
-        w.write_record(&r).unwrap();
+    w.write_record(keep.iter().map(|&i| &header[i])).unwrap();
+    for r in &rows {
+        w.write_record(keep.iter().map(|&i| &r[i])).unwrap();
     }
     w.flush().unwrap();
-    // nodes-sample.csv with per-node bounds.
     let mut r = csv::Reader::from_path(src.join("nodes-sample.csv")).unwrap();
     let h = r.headers().unwrap().clone();
-    let (ci, bi) = (
-        h.iter().position(|x| x == "rel_error").unwrap(),
-        h.iter().position(|x| x == "bound_rel").unwrap(),
-    );
+    let bi = h.iter().position(|x| x == "bound_rel").unwrap();
     let mut w = csv::Writer::from_path(dir.join("nodes-sample.csv")).unwrap();
     w.write_record(&h).unwrap();
     for rec in r.records() {
         let mut rec: Vec<String> = rec.unwrap().iter().map(String::from).collect();
-        let e: f64 = rec[ci].parse().unwrap();
-        rec[bi] = format!("{}", e * 50.0 + 1e-6);
+        rec[bi].clear();
         w.write_record(&rec).unwrap();
     }
     w.flush().unwrap();
     std::fs::copy(src.join("sweep.json"), dir.join("sweep.json")).unwrap();
-    std::fs::write(
-        dir.join("bounds-table.json"),
-        r#"[{"topology":"chain","algorithm":"sequential","op":"rootfix","bound":"γ_depth·Σ|path|","median_tightness":0.0123}]"#,
-    )
-    .unwrap();
     let o = accuracy(&["report", dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (_, doc) = parse(&dir.join("report.html"));
-    assert!(doc.select(&sel("#fig-tightness-hist svg")).next().is_some());
-    let legend: Vec<String> = doc
-        .select(&sel("#fig-nodes-rootfix svg text"))
-        .map(text_of)
-        .collect();
-    assert!(legend.iter().any(|t| t.starts_with("bound: ")));
+    let tight = doc.select(&sel("#fig-tightness-hist")).next().unwrap();
+    assert!(text_of(tight).contains("Not available in this run"));
+    assert!(tight.select(&sel("svg")).next().is_none());
     assert!(
-        doc.select(&sel("#fig-max-rel svg text"))
-            .any(|t| text_of(t).starts_with("bound at worst node"))
+        !doc.select(&sel("svg text"))
+            .any(|t| text_of(t).contains("bound:") || text_of(t).starts_with("largest bound"))
     );
-    let bt = doc.select(&sel("table#bounds-table")).next().unwrap();
-    assert!(text_of(bt).contains("γ_depth·Σ|path|") && text_of(bt).contains("0.0123"));
-    // Per-topology sums of prob_violations match the CSV.
-    let topo = doc.select(&sel("#topology-table")).next().unwrap();
-    for tr in topo.select(&sel("tbody tr")) {
+    for tr in doc.select(&sel("#topology-table tbody tr")) {
         let cells: Vec<String> = tr.select(&sel("td")).map(text_of).collect();
-        let want: usize = rows
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r[c_topo] == cells[0] && r[c_op] == cells[1] && r[c_algo] == cells[2])
-            .map(|(i, _)| i % 3)
-            .sum();
-        assert_eq!(cells[9], "0");
-        assert_eq!(cells[10], want.to_string());
+        assert!(cells[9..].iter().all(|c| c == "—"), "{cells:?}");
     }
     let findings: String = doc.select(&sel("#findings-list")).map(text_of).collect();
-    assert!(findings.contains("0 violations"), "{findings}");
+    assert!(findings.contains("bounds are not available"), "{findings}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

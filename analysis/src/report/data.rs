@@ -8,11 +8,14 @@ use std::path::{Path, PathBuf};
 
 /// The columns of `results.csv` added by the bounds issue; a report shows "not available in
 /// this run" where they are absent.
-pub const BOUND_COLUMNS: [&str; 4] = [
+pub const BOUND_COLUMNS: [&str; 7] = [
     "bound_violations",
+    "sharp_violations",
+    "running_violations",
     "prob_violations",
     "median_tightness",
     "max_tightness",
+    "max_bound_lost_bits",
 ];
 
 /// One row of `results.csv` (one tree × algorithm × op), as the report reads it.
@@ -51,6 +54,12 @@ pub struct ReportRow {
     /// Nodes whose measured error exceeded the deterministic bound (must be 0).
     #[serde(default)]
     pub bound_violations: Option<u64>,
+    /// Nodes above the sharp a priori bound (must be 0).
+    #[serde(default)]
+    pub sharp_violations: Option<u64>,
+    /// Nodes above the a posteriori running error bound (must be 0).
+    #[serde(default)]
+    pub running_violations: Option<u64>,
     /// Nodes whose measured error exceeded the probabilistic bound.
     #[serde(default)]
     pub prob_violations: Option<u64>,
@@ -60,6 +69,23 @@ pub struct ReportRow {
     /// Largest measured error / deterministic bound.
     #[serde(default)]
     pub max_tightness: Option<f64>,
+    /// The most bits the a priori deterministic bound allows any node of the tree to lose.
+    #[serde(default)]
+    pub max_bound_lost_bits: Option<f64>,
+}
+
+impl ReportRow {
+    /// Nodes above any deterministic bound (a priori, sharp, running), if the run has them.
+    pub fn deterministic_violations(&self) -> Option<u64> {
+        let v = [
+            self.bound_violations,
+            self.sharp_violations,
+            self.running_violations,
+        ];
+        v.iter()
+            .any(Option::is_some)
+            .then(|| v.iter().flatten().sum())
+    }
 }
 
 /// One sampled node of `nodes-sample.csv`.
@@ -88,6 +114,9 @@ pub struct NodeRecord {
 pub struct ReportData {
     pub dir: PathBuf,
     pub rows: Vec<ReportRow>,
+    /// `results.csv`'s header and fields exactly as stored (the report's full results table).
+    pub header: Vec<String>,
+    pub raw: Vec<Vec<String>>,
     /// The bound columns present in `results.csv`'s header.
     pub bound_columns: Vec<String>,
     /// `nodes-sample.csv`, if the sweep wrote one.
@@ -108,7 +137,7 @@ impl ReportData {
         if !results.is_file() {
             return Err(ReportError::MissingResults { path: results });
         }
-        let (rows, header) = read_csv::<ReportRow>(&results)?;
+        let (rows, header, raw) = read_csv::<ReportRow>(&results)?;
         let bound_columns = BOUND_COLUMNS
             .iter()
             .filter(|c| header.iter().any(|h| h == *c))
@@ -134,6 +163,8 @@ impl ReportData {
         Ok(ReportData {
             dir: dir.to_path_buf(),
             rows,
+            header,
+            raw,
             bound_columns,
             nodes,
             summary,
@@ -145,10 +176,11 @@ impl ReportData {
     /// Whether results.csv has any value in a bound column.
     pub fn has_bounds(&self) -> bool {
         self.rows.iter().any(|r| {
-            r.bound_violations.is_some()
+            r.deterministic_violations().is_some()
                 || r.prob_violations.is_some()
                 || r.median_tightness.is_some()
                 || r.max_tightness.is_some()
+                || r.max_bound_lost_bits.is_some()
         })
     }
 
@@ -218,25 +250,26 @@ impl ReportData {
     }
 }
 
+/// Records as `T`, the header, and the fields as stored.
+#[allow(clippy::type_complexity)]
 fn read_csv<T: serde::de::DeserializeOwned>(
     path: &Path,
-) -> Result<(Vec<T>, Vec<String>), ReportError> {
+) -> Result<(Vec<T>, Vec<String>, Vec<Vec<String>>), ReportError> {
     let err = |source| ReportError::Csv {
         path: path.to_path_buf(),
         source,
     };
     let mut reader = csv::Reader::from_path(path).map_err(err)?;
-    let header: Vec<String> = reader
-        .headers()
-        .map_err(err)?
-        .iter()
-        .map(str::to_string)
-        .collect();
-    let rows = reader
-        .deserialize()
-        .collect::<Result<Vec<T>, _>>()
-        .map_err(err)?;
-    Ok((rows, header))
+    let headers = reader.headers().map_err(err)?.clone();
+    let mut rows = Vec::new();
+    let mut raw = Vec::new();
+    for rec in reader.records() {
+        let rec = rec.map_err(err)?;
+        rows.push(rec.deserialize(Some(&headers)).map_err(err)?);
+        raw.push(rec.iter().map(str::to_string).collect());
+    }
+    let header = headers.iter().map(str::to_string).collect();
+    Ok((rows, header, raw))
 }
 
 fn read_json(path: &Path) -> Result<Value, ReportError> {

@@ -229,7 +229,10 @@ pub fn findings(data: &ReportData) -> Vec<String> {
     });
 
     // 6. Bounds.
-    let viol: Vec<u64> = rows.iter().filter_map(|r| r.bound_violations).collect();
+    let viol: Vec<u64> = rows
+        .iter()
+        .filter_map(ReportRow::deterministic_violations)
+        .collect();
     if viol.is_empty() {
         out.push(
             "Error bounds are not available in this run (results.csv has no bound columns).".into(),
@@ -238,12 +241,12 @@ pub fn findings(data: &ReportData) -> Vec<String> {
         let total: u64 = viol.iter().sum();
         if total == 0 {
             out.push(format!(
-                "The deterministic bound held at every node of all {} runs that report it (0 violations).",
+                "The deterministic bounds held at every node of all {} runs that report them (0 violations).",
                 viol.len()
             ));
         } else {
             out.push(format!(
-                "The deterministic bound was violated at {total} nodes in {} runs — a bug to investigate.",
+                "A deterministic bound was violated at {total} nodes in {} runs — a bug to investigate.",
                 viol.iter().filter(|v| **v > 0).count()
             ));
         }
@@ -257,6 +260,16 @@ pub fn findings(data: &ReportData) -> Vec<String> {
                 sci(mt),
                 sci(if mt > 0.0 { 1.0 / mt } else { f64::INFINITY }),
                 sci(worst)
+            ));
+        }
+        let over: Vec<f64> = rows
+            .iter()
+            .filter_map(|r| r.max_bound_lost_bits.map(|b| b - r.max_lost_bits))
+            .collect();
+        if let Some(m) = median(over.clone()) {
+            let least = over.iter().copied().fold(f64::INFINITY, f64::min);
+            out.push(format!(
+                "Per tree, the a priori bound allowed a median of {m:.1} bits more than the worst node really lost ({least:.1} bits in the closest case)."
             ));
         }
     }
@@ -327,6 +340,9 @@ mod tests {
             prob_violations: None,
             median_tightness: None,
             max_tightness: None,
+            sharp_violations: None,
+            running_violations: None,
+            max_bound_lost_bits: None,
         }
     }
 
@@ -334,6 +350,8 @@ mod tests {
         ReportData {
             dir: "d".into(),
             rows,
+            header: vec![],
+            raw: vec![],
             bound_columns: vec![],
             nodes: None,
             summary: None,

@@ -13,8 +13,10 @@ use std::fmt::Write;
 /// Figure width and height in CSS pixels.
 const FIG_W: u32 = 1060;
 const FIG_H: u32 = 540;
-/// The most per-node records drawn in one scatter (before merging markers on one pixel).
-pub const MAX_NODE_POINTS: usize = 9000;
+/// The most per-node records drawn in one scatter (before merging markers on one pixel), and
+/// the most of them that also show their bound: together they keep a report under ~5 MB.
+pub const MAX_NODE_POINTS: usize = 6000;
+pub const MAX_BOUND_POINTS: usize = 2000;
 const NA: &str = "<span class=\"na\" title=\"not available in this run\">—</span>";
 
 /// HTML-escapes text for element content and attribute values.
@@ -56,7 +58,9 @@ th,td{border-bottom:1px solid var(--rule);padding:4px 9px;text-align:left;vertic
 th{background:var(--band);font-weight:bold}
 td.num,th.num{text-align:right;white-space:nowrap}
 #topology-table td{white-space:nowrap}
-#results-table{font-size:.8rem}
+#results-table,table.compact{font-size:.8rem}
+table.compact th{white-space:normal;vertical-align:bottom}
+table.compact td{white-space:nowrap}
 #results-table td{white-space:nowrap}
 #topology-table td,#topology-table th{padding:4px 7px}
 #topology-table th{white-space:normal;vertical-align:bottom}
@@ -405,11 +409,12 @@ fn fig_max_rel(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
             opacity: 1.0,
         });
     }
-    // Where the bounds issue's per-node bounds exist: the bound at each run's worst node.
-    let worst_bounds = worst_node_bounds(data);
-    let have_bounds = !worst_bounds.is_empty();
+    // Where the run has bounds: the largest bound over each tree's nodes (it bounds the tree's
+    // largest error), else the bound at each run's worst sampled node.
+    let (tree_bounds, bound_source) = tree_bounds(data);
+    let have_bounds = !tree_bounds.is_empty();
     for ((op, algo), st) in keys.iter().zip(&styles) {
-        let pts: Vec<(f64, f64)> = worst_bounds
+        let pts: Vec<(f64, f64)> = tree_bounds
             .iter()
             .filter(|(o, a, _, _)| o == op && a == algo)
             .map(|(_, _, k, b)| (*k, *b))
@@ -418,7 +423,7 @@ fn fig_max_rel(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
             continue;
         }
         series.push(Series {
-            label: format!("bound at worst node: {}", series_label(op, algo)),
+            label: format!("{bound_source}: {}", series_label(op, algo)),
             style: *st,
             points: pts,
             size: 3,
@@ -470,13 +475,41 @@ fn fig_max_rel(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
         );
     }
     if !have_bounds {
-        cap.push_str(" The per-node bounds of the bounds issue are not available in this run (nodes-sample.csv has no bound_rel values), so only the a-priori lines are shown.");
+        cap.push_str(" Per-node error bounds are not available in this run (results.csv has no max_bound_lost_bits, nodes-sample.csv no bound_rel), so only the a-priori lines are shown.");
+    } else if bound_source == TREE_BOUND {
+        cap.push_str(" Faint markers: the largest a priori deterministic bound over the tree's nodes, 2^(max_bound_lost_bits − 24) from results.csv; it bounds the tree's largest error, drawn above it at the same κ.");
     } else {
-        cap.push_str(" Faint markers: the deterministic bound at each run's worst sampled node (bound_rel in nodes-sample.csv), above that run's marker.");
+        cap.push_str(" Faint markers: the a priori deterministic bound at each run's worst sampled node (bound_rel in nodes-sample.csv), above that run's marker.");
     }
     figure(h, "fig-max-rel", title, Some(&r.svg), &cap);
     h.push_str("</section>\n");
     Ok(())
+}
+
+const TREE_BOUND: &str = "largest bound";
+const WORST_NODE_BOUND: &str = "bound at worst node";
+
+/// (op, algorithm, κ of the tree, relative bound) per run, and what the bound is.
+#[allow(clippy::type_complexity)]
+fn tree_bounds(data: &ReportData) -> (Vec<(String, String, f64, f64)>, &'static str) {
+    let from_rows: Vec<(String, String, f64, f64)> = data
+        .rows
+        .iter()
+        .filter_map(|r| {
+            let b = r.max_bound_lost_bits?;
+            Some((
+                r.op.clone(),
+                r.algorithm.clone(),
+                r.achieved_cond,
+                2f64.powf(b - 24.0),
+            ))
+        })
+        .collect();
+    if from_rows.is_empty() {
+        (worst_node_bounds(data), WORST_NODE_BOUND)
+    } else {
+        (from_rows, TREE_BOUND)
+    }
 }
 
 /// (op, algorithm, κ of the tree, bound at the worst node) for records flagged `worst` that
@@ -538,10 +571,28 @@ fn fig_lost_bits(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
             opacity: 1.0,
         })
         .collect();
-    let top = data
-        .rows
+    let mut series = series;
+    for ((op, algo), st) in keys.iter().zip(&styles) {
+        let pts: Vec<(f64, f64)> = data
+            .rows
+            .iter()
+            .filter(|r| &r.op == op && &r.algorithm == algo)
+            .filter_map(|r| r.max_bound_lost_bits.map(|b| (r.achieved_cond, b)))
+            .collect();
+        if !pts.is_empty() {
+            series.push(Series {
+                label: format!("bits allowed by the bound: {}", series_label(op, algo)),
+                style: *st,
+                points: pts,
+                size: 3,
+                connect: false,
+                opacity: 0.45,
+            });
+        }
+    }
+    let top = series
         .iter()
-        .map(|r| r.max_lost_bits)
+        .flat_map(|s| s.points.iter().map(|p| p.1))
         .filter(|b| b.is_finite())
         .fold(0.0f64, f64::max)
         .max(xr.1.log2().min(24.0))
@@ -579,10 +630,15 @@ fn fig_lost_bits(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
         ],
     };
     let r = plots::render(&chart, title)?;
-    let cap = format!(
+    let mut cap = format!(
         "Lost bits = log₂(relative error) + 24, floored at 0 (a correctly rounded f32 loses 0 bits); one marker per tree, algorithm and operation ({} drawn). A result that lost 24 bits or more has no correct significant bit left.",
         r.markers
     );
+    if data.rows.iter().any(|r| r.max_bound_lost_bits.is_some()) {
+        cap.push_str(" Faint markers: the most bits the a priori deterministic bound allows any node of the tree to lose (max_bound_lost_bits).");
+    } else {
+        cap.push_str(" Bits allowed by the bounds are not available in this run (no max_bound_lost_bits column).");
+    }
     figure(h, "fig-lost-bits", title, Some(&r.svg), &cap);
     Ok(())
 }
@@ -597,10 +653,9 @@ fn thin(records: Vec<&NodeRecord>, max: usize) -> Vec<&NodeRecord> {
         records.into_iter().partition(|r| r.worst == Some(1));
     let room = max.saturating_sub(worst.len());
     let mut out = worst;
-    if room > 0 {
-        let stride = rest.len().div_ceil(room);
-        out.extend(rest.into_iter().step_by(stride.max(1)));
-    }
+    // `room` records evenly spread over the rest (a fractional stride).
+    let n = rest.len();
+    out.extend((0..room.min(n)).map(|i| rest[i * n / room.min(n)]));
     out
 }
 
@@ -665,13 +720,21 @@ fn fig_nodes(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
                 opacity: 0.6,
             });
         }
+        let with_bound = thin(
+            shown
+                .iter()
+                .copied()
+                .filter(|r| r.bound_rel.is_some_and(|b| b > 0.0) && r.cond.is_finite())
+                .collect(),
+            MAX_BOUND_POINTS,
+        );
         for ((o, algo), st) in keys.iter().zip(&styles) {
             if *o != op {
                 continue;
             }
-            let pts: Vec<(f64, f64)> = shown
+            let pts: Vec<(f64, f64)> = with_bound
                 .iter()
-                .filter(|r| &r.algorithm == algo && r.cond.is_finite())
+                .filter(|r| &r.algorithm == algo)
                 .filter_map(|r| r.bound_rel.filter(|b| *b > 0.0).map(|b| (r.cond, b)))
                 .collect();
             if pts.is_empty() {
@@ -744,7 +807,7 @@ fn fig_nodes(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
         } else {
             let _ = write!(
                 cap,
-                " Small + markers: the deterministic bound of the node ({bound_points} values)."
+                " Small + markers: the a priori deterministic bound of the node, for {bound_points} of the nodes shown (every run's worst node, then an even stride)."
             );
         }
         figure(h, &id, &title, Some(&r.svg), &cap);
@@ -920,11 +983,15 @@ pub fn topology_rows(data: &ReportData) -> Vec<TopologyRow> {
                 ),
                 max_lost_bits: sorted.last().copied().unwrap_or(0.0),
                 median_lost_bits: sorted[(sorted.len() - 1) / 2],
-                bound_violations: opt_sum(&|r| r.bound_violations),
+                bound_violations: opt_sum(&|r| r.deterministic_violations()),
                 prob_violations: opt_sum(&|r| r.prob_violations),
                 median_tightness: (!med_t.is_empty()).then(|| med_t[(med_t.len() - 1) / 2]),
                 max_tightness: (!max_t.is_empty())
                     .then(|| max_t.iter().copied().fold(0.0, f64::max)),
+                max_bound_lost_bits: {
+                    let b: Vec<f64> = rows.iter().filter_map(|r| r.max_bound_lost_bits).collect();
+                    (!b.is_empty()).then(|| b.iter().copied().fold(0.0, f64::max))
+                },
             });
         }
     }
@@ -949,6 +1016,8 @@ pub struct TopologyRow {
     /// Median over runs of the per-run median tightness.
     pub median_tightness: Option<f64>,
     pub max_tightness: Option<f64>,
+    /// The most bits the a priori bound allows any node of these runs to lose.
+    pub max_bound_lost_bits: Option<f64>,
 }
 
 fn opt_cell<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
@@ -958,9 +1027,9 @@ fn opt_cell<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
 fn topology_table(h: &mut String, data: &ReportData) {
     h.push_str("<section id=\"topology\">\n<h2>Per topology</h2>\n");
     if !data.has_bounds() {
-        h.push_str("<p class=\"note\">Bound columns (bound_violations, prob_violations, median_tightness, max_tightness) are not available in this run: they show as —.</p>\n");
+        h.push_str("<p class=\"note\">Bound columns (max_bound_lost_bits, bound_violations, sharp_violations, running_violations, prob_violations, median_tightness, max_tightness) are not available in this run: they show as —.</p>\n");
     }
-    h.push_str("<div class=\"wide\"><table id=\"topology-table\">\n<thead><tr><th>topology</th><th>op</th><th>algorithm</th><th class=\"num\">runs</th><th class=\"num\">n</th><th class=\"num\">height</th><th class=\"num\">κ range</th><th class=\"num\">max lost bits</th><th class=\"num\">median lost bits</th><th class=\"num\" title=\"nodes above the deterministic bound, summed over runs\">bound viol.</th><th class=\"num\" title=\"nodes above the probabilistic bound, summed over runs\">prob. viol.</th><th class=\"num\" title=\"median over runs of the median measured error ÷ bound\">median tight.</th><th class=\"num\" title=\"largest measured error ÷ bound\">max tight.</th></tr></thead>\n<tbody>\n");
+    h.push_str("<div class=\"wide\"><table id=\"topology-table\">\n<thead><tr><th>topology</th><th>op</th><th>algorithm</th><th class=\"num\">runs</th><th class=\"num\">n</th><th class=\"num\">height</th><th class=\"num\">κ range</th><th class=\"num\">max lost bits</th><th class=\"num\">median lost bits</th><th class=\"num\" title=\"the most bits the a priori deterministic bound allows any node to lose\">max bits allowed</th><th class=\"num\" title=\"nodes above a deterministic bound (a priori, sharp or running), summed over runs\">bound viol.</th><th class=\"num\" title=\"nodes above the probabilistic bound, summed over runs\">prob. viol.</th><th class=\"num\" title=\"median over runs of the median measured error ÷ bound\">median tight.</th><th class=\"num\" title=\"largest measured error ÷ bound\">max tight.</th></tr></thead>\n<tbody>\n");
     for r in topology_rows(data) {
         let ns: Vec<String> = r.n.iter().map(|n| n.to_string()).collect();
         let viol = opt_cell(r.bound_violations, |v| {
@@ -972,7 +1041,7 @@ fn topology_table(h: &mut String, data: &ReportData) {
         });
         let _ = writeln!(
             h,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} – {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} – {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
             escape(&r.topology),
             escape(&r.op),
             escape(&r.algorithm),
@@ -987,6 +1056,7 @@ fn topology_table(h: &mut String, data: &ReportData) {
             sci(r.cond.1),
             fixed(r.max_lost_bits, 2),
             fixed(r.median_lost_bits, 2),
+            opt_cell(r.max_bound_lost_bits, |b| fixed(b, 2)),
             viol,
             opt_cell(r.prob_violations, |v| v.to_string()),
             opt_cell(r.median_tightness, sci),
@@ -994,6 +1064,148 @@ fn topology_table(h: &mut String, data: &ReportData) {
         );
     }
     h.push_str("</tbody></table></div>\n<p class=\"lead\">Lost bits are the largest over a tree's nodes; \"max\" and \"median\" run over the trees. Tightness = measured error ÷ deterministic bound.</p>\n</section>\n");
+}
+
+/// How a cell of the curated bounds table is written.
+#[derive(Clone, Copy)]
+enum Cell {
+    Text,
+    Int,
+    Bits,
+    Sci,
+    Percent,
+}
+
+/// The columns of `accuracy bounds-table`'s rows shown in the report (the file has more).
+const BOUNDS_TABLE_COLUMNS: [(&str, &str, Cell); 16] = [
+    ("topology", "topology", Cell::Text),
+    ("target_cond", "target κ", Cell::Sci),
+    ("achieved_cond_median", "median κ", Cell::Sci),
+    ("op", "op", Cell::Text),
+    ("algorithm", "algorithm", Cell::Text),
+    ("trees", "trees", Cell::Int),
+    ("max_lost_bits", "max lost bits", Cell::Bits),
+    ("p99_lost_bits", "p99 lost bits", Cell::Bits),
+    ("max_bound_lost_bits", "bits allowed (a priori)", Cell::Bits),
+    ("max_sharp_lost_bits", "bits allowed (sharp)", Cell::Bits),
+    ("median_tightness", "median tight.", Cell::Sci),
+    ("max_tightness", "max tight.", Cell::Sci),
+    ("bound_violations", "a priori viol.", Cell::Int),
+    ("running_violations", "running viol.", Cell::Int),
+    ("prob_violations", "prob. viol.", Cell::Int),
+    (
+        "extra_bits_agreement",
+        "extra bits predicted within 1 bit",
+        Cell::Percent,
+    ),
+];
+
+fn is_bounds_table_schema(rows: &[Value]) -> bool {
+    let first = rows.first().and_then(Value::as_object);
+    first.is_some_and(|r| {
+        [
+            "topology",
+            "op",
+            "algorithm",
+            "max_lost_bits",
+            "max_bound_lost_bits",
+        ]
+        .iter()
+        .all(|k| r.contains_key(*k))
+    })
+}
+
+fn curated_bounds_table(h: &mut String, v: &Value, rows: &[Value]) {
+    let mut about = Vec::new();
+    if let Some(b) = v.get("backend").and_then(Value::as_str) {
+        about.push(format!("backend {b}"));
+    }
+    if let Some(l) = v.get("lambda").and_then(Value::as_f64) {
+        about.push(format!("probabilistic bounds at λ = {l}"));
+    }
+    if let Some(p) = v.get("params") {
+        for (k, name) in [("nodes", "vertices per tree"), ("weights", "weights")] {
+            if let Some(x) = p.get(k) {
+                about.push(format!("{name} {}", value_text(x)));
+            }
+        }
+    }
+    if let Some(c) = v.get("command_line").and_then(Value::as_array) {
+        let line: Vec<String> = c
+            .iter()
+            .filter_map(Value::as_str)
+            .map(shell_quote)
+            .collect();
+        about.push(format!("command <code>{}</code>", escape(&line.join(" "))));
+    }
+    if !about.is_empty() {
+        let _ = writeln!(h, "<p class=\"lead\">{}.</p>", about.join("; "));
+    }
+    h.push_str("<div class=\"wide\"><table id=\"bounds-table\" class=\"compact\">\n<thead><tr>");
+    let cols: Vec<&(&str, &str, Cell)> = BOUNDS_TABLE_COLUMNS
+        .iter()
+        .filter(|(k, _, _)| rows.iter().any(|r| r.get(*k).is_some()))
+        .collect();
+    for (k, title, kind) in &cols {
+        let class = if matches!(kind, Cell::Text) {
+            ""
+        } else {
+            " class=\"num\""
+        };
+        let _ = write!(h, "<th{class} title=\"{k}\">{}</th>", escape(title));
+    }
+    h.push_str("</tr></thead>\n<tbody>\n");
+    for r in rows {
+        h.push_str("<tr>");
+        for (k, _, kind) in &cols {
+            let x = r.get(*k).unwrap_or(&Value::Null);
+            let text = match (kind, x) {
+                (_, Value::Null) => NA.to_string(),
+                (Cell::Bits, Value::Number(n)) => n.as_f64().map_or(n.to_string(), |f| fixed(f, 2)),
+                (Cell::Sci, Value::Number(n)) => n.as_f64().map_or(n.to_string(), sci),
+                (Cell::Percent, Value::Number(n)) => n
+                    .as_f64()
+                    .map_or(n.to_string(), |f| format!("{:.0} %", 100.0 * f)),
+                (Cell::Int, Value::Number(n)) => {
+                    if n.as_u64().is_some_and(|c| c > 0)
+                        && k.ends_with("violations")
+                        && *k != "prob_violations"
+                    {
+                        format!("<span class=\"bad\">{n}</span>")
+                    } else {
+                        n.to_string()
+                    }
+                }
+                _ => escape(&value_text(x)),
+            };
+            let class = if matches!(kind, Cell::Text) {
+                ""
+            } else {
+                " class=\"num\""
+            };
+            let _ = write!(h, "<td{class}>{text}</td>");
+        }
+        h.push_str("</tr>\n");
+    }
+    h.push_str("</tbody></table></div>\n");
+    let shown: Vec<&str> = cols.iter().map(|c| c.0).collect();
+    let mut more: Vec<String> = Vec::new();
+    for r in rows {
+        if let Some(o) = r.as_object() {
+            for k in o.keys() {
+                if !shown.contains(&k.as_str()) && !more.contains(k) {
+                    more.push(k.clone());
+                }
+            }
+        }
+    }
+    if !more.is_empty() {
+        let _ = writeln!(
+            h,
+            "<p class=\"lead\">Also in the file: {}.</p>",
+            escape(&more.join(", "))
+        );
+    }
 }
 
 fn bounds_table(h: &mut String, data: &ReportData) {
@@ -1033,6 +1245,11 @@ fn bounds_table(h: &mut String, data: &ReportData) {
         _ => None,
     };
     let rows = as_objects.as_ref().or(rows);
+    if let Some(rows) = rows.filter(|r| is_bounds_table_schema(r)) {
+        curated_bounds_table(h, v, rows);
+        h.push_str("</section>\n");
+        return;
+    }
     match rows {
         Some(rows) if rows.iter().all(Value::is_object) && !rows.is_empty() => {
             // Declared columns first, then the identifying ones, then the rest.
@@ -1085,83 +1302,60 @@ fn bounds_table(h: &mut String, data: &ReportData) {
     h.push_str("</section>\n");
 }
 
-/// Column names and cells of the full results table, exactly as results.csv has them.
-pub const RESULT_COLUMNS: [&str; 22] = [
-    "tree",
-    "topology",
-    "n",
-    "height",
-    "child_order",
-    "weights",
-    "seed",
-    "target_cond",
-    "achieved_cond",
-    "algorithm",
-    "op",
-    "backend",
-    "reference",
-    "max_rel_error",
-    "median_rel_error",
-    "p99_rel_error",
-    "max_lost_bits",
-    "flagged_nodes",
-    "bound_violations",
-    "prob_violations",
-    "median_tightness",
-    "max_tightness",
-];
-
-fn result_cells(r: &ReportRow) -> [String; 22] {
-    let o = |v: Option<u64>| v.map(|x| x.to_string()).unwrap_or_default();
-    let of = |v: Option<f64>| v.map(round_trip).unwrap_or_default();
-    [
-        r.tree.to_string(),
-        r.topology.clone(),
-        r.n.to_string(),
-        r.height.to_string(),
-        r.child_order.clone(),
-        r.weights.clone(),
-        r.seed.to_string(),
-        round_trip(r.target_cond),
-        round_trip(r.achieved_cond),
-        r.algorithm.clone(),
-        r.op.clone(),
-        r.backend.clone(),
-        r.reference.clone(),
-        round_trip(r.max_rel_error),
-        round_trip(r.median_rel_error),
-        round_trip(r.p99_rel_error),
-        round_trip(r.max_lost_bits),
-        r.flagged_nodes.to_string(),
-        o(r.bound_violations),
-        o(r.prob_violations),
-        of(r.median_tightness),
-        of(r.max_tightness),
-    ]
-}
-
 fn results_table(h: &mut String, data: &ReportData) {
     h.push_str("<section id=\"results\">\n<h2>All results</h2>\n");
-    let shown: Vec<usize> = (0..RESULT_COLUMNS.len())
-        .filter(|&i| i < 18 || data.bound_columns.iter().any(|c| c == RESULT_COLUMNS[i]))
-        .collect();
     let _ = writeln!(
         h,
-        "<details><summary>{} rows of results.csv (one per tree × algorithm × op), numbers exactly as stored</summary>",
-        data.rows.len()
+        "<details><summary>{} rows of results.csv (one per tree × algorithm × op), exactly as stored</summary>",
+        data.raw.len()
     );
     h.push_str("<div class=\"wide\"><table id=\"results-table\">\n<thead><tr>");
-    for &i in &shown {
-        let _ = write!(h, "<th>{}</th>", RESULT_COLUMNS[i]);
+    for c in &data.header {
+        let _ = write!(h, "<th>{}</th>", escape(c));
     }
     h.push_str("</tr></thead>\n<tbody>\n");
-    for r in &data.rows {
-        let cells = result_cells(r);
+    for r in &data.raw {
         h.push_str("<tr>");
-        for &i in &shown {
-            let _ = write!(h, "<td>{}</td>", escape(&cells[i]));
+        for c in r {
+            let _ = write!(h, "<td>{}</td>", escape(c));
         }
         h.push_str("</tr>\n");
     }
     h.push_str("</tbody></table></div></details>\n</section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(tree: usize, worst: bool) -> NodeRecord {
+        NodeRecord {
+            tree,
+            algorithm: "vectorial".into(),
+            op: "rootfix".into(),
+            vertex: None,
+            cond: 10.0,
+            rel_error: 1e-7,
+            lost_bits: None,
+            bound_rel: None,
+            worst: Some(u8::from(worst)),
+        }
+    }
+
+    #[test]
+    fn thinning_keeps_every_worst_node_and_the_budget() {
+        let recs: Vec<NodeRecord> = (0..1000).map(|i| rec(i, i % 50 == 0)).collect();
+        let kept = thin(recs.iter().collect(), 300);
+        assert_eq!(kept.len(), 300);
+        assert_eq!(kept.iter().filter(|r| r.worst == Some(1)).count(), 20);
+        assert_eq!(thin(recs.iter().collect(), 5000).len(), 1000);
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(
+            escape("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
 }

@@ -262,9 +262,10 @@ fn page_range(axis: &Axis, values: impl Iterator<Item = f64>) -> (f64, f64) {
 /// Whole decades around [lo, hi] (log10 units), widened by a little where the data sit on a
 /// decade, so no marker lies on the axis line.
 pub fn log_page_range(lo: f64, hi: f64) -> (f64, f64) {
-    const PAD: f64 = 0.12;
-    let l = lo.floor().min(lo - PAD);
-    let h = hi.ceil().max(hi + PAD);
+    // A marker's radius is a few pixels: ~3 % of the axis keeps it whole on either end.
+    let pad = (0.03 * (hi - lo)).max(0.12);
+    let l = lo.floor().min(lo - pad);
+    let h = hi.ceil().max(hi + pad);
     (l, h)
 }
 
