@@ -60,6 +60,7 @@ td.num,th.num{text-align:right;white-space:nowrap}
 #topology-table td{white-space:nowrap}
 #results-table,table.compact{font-size:.8rem}
 table.compact th{white-space:normal;vertical-align:bottom}
+table.compact th,table.compact td{padding:3px 5px}
 table.compact td{white-space:nowrap}
 #results-table td{white-space:nowrap}
 #topology-table td,#topology-table th{padding:4px 7px}
@@ -1093,11 +1094,7 @@ const BOUNDS_TABLE_COLUMNS: [(&str, &str, Cell); 16] = [
     ("bound_violations", "a priori viol.", Cell::Int),
     ("running_violations", "running viol.", Cell::Int),
     ("prob_violations", "prob. viol.", Cell::Int),
-    (
-        "extra_bits_agreement",
-        "extra bits predicted within 1 bit",
-        Cell::Percent,
-    ),
+    ("extra_bits_agreement", "extra bits pred. ±1", Cell::Percent),
 ];
 
 fn is_bounds_table_schema(rows: &[Value]) -> bool {
@@ -1141,6 +1138,11 @@ fn curated_bounds_table(h: &mut String, v: &Value, rows: &[Value]) {
     if !about.is_empty() {
         let _ = writeln!(h, "<p class=\"lead\">{}.</p>", about.join("; "));
     }
+    let _ = writeln!(
+        h,
+        "<details open><summary>{} rows (topology × target × op × algorithm)</summary>",
+        rows.len()
+    );
     h.push_str("<div class=\"wide\"><table id=\"bounds-table\" class=\"compact\">\n<thead><tr>");
     let cols: Vec<&(&str, &str, Cell)> = BOUNDS_TABLE_COLUMNS
         .iter()
@@ -1187,7 +1189,7 @@ fn curated_bounds_table(h: &mut String, v: &Value, rows: &[Value]) {
         }
         h.push_str("</tr>\n");
     }
-    h.push_str("</tbody></table></div>\n");
+    h.push_str("</tbody></table></div></details>\n");
     let shown: Vec<&str> = cols.iter().map(|c| c.0).collect();
     let mut more: Vec<String> = Vec::new();
     for r in rows {
