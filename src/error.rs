@@ -22,6 +22,9 @@ pub enum Error {
     Tree(#[from] generators::TreeError),
     #[error("{0}")]
     Usage(String),
+    /// No adapter, a device limit exceeded, a GPU failure.
+    #[error("gpu: {0}")]
+    Gpu(String),
     #[error(
         "{dir}: holds a sweep with other parameters ({field} differs); choose another --out or remove it"
     )]

@@ -9,6 +9,7 @@ pub mod environment;
 pub mod error;
 pub mod experiment;
 pub mod format;
+pub mod gpu;
 pub mod kernels;
 pub mod nodes_sample;
 pub mod sweep;

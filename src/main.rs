@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
 use treefix_accuracy::experiment::{self, Backend, Cpu, InstanceSpec};
 use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
+use treefix_accuracy::gpu::{self, BackendChoice};
 use treefix_accuracy::{Error, bounds_table, check, sweep};
 
 #[derive(Parser)]
@@ -38,6 +39,10 @@ enum Command {
     Check(CheckArgs),
     /// Re-render DIR/report.html from a sweep directory's files, without recomputing.
     Report(ReportArgs),
+    /// GPU adapters and their limits.
+    Info,
+    /// Time per vertex of the GPU kernels (parallel vs vectorial) on star and chain trees.
+    Bench(BenchArgs),
 }
 
 #[derive(Args)]
@@ -70,6 +75,9 @@ struct Common {
     /// Child order, which fixes the Euler tour: natural, light-first, heavy-first.
     #[arg(long, default_value = "natural")]
     child_order: ChildOrder,
+    /// Where parallel and vectorial run: auto (GPU if an adapter exists, else CPU twins), gpu, cpu.
+    #[arg(long, default_value = "auto")]
+    backend: BackendChoice,
 }
 
 #[derive(Args)]
@@ -197,6 +205,27 @@ struct CheckArgs {
     update: bool,
 }
 
+#[derive(Args)]
+struct BenchArgs {
+    /// Topologies, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "star,chain")]
+    topology: Vec<Topology>,
+    /// Smallest size, as log2 of the vertex count.
+    #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u32).range(0..=30))]
+    min_log2: u32,
+    /// Largest size, as log2 of the vertex count.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    max_log2: u32,
+    /// Operations, comma-separated: rootfix, leaffix.
+    #[arg(long, value_delimiter = ',', default_value = "rootfix")]
+    ops: Vec<Op>,
+    /// Timed repetitions per kernel (best kept; fewer when one takes long).
+    #[arg(long, default_value_t = 3)]
+    reps: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
 fn parse_single_cond(s: &str) -> Result<f64, String> {
     match parse_cond(s)? {
         CondSpec::List(v) if v.len() == 1 => Ok(v[0]),
@@ -215,6 +244,11 @@ fn main() -> ExitCode {
         Command::Report(a) => cmd_report(a),
         Command::BoundsTable(a) => cmd_bounds_table(a),
         Command::Check(a) => cmd_check(a),
+        Command::Info => {
+            print!("{}", gpu::info_text());
+            Ok(())
+        }
+        Command::Bench(a) => cmd_bench(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -239,11 +273,11 @@ fn cmd_sweep(a: SweepArgs) -> Result<(), Error> {
         seed: a.common.seed,
     };
     let dir = a.out.unwrap_or_else(sweep::default_dir);
-    let backend = Cpu;
+    let backend = gpu::select_backend(a.common.backend)?;
     if !a.quiet {
         eprintln!("backend: {}", backend.describe());
     }
-    let outcome = sweep::run(&params, &dir, &backend, a.quiet);
+    let outcome = sweep::run(&params, &dir, &*backend, a.quiet);
     if let Ok(rows) = &outcome {
         if !a.quiet {
             print!("{}", sweep::table(&params, rows));
@@ -286,14 +320,14 @@ fn cmd_run(a: RunArgs) -> Result<(), Error> {
         seed: a.common.seed,
     };
     let instance = spec.generate()?;
-    let backend = Cpu;
+    let backend = gpu::select_backend(a.common.backend)?;
     eprintln!("backend: {}", backend.describe());
     let results = experiment::evaluate(
         &instance,
         &a.common.ops,
         &a.algos,
         a.common.reference,
-        &backend,
+        &*backend,
     )?;
     println!(
         "{} n={} height={} weights={} achieved κ={} seed={}",
@@ -502,5 +536,27 @@ fn cmd_gen(a: GenArgs) -> Result<(), Error> {
         "achieved condition number: {:e}",
         experiment::achieved_cond(&w)
     );
+    Ok(())
+}
+
+fn cmd_bench(a: BenchArgs) -> Result<(), Error> {
+    if a.min_log2 > a.max_log2 {
+        return Err(Error::Usage(format!(
+            "--min-log2 {} is above --max-log2 {}",
+            a.min_log2, a.max_log2
+        )));
+    }
+    let gpu = gpu::Gpu::new()?;
+    eprintln!("backend: {}", gpu.describe());
+    let params = gpu::bench::BenchParams {
+        topologies: a.topology,
+        min_log2: a.min_log2,
+        max_log2: a.max_log2,
+        ops: a.ops,
+        reps: a.reps,
+        seed: a.seed,
+    };
+    let rows = gpu::bench::run(&gpu, &params, |what| eprintln!("bench: {what}"))?;
+    print!("{}", gpu::bench::table(&gpu, &rows));
     Ok(())
 }
