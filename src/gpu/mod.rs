@@ -164,8 +164,17 @@ fn adapter_label(info: &wgpu::AdapterInfo) -> String {
 }
 
 fn instance() -> (wgpu::Instance, wgpu::Backends) {
-    // Honours WGPU_BACKEND (e.g. `vulkan`, `metal`, `dx12`, `gl`) and wgpu's debug flags.
-    let desc = wgpu::InstanceDescriptor::from_env_or_default();
+    let mut desc = wgpu::InstanceDescriptor::default();
+    // wgpu re-validates the arguments of every indirect dispatch with an extra compute pass.
+    // Ours are computed by `fold` in frontier_scan.wgsl, within the limit by construction, and
+    // the check doubles the per-level cost of the BFS on lavapipe. Off except on Windows, where
+    // D3D12 needs it for `num_workgroups`; WGPU_VALIDATION_INDIRECT_CALL=1 turns it back on.
+    if !cfg!(windows) {
+        desc.flags
+            .remove(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL);
+    }
+    // Honours WGPU_BACKEND (e.g. `vulkan`, `metal`, `dx12`, `gl`) and wgpu's WGPU_* flags.
+    let desc = desc.with_env();
     let backends = desc.backends;
     (wgpu::Instance::new(&desc), backends)
 }

@@ -203,14 +203,29 @@ pub(crate) fn run_rootfix(ctx: &Context, t: &TreeBuffers) {
             for l in level..end {
                 let (cur, next) = (l % 2, 1 - l % 2);
                 let offset = |i: usize| 4 * i as u64;
+                // The top scan level has at most one tile whatever the frontier: a direct
+                // dispatch of one workgroup (it returns at once when its level is empty).
+                // The levels below it need the GPU-computed sizes: indirect.
+                let top = r.scan_levels - 1;
                 pass.set_pipeline(&p.frontier_degrees);
                 pass.set_bind_group(0, &r.degrees[cur], &[]);
-                pass.dispatch_workgroups_indirect(&r.ctl[cur], offset(SCAN_ARGS));
+                if top == 0 {
+                    pass.dispatch_workgroups(1, 1, 1);
+                } else {
+                    pass.dispatch_workgroups_indirect(&r.ctl[cur], offset(SCAN_ARGS));
+                }
                 if r.scan_levels > 1 {
                     pass.set_pipeline(&p.frontier_blocks);
                     for k in 1..r.scan_levels {
                         pass.set_bind_group(0, &r.blocks[k - 1][cur], &[]);
-                        pass.dispatch_workgroups_indirect(&r.ctl[cur], offset(SCAN_ARGS + 3 * k));
+                        if k == top {
+                            pass.dispatch_workgroups(1, 1, 1);
+                        } else {
+                            pass.dispatch_workgroups_indirect(
+                                &r.ctl[cur],
+                                offset(SCAN_ARGS + 3 * k),
+                            );
+                        }
                     }
                     pass.set_pipeline(&p.frontier_add);
                     for k in (0..r.scan_levels - 1).rev() {
