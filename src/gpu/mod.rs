@@ -242,9 +242,8 @@ pub fn info_text() -> String {
             let _ = writeln!(s, "selected: {}", gpu.describe());
             let _ = writeln!(
                 s,
-                "largest tree: vectorial {} vertices, parallel {} vertices (max_storage_buffer_binding_size)",
-                gpu.max_vertices(Algorithm::Vectorial),
-                gpu.max_vertices(Algorithm::Parallel)
+                "largest tree: {} vertices (2n-word Euler tour and CSR buffers within max_storage_buffer_binding_size)",
+                gpu.max_vertices()
             );
         }
         Err(e) => {
@@ -772,9 +771,9 @@ impl Gpu {
         }
     }
 
-    /// The largest tree whose largest buffer fits the binding limit (vectorial: E of 2n words;
+    /// The largest tree whose largest buffers fit the binding limit (vectorial: E of 2n words;
     /// parallel: CSR of 2n words).
-    pub fn max_vertices(&self, _algo: Algorithm) -> u64 {
+    pub fn max_vertices(&self) -> u64 {
         let l = &self.ctx.limits;
         (l.max_storage_buffer_binding_size as u64).min(l.max_buffer_size) / 8
     }
