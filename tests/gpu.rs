@@ -35,9 +35,16 @@ fn tree(topology: Topology, n: usize, seed: u64) -> Tree {
         .unwrap()
 }
 
+/// Weights of `model`; gensum (which needs n ≥ 2) targets κ = 1e8, and a single vertex gets a
+/// normal weight instead.
 fn weights(model: WeightModel, n: usize, seed: u64) -> Vec<f32> {
+    let model = if model == WeightModel::Gensum && n < 2 {
+        WeightModel::Normal
+    } else {
+        model
+    };
     model
-        .weights(n, 1.0, &mut generators::rng(seed ^ 0x5eed))
+        .weights(n, 1e8, &mut generators::rng(seed ^ 0x5eed))
         .unwrap()
 }
 
@@ -86,7 +93,8 @@ fn assert_bits(got: &[f32], want: &[f32], what: &str) {
     }
 }
 
-const MODELS: [WeightModel; 3] = [
+const MODELS: [WeightModel; 4] = [
+    WeightModel::Gensum,
     WeightModel::Normal,
     WeightModel::Uniform,
     WeightModel::Integers,
@@ -138,7 +146,7 @@ fn deep_trees_parallel() {
     ] {
         let n = 40_000;
         let t = tree(topology, n, 5);
-        let w = weights(WeightModel::Normal, n, 5);
+        let w = weights(WeightModel::Gensum, n, 5);
         check_algos(
             gpu,
             &t,
