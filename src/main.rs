@@ -75,8 +75,10 @@ struct Common {
     /// Child order, which fixes the Euler tour: natural, light-first, heavy-first.
     #[arg(long, default_value = "natural")]
     child_order: ChildOrder,
-    /// Where parallel and vectorial run: auto (GPU if an adapter exists, else CPU twins), gpu, cpu.
-    #[arg(long, default_value = "auto")]
+    /// Where parallel and vectorial run: cpu (their twins), gpu, or auto (GPU if an adapter
+    /// exists, else CPU). The results are the same bits either way (tested); the GPU checks that
+    /// on real hardware. Default cpu: a deep tree costs one GPU dispatch per level.
+    #[arg(long, default_value = "cpu")]
     backend: BackendChoice,
 }
 

@@ -257,3 +257,48 @@ fn gather_chunk_boundaries() {
         check(gpu, &t, &w, &format!("broom:0.1 n={n}"));
     }
 }
+
+/// End to end through the CLI: `run --backend gpu` dumps exactly the rows of `--backend cpu`
+/// (results, errors and bounds), on a tree with several levels and tiles.
+#[test]
+fn cli_gpu_dump_equals_cpu_dump() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir();
+    let dump = |backend: &str| {
+        let path = dir.join(format!(
+            "treefix-gpu-cli-{backend}-{}.csv",
+            std::process::id()
+        ));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_accuracy"))
+            .args([
+                "run",
+                "--topology",
+                "profile:12:3",
+                "--nodes",
+                "3000",
+                "--cond",
+                "1e9",
+                "--seed",
+                "4",
+            ])
+            .args(["--backend", backend, "--dump", path.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        (text, stderr)
+    };
+    let (cpu, _) = dump("cpu");
+    let (gpu, stderr) = dump("gpu");
+    assert!(stderr.contains("backend: gpu"), "{stderr}");
+    assert_eq!(cpu.lines().count(), 1 + 3000 * 2 * 4);
+    assert!(cpu == gpu, "the GPU dump differs from the CPU dump");
+}
