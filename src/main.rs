@@ -238,6 +238,7 @@ fn parse_single_cond(s: &str) -> Result<f64, String> {
 }
 
 fn main() -> ExitCode {
+    quiet_mesa();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Sweep(a) => cmd_sweep(a),
@@ -258,6 +259,24 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(e.exit_code())
         }
+    }
+}
+
+/// Mesa's Vulkan loader prints "XDG_RUNTIME_DIR is invalid" on every device creation when the
+/// variable is unset (as in containers and CI); point it at a private directory instead.
+fn quiet_mesa() {
+    if std::env::var_os("XDG_RUNTIME_DIR").is_some() {
+        return;
+    }
+    let dir = std::env::temp_dir().join("treefix-runtime");
+    if std::fs::create_dir_all(&dir).is_ok() {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
+        }
+        // SAFETY: called first thing in main, before any other thread exists.
+        unsafe { std::env::set_var("XDG_RUNTIME_DIR", &dir) };
     }
 }
 
