@@ -3,8 +3,8 @@
 //!
 //! One [`Gpu`] holds the device, every compute pipeline (built once) and a small cache of
 //! uploaded trees: a tree's structure (Euler tour, CSR children, levels) and its work buffers
-//! are uploaded on first use and reused by every later call on the same tree (keyed by a hash
-//! of its content), so a sweep's four (algorithm, op) calls on one tree upload it once. Each
+//! are uploaded on first use and reused by every later call on the same tree (keyed by its full
+//! structure), so a sweep's four (algorithm, op) calls on one tree upload it once. Each
 //! call uploads the weights, runs the kernel and reads the results back, timing the three
 //! phases separately ([`Timing`]).
 //!
@@ -639,22 +639,34 @@ impl TreeBuffers {
     }
 }
 
-/// A content key for a tree: its root, size and children in child order (which fix levels
-/// and Euler tour).
-fn tree_key(tree: &Tree) -> u64 {
-    let (start, children) = tree.csr();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ tree.len() as u64;
-    let mut mix = |x: u32| {
-        h = (h ^ x as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        h ^= h >> 29;
-    };
-    mix(tree.root());
-    start.iter().chain(children).for_each(|&x| mix(x));
-    h
+/// What identifies a tree's GPU buffers: its root and its children in child order (which fix
+/// the levels and the Euler tour). Compared in full, so two trees never share buffers by a
+/// hash collision.
+#[derive(PartialEq, Eq)]
+struct TreeKey {
+    root: u32,
+    child_start: Box<[u32]>,
+    children: Box<[u32]>,
+}
+
+impl TreeKey {
+    fn of(tree: &Tree) -> TreeKey {
+        let (start, children) = tree.csr();
+        TreeKey {
+            root: tree.root(),
+            child_start: start.into(),
+            children: children.into(),
+        }
+    }
+
+    fn matches(&self, tree: &Tree) -> bool {
+        let (start, children) = tree.csr();
+        self.root == tree.root() && *self.child_start == *start && *self.children == *children
+    }
 }
 
 struct State {
-    trees: Vec<(u64, TreeBuffers)>,
+    trees: Vec<(TreeKey, TreeBuffers)>,
 }
 
 /// The GPU backend: one adapter, its device, every pipeline, and the uploaded trees.
@@ -793,14 +805,15 @@ impl Gpu {
         let ctx = &self.ctx;
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let t0 = Instant::now();
-        let key = tree_key(tree);
-        let index = match state.trees.iter().position(|(k, _)| *k == key) {
+        let index = match state.trees.iter().position(|(k, _)| k.matches(tree)) {
             Some(i) => i,
             None => {
                 if state.trees.len() >= CACHE_TREES {
                     state.trees.remove(0);
                 }
-                state.trees.push((key, TreeBuffers::new(ctx, tree)?));
+                state
+                    .trees
+                    .push((TreeKey::of(tree), TreeBuffers::new(ctx, tree)?));
                 state.trees.len() - 1
             }
         };
