@@ -188,3 +188,29 @@ fn gen_prints_n_values() {
         o.stdout
     );
 }
+
+#[test]
+fn same_seed_same_results() {
+    let base = std::env::temp_dir().join(format!("treefix-cli-seed-{}", std::process::id()));
+    let run = |name: &str, seed: &str| {
+        let dir = base.join(name);
+        let args = [
+            "sweep", "--quiet", "--cond", "1e3,1e9", "--trees", "2", "--nodes", "500",
+        ];
+        let topo = [
+            "--topology",
+            "prufer,profile:8:3",
+            "--seed",
+            seed,
+            "--out",
+            dir.to_str().unwrap(),
+        ];
+        let o = accuracy(&[&args[..], &topo[..]].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read(dir.join("results.csv")).unwrap()
+    };
+    let (a, b, c) = (run("a", "7"), run("b", "7"), run("c", "8"));
+    assert_eq!(a, b, "the same seed must give the same bytes");
+    assert_ne!(a, c);
+    let _ = std::fs::remove_dir_all(&base);
+}
