@@ -415,15 +415,7 @@ fn a_run_without_bounds_says_not_available() {
     // results.csv and nodes-sample.csv as a sweep without bounds wrote them.
     let src = sweep_dir();
     let dir = scratch("no-bounds");
-    let drop = [
-        "bound_violations",
-        "sharp_violations",
-        "running_violations",
-        "prob_violations",
-        "median_tightness",
-        "max_tightness",
-        "max_bound_lost_bits",
-    ];
+    let drop = analysis::report::BOUND_COLUMNS;
     let (header, rows) = read_results(src);
     let keep: Vec<usize> = (0..header.len())
         .filter(|&i| !drop.contains(&header[i].as_str()))
