@@ -351,10 +351,11 @@ fn cmd_run(a: RunArgs) -> Result<(), Error> {
         &*backend,
     )?;
     println!(
-        "{} n={} height={} weights={} achieved κ={} seed={}",
+        "{} n={} height={} mean branching={:.1} weights={} achieved κ={} seed={}",
         spec.topology,
         spec.n,
         instance.tree.height(),
+        instance.tree.mean_branching(),
         spec.weights,
         sci(experiment::achieved_cond(&instance.weights)),
         spec.seed

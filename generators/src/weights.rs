@@ -49,11 +49,6 @@ impl WeightModel {
         }
     }
 
-    /// Whether the target condition number steers this model.
-    pub fn uses_cond(self) -> bool {
-        self == Self::Gensum
-    }
-
     /// `n` weights, dealt to vertices 0..n in a seeded random order. `cond` is used by `gensum`.
     pub fn weights(self, n: usize, cond: f64, rng: &mut Rng) -> Result<Vec<f32>, GenError> {
         let mut w: Vec<f32> = match self {
