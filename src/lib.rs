@@ -1,6 +1,6 @@
 //! treefix-accuracy: measures, bounds and explains the bits f32 treefix computations lose.
 //!
-//! Data flow (DESIGN §1): generators → kernels → analysis → reports.
+//! Data flow (docs/design.md §1): generators → kernels → analysis → reports.
 
 pub mod bounds_table;
 pub mod check;

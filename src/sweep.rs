@@ -206,96 +206,65 @@ pub fn run(
         ));
     }
     let backend_name = backend.describe();
-    // Chunks keep memory bounded and let results reach the disk in job order.
-    let chunk = 4 * rayon::current_num_threads().max(1);
-    for jobs in todo.chunks(chunk) {
-        #[allow(clippy::type_complexity)]
-        let results: Vec<
-            Result<
-                (
-                    Vec<ResultRow>,
-                    Vec<crate::nodes_sample::NodeRecord>,
-                    Violations,
-                    f64,
-                    f64,
-                ),
-                Error,
-            >,
-        > = jobs
-            .par_iter()
-            .map(|job| {
-                let t0 = Instant::now();
-                let instance = job.spec.generate()?;
-                let achieved = experiment::achieved_cond(&instance.weights);
-                let t1 = Instant::now();
-                let results = experiment::evaluate(
-                    &instance,
-                    &params.ops,
-                    &params.algos,
-                    params.reference,
-                    backend,
-                )?;
-                let t2 = Instant::now();
-                let rows = results
-                    .iter()
-                    .flat_map(|r| &r.outcomes)
-                    .map(|o| ResultRow {
-                        tree: job.index,
-                        topology: job.spec.topology.to_string(),
-                        n: job.spec.n,
-                        height: instance.tree.height(),
-                        child_order: job.spec.child_order.to_string(),
-                        weights: job.spec.weights.to_string(),
-                        seed: job.spec.seed,
-                        target_cond: job.spec.target_cond,
-                        achieved_cond: achieved,
-                        algorithm: o.algorithm.to_string(),
-                        op: o.op.to_string(),
-                        backend: if o.algorithm.has_gpu_kernel() {
-                            backend_name.clone()
-                        } else {
-                            "cpu".into()
-                        },
-                        reference: params.reference.name().into(),
-                        max_rel_error: o.summary.max_rel_error,
-                        median_rel_error: o.summary.median_rel_error,
-                        p99_rel_error: o.summary.p99_rel_error,
-                        max_lost_bits: o.summary.max_lost_bits,
-                        flagged_nodes: o.summary.flagged_nodes,
-                        bound_violations: o.bound_summary.bound_violations,
-                        sharp_violations: o.bound_summary.sharp_violations,
-                        running_violations: o.bound_summary.running_violations,
-                        prob_violations: o.bound_summary.prob_violations,
-                        median_tightness: o.bound_summary.median_tightness,
-                        max_tightness: o.bound_summary.max_tightness,
-                        max_bound_lost_bits: o.bound_summary.max_bound_lost_bits,
-                    })
-                    .collect();
-                let context = format!("tree {} (seed {})", job.index, job.spec.seed);
-                let bad = crate::bounds_table::violations(&context, &results);
-                let sample = crate::nodes_sample::sample(job.index, &results);
-                bar.inc(1);
-                Ok((
-                    rows,
-                    sample,
-                    bad,
-                    (t1 - t0).as_secs_f64(),
-                    (t2 - t1).as_secs_f64(),
-                ))
-            })
-            .collect();
-        for result in results {
-            let (job_rows, sample, bad, generate_s, evaluate_s) = result?;
-            violations.extend(bad);
-            sample_writer.write(&sample)?;
-            for row in &job_rows {
-                writer.serialize(row).map_err(Error::csv(&results_path))?;
+    // Trees are evaluated in parallel; each one's rows reach the disk (flushed, then synced) as
+    // soon as it and every tree before it are done, so results.csv is always a prefix of the
+    // job order and a resumed sweep writes the same bytes as an uninterrupted one.
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<TreeDone, Error>)>();
+    let mut first_error = None;
+    std::thread::scope(|scope| {
+        let (todo, stop, bar, backend_name) = (&todo, &stop, &bar, &backend_name);
+        scope.spawn(move || {
+            todo.par_iter()
+                .enumerate()
+                .for_each_with(tx, |tx, (pos, job)| {
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        return;
+                    }
+                    let done = evaluate_tree(params, job, backend, backend_name);
+                    bar.inc(1);
+                    let _ = tx.send((pos, done));
+                });
+        });
+        let mut pending = std::collections::BTreeMap::new();
+        let mut next = 0;
+        for (pos, done) in rx {
+            pending.insert(pos, done);
+            while let Some(done) = pending.remove(&next) {
+                next += 1;
+                if first_error.is_some() {
+                    continue;
+                }
+                let written = done.and_then(|d| {
+                    sample_writer.write(&d.sample)?;
+                    for row in &d.rows {
+                        writer.serialize(row).map_err(Error::csv(&results_path))?;
+                    }
+                    writer.flush().map_err(Error::io(&results_path))?;
+                    writer
+                        .get_ref()
+                        .sync_data()
+                        .map_err(Error::io(&results_path))?;
+                    Ok(d)
+                });
+                match written {
+                    Ok(d) => {
+                        violations.extend(d.violations);
+                        timings.generate_s += d.generate_s;
+                        timings.evaluate_s += d.evaluate_s;
+                        rows.extend(d.rows);
+                    }
+                    Err(e) => {
+                        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                        first_error = Some(e);
+                    }
+                }
             }
-            writer.flush().map_err(Error::io(&results_path))?;
-            timings.generate_s += generate_s;
-            timings.evaluate_s += evaluate_s;
-            rows.extend(job_rows);
         }
+    });
+    if let Some(e) = first_error {
+        bar.finish_and_clear();
+        return Err(e);
     }
     bar.finish_and_clear();
     timings.wall_s = start.elapsed().as_secs_f64();
@@ -316,7 +285,98 @@ pub fn run(
     let summary_path = dir.join("summary.json");
     let json = serde_json::to_string_pretty(&summary).map_err(Error::json(&summary_path))?;
     fs::write(&summary_path, json + "\n").map_err(Error::io(&summary_path))?;
-    crate::bounds_table::fail_on_violations(&violations)?;
+    crate::bounds_table::fail_on_violations(&violations, params.reference)?;
+    Ok(rows)
+}
+
+/// What one evaluated tree contributes to the sweep's files.
+struct TreeDone {
+    rows: Vec<ResultRow>,
+    sample: Vec<crate::nodes_sample::NodeRecord>,
+    violations: Violations,
+    generate_s: f64,
+    evaluate_s: f64,
+}
+
+/// Generates one tree and evaluates every algorithm and op on it.
+fn evaluate_tree(
+    params: &SweepParams,
+    job: &Job,
+    backend: &dyn Backend,
+    backend_name: &str,
+) -> Result<TreeDone, Error> {
+    let t0 = Instant::now();
+    let instance = job.spec.generate()?;
+    let achieved = experiment::achieved_cond(&instance.weights);
+    let t1 = Instant::now();
+    let results = experiment::evaluate(
+        &instance,
+        &params.ops,
+        &params.algos,
+        params.reference,
+        backend,
+    )?;
+    let t2 = Instant::now();
+    let rows = results
+        .iter()
+        .flat_map(|r| &r.outcomes)
+        .map(|o| ResultRow {
+            tree: job.index,
+            topology: job.spec.topology.to_string(),
+            n: job.spec.n,
+            height: instance.tree.height(),
+            child_order: job.spec.child_order.to_string(),
+            weights: job.spec.weights.to_string(),
+            seed: job.spec.seed,
+            target_cond: job.spec.target_cond,
+            achieved_cond: achieved,
+            algorithm: o.algorithm.to_string(),
+            op: o.op.to_string(),
+            backend: if o.algorithm.has_gpu_kernel() {
+                backend_name.to_string()
+            } else {
+                "cpu".into()
+            },
+            reference: params.reference.name().into(),
+            max_rel_error: o.summary.max_rel_error,
+            median_rel_error: o.summary.median_rel_error,
+            p99_rel_error: o.summary.p99_rel_error,
+            max_lost_bits: o.summary.max_lost_bits,
+            flagged_nodes: o.summary.flagged_nodes,
+            bound_violations: o.bound_summary.bound_violations,
+            sharp_violations: o.bound_summary.sharp_violations,
+            running_violations: o.bound_summary.running_violations,
+            prob_violations: o.bound_summary.prob_violations,
+            median_tightness: o.bound_summary.median_tightness,
+            max_tightness: o.bound_summary.max_tightness,
+            max_bound_lost_bits: o.bound_summary.max_bound_lost_bits,
+        })
+        .collect();
+    let context = format!("tree {} (seed {})", job.index, job.spec.seed);
+    Ok(TreeDone {
+        rows,
+        sample: crate::nodes_sample::sample(job.index, &results),
+        violations: crate::bounds_table::violations(&context, &results),
+        generate_s: (t1 - t0).as_secs_f64(),
+        evaluate_s: (t2 - t1).as_secs_f64(),
+    })
+}
+
+/// The rows of the trees whose every row reached `results.csv` before an interruption. A kill
+/// can cut the last line anywhere, even inside its last number, where it would still parse:
+/// everything after the last newline is dropped before reading.
+fn complete_rows(params: &SweepParams, results_path: &Path) -> Result<Vec<ResultRow>, Error> {
+    let mut bytes = fs::read(results_path).map_err(Error::io(results_path))?;
+    let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    bytes.truncate(end);
+    let mut rows: Vec<ResultRow> = Vec::new();
+    for row in csv::Reader::from_reader(bytes.as_slice()).deserialize() {
+        rows.push(row.map_err(Error::csv(results_path))?);
+    }
+    let mut per_tree = std::collections::HashMap::<usize, usize>::new();
+    rows.iter()
+        .for_each(|r| *per_tree.entry(r.tree).or_default() += 1);
+    rows.retain(|r| per_tree[&r.tree] == params.rows_per_tree());
     Ok(rows)
 }
 
@@ -337,24 +397,19 @@ fn resume(
                 field,
             });
         }
-        let mut reader = csv::Reader::from_path(results_path).map_err(Error::csv(results_path))?;
-        let mut rows: Vec<ResultRow> = Vec::new();
-        for row in reader.deserialize() {
-            match row {
-                Ok(r) => rows.push(r),
-                // A run killed mid-write leaves a truncated last line: drop it.
-                Err(_) => break,
-            }
-        }
-        let mut per_tree = std::collections::HashMap::<usize, usize>::new();
-        rows.iter()
-            .for_each(|r| *per_tree.entry(r.tree).or_default() += 1);
-        rows.retain(|r| per_tree[&r.tree] == params.rows_per_tree());
-        let mut writer = csv::Writer::from_path(results_path).map_err(Error::csv(results_path))?;
+        let rows = complete_rows(params, results_path)?;
+        // Rewritten without a partly written last tree, atomically: a kill during the rewrite
+        // leaves the old file, never a shorter one.
+        let tmp = results_path.with_extension("csv.tmp");
+        let mut writer = csv::Writer::from_path(&tmp).map_err(Error::csv(&tmp))?;
         for r in &rows {
-            writer.serialize(r).map_err(Error::csv(results_path))?;
+            writer.serialize(r).map_err(Error::csv(&tmp))?;
         }
-        writer.flush().map_err(Error::io(results_path))?;
+        let file = writer
+            .into_inner()
+            .map_err(|e| Error::io(&tmp)(e.into_error()))?;
+        file.sync_all().map_err(Error::io(&tmp))?;
+        fs::rename(&tmp, results_path).map_err(Error::io(results_path))?;
         return Ok(rows);
     }
     let json = serde_json::to_string_pretty(params).map_err(Error::json(params_path))?;
@@ -363,6 +418,19 @@ fn resume(
         fs::remove_file(results_path).map_err(Error::io(results_path))?;
     }
     Ok(Vec::new())
+}
+
+/// The parameters of the sweep in `dir` (`accuracy sweep --resume DIR`).
+pub fn read_params(dir: &Path) -> Result<SweepParams, Error> {
+    let path = dir.join("sweep.json");
+    if !path.exists() {
+        return Err(Error::Usage(format!(
+            "{}: no sweep to resume (no sweep.json)",
+            dir.display()
+        )));
+    }
+    let text = fs::read_to_string(&path).map_err(Error::io(&path))?;
+    serde_json::from_str(&text).map_err(Error::json(&path))
 }
 
 fn first_difference(a: &SweepParams, b: &SweepParams) -> Option<String> {

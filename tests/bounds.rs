@@ -301,7 +301,7 @@ fn a_wrong_result_is_a_violation_with_exit_code_3() {
     // Every corrupted node violates both a priori bounds (Σγ|t| and sharp).
     assert_eq!(bad.count, 8, "{:?}", bad.lines);
     assert!(bad.lines.iter().all(|l| l.contains("vertex 500")));
-    let err = bounds_table::fail_on_violations(&bad).unwrap_err();
+    let err = bounds_table::fail_on_violations(&bad, ReferenceKind::Exact).unwrap_err();
     assert_eq!(err.exit_code(), 3);
     // The replay does not describe a corrupted value: no running bound is claimed there.
     let o = &results[0].outcomes[0];

@@ -1,4 +1,4 @@
-//! The rooted, ordered tree every part of the toolkit consumes (DESIGN §3).
+//! The rooted, ordered tree every part of the toolkit consumes (docs/design.md §3).
 //!
 //! Built once from a parent array; everything downstream (children in CSR, depth, levels,
 //! pre/postorder, Euler tour) is derived here so that kernels, references and bounds agree.

@@ -1,0 +1,69 @@
+//! `accuracy bounds-table`: measured and allowed lost bits per topology, op and algorithm.
+
+use super::{AllAlgosArgs, InstanceArgs, OpsArgs};
+use clap::Args;
+use generators::Topology;
+use std::path::PathBuf;
+use treefix_accuracy::cond::{CondSpec, parse_cond};
+use treefix_accuracy::experiment::{Backend, Cpu};
+use treefix_accuracy::{Error, bounds_table};
+
+#[derive(Args)]
+pub struct BoundsTableArgs {
+    /// Target condition numbers (gensum weights): a comma list, one value, or a range.
+    #[arg(long, default_value = "1e2,1e5,1e8", value_parser = parse_cond, allow_hyphen_values = true)]
+    cond: CondSpec,
+    /// Number of log-spaced targets in a --cond range.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    points: u64,
+    /// Trees per topology and target.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    trees: u64,
+    /// Vertices per tree.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=(1 << 31)))]
+    nodes: u64,
+    /// Topologies, comma-separated (default: every family with default parameters).
+    #[arg(long, value_delimiter = ',')]
+    topology: Vec<Topology>,
+    #[command(flatten)]
+    algos: AllAlgosArgs,
+    #[command(flatten)]
+    instance: InstanceArgs,
+    #[command(flatten)]
+    ops: OpsArgs,
+    /// Output directory for bounds-table.{csv,json,txt} (default reports/bounds-table-<timestamp>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+pub fn run(a: BoundsTableArgs) -> Result<(), Error> {
+    let params = bounds_table::GridParams {
+        topologies: if a.topology.is_empty() {
+            bounds_table::default_topologies()
+        } else {
+            a.topology
+        },
+        conds: a.cond.targets(a.points as usize),
+        trees: a.trees as usize,
+        nodes: a.nodes as usize,
+        weights: a.instance.weights,
+        ops: a.ops.ops,
+        algos: a.algos.algos,
+        child_order: a.instance.child_order,
+        seed: a.instance.seed,
+    };
+    let backend = Cpu;
+    eprintln!("backend: {}", backend.describe());
+    let mut grid = bounds_table::evaluate_grid(&params, &backend)?;
+    let report = bounds_table::report(&mut grid, &backend.describe());
+    let text = bounds_table::render(&report);
+    let dir = a.out.unwrap_or_else(bounds_table::default_dir);
+    bounds_table::write(&dir, &report, &text)?;
+    print!("{text}");
+    println!(
+        "wrote {}/bounds-table.{{csv,json,txt}} ({:.1} s)",
+        dir.display(),
+        report.wall_s
+    );
+    bounds_table::fail_on_violations(&grid.violations, analysis::ReferenceKind::Exact)
+}

@@ -1,0 +1,22 @@
+//! `accuracy check`: the lost-bits regression suite.
+
+use clap::Args;
+use std::path::PathBuf;
+use treefix_accuracy::experiment::Cpu;
+use treefix_accuracy::{Error, check};
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// The committed baseline.
+    #[arg(long, default_value = check::DEFAULT_BASELINE)]
+    baseline: PathBuf,
+    /// Rewrite the baseline from this code's output instead of comparing with it.
+    #[arg(long)]
+    update: bool,
+}
+
+pub fn run(a: CheckArgs) -> Result<(), Error> {
+    let out = check::run(&a.baseline, a.update, &Cpu)?;
+    print!("{out}");
+    Ok(())
+}

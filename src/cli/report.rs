@@ -1,0 +1,34 @@
+//! `accuracy report`: re-renders a sweep directory's report without recomputing.
+
+use clap::Args;
+use std::path::PathBuf;
+use treefix_accuracy::Error;
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// A sweep directory (holds results.csv; summary.json, nodes-sample.csv are optional).
+    dir: PathBuf,
+    /// Per-topology bounds table (JSON) to include; default DIR/bounds-table.json if present.
+    #[arg(long)]
+    bounds_table: Option<PathBuf>,
+    /// Where to write the report (default DIR/report.html).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+pub fn run(a: ReportArgs) -> Result<(), Error> {
+    let written =
+        analysis::report::write_report(&a.dir, a.bounds_table.as_deref(), a.out.as_deref())?;
+    println!("{}", describe(&written));
+    Ok(())
+}
+
+/// "wrote PATH (SIZE MB, rendered in T s)".
+pub fn describe(w: &analysis::report::Written) -> String {
+    format!(
+        "wrote {} ({:.2} MB, rendered in {:.2} s)",
+        w.path.display(),
+        w.bytes as f64 / 1e6,
+        w.render_s
+    )
+}

@@ -1,0 +1,97 @@
+//! `accuracy sweep`: the paper's Fig. 10 experiment over a range of condition numbers.
+
+use super::{InstanceArgs, MeasureArgs, OpsArgs};
+use analysis::Algorithm;
+use clap::Args;
+use generators::Topology;
+use std::path::PathBuf;
+use treefix_accuracy::cond::{CondSpec, parse_cond};
+use treefix_accuracy::{Error, gpu, sweep};
+
+#[derive(Args)]
+pub struct SweepArgs {
+    /// Target condition numbers: a range `1e1..1e10` (log-spaced, see --points), one value, or a comma list.
+    #[arg(long, default_value = "1e1..1e10", value_parser = parse_cond, allow_hyphen_values = true)]
+    cond: CondSpec,
+    /// Number of log-spaced targets in a --cond range.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    points: u64,
+    /// Trees per target.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    trees: u64,
+    /// Vertices per tree.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=(1 << 31)))]
+    nodes: u64,
+    /// Topologies, comma-separated: chain, star, random-recursive, prufer, kary[:k], broom[:fraction],
+    /// caterpillar-legs, profile[:depth[:branching]].
+    #[arg(long, value_delimiter = ',', default_value = "chain")]
+    topology: Vec<Topology>,
+    /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "sequential,parallel,vectorial"
+    )]
+    algos: Vec<Algorithm>,
+    #[command(flatten)]
+    instance: InstanceArgs,
+    #[command(flatten)]
+    ops: OpsArgs,
+    #[command(flatten)]
+    measure: MeasureArgs,
+    /// Output directory (default reports/sweep-<timestamp>); an existing sweep there with the
+    /// same parameters is resumed.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the interrupted sweep in DIR with the parameters it was started with (read from
+    /// DIR/sweep.json; give no others): the finished rows are kept, the rest computed, and
+    /// results.csv ends with the same bytes as an uninterrupted run.
+    #[arg(long, value_name = "DIR", conflicts_with_all = [
+        "cond", "points", "trees", "nodes", "topology", "algos", "weights", "seed",
+        "child_order", "ops", "reference", "out",
+    ])]
+    resume: Option<PathBuf>,
+    /// No progress bar and no table.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(a: SweepArgs) -> Result<(), Error> {
+    let (params, dir) = match a.resume {
+        Some(dir) => (sweep::read_params(&dir)?, dir),
+        None => (
+            sweep::SweepParams {
+                targets: a.cond.targets(a.points as usize),
+                trees_per_target: a.trees as usize,
+                nodes: a.nodes as usize,
+                topologies: a.topology,
+                weights: a.instance.weights,
+                ops: a.ops.ops,
+                algos: a.algos,
+                reference: a.measure.reference,
+                child_order: a.instance.child_order,
+                seed: a.instance.seed,
+            },
+            a.out.unwrap_or_else(sweep::default_dir),
+        ),
+    };
+    let backend = gpu::select_backend(a.measure.backend)?;
+    if !a.quiet {
+        eprintln!("backend: {}", backend.describe());
+    }
+    let outcome = sweep::run(&params, &dir, &*backend, a.quiet);
+    if let Ok(rows) = &outcome {
+        if !a.quiet {
+            print!("{}", sweep::table(&params, rows));
+            println!("wrote {}/results.csv and summary.json", dir.display());
+        }
+    }
+    // A report shows bound violations too: it is written whenever the results are complete.
+    if matches!(outcome, Ok(_) | Err(Error::BoundViolation(_))) {
+        let written = analysis::report::write_report(&dir, None, None)?;
+        if !a.quiet {
+            println!("{}", super::report::describe(&written));
+        }
+    }
+    outcome.map(|_| ())
+}

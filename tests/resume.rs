@@ -1,0 +1,118 @@
+//! A sweep killed at any moment (kill -9) and resumed with `--resume DIR` ends with the same
+//! results.csv bytes as an uninterrupted run.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ARGS: [&str; 12] = [
+    "--cond",
+    "1e2..1e8",
+    "--points",
+    "4",
+    "--trees",
+    "6",
+    "--nodes",
+    "3000",
+    "--topology",
+    "chain,random-recursive",
+    "--algos",
+    "sequential,parallel,vectorial,vectorial-seqscan",
+];
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("resume-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn sweep(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_accuracy"));
+    c.arg("sweep")
+        .args(ARGS)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(dir);
+    c.stdout(Stdio::null()).stderr(Stdio::piped());
+    c
+}
+
+fn resume(dir: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_accuracy"))
+        .args(["sweep", "--quiet", "--resume"])
+        .arg(dir)
+        .output()
+        .expect("the binary runs")
+}
+
+fn lines(path: &Path) -> usize {
+    std::fs::read(path)
+        .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+        .unwrap_or(0)
+}
+
+#[test]
+fn killed_sweeps_resume_to_the_same_bytes() {
+    let full = scratch("full");
+    let o = sweep(&full).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let expected = std::fs::read(full.join("results.csv")).unwrap();
+    let total = lines(&full.join("results.csv"));
+    // 2 topologies × 4 targets × 6 trees × 4 algorithms × 2 ops, plus the header.
+    assert_eq!(total, 1 + 2 * 4 * 6 * 4 * 2);
+
+    // Kill points: before anything is written, after the header or a few rows, mid-way, near
+    // the end; each one killed with SIGKILL (no chance to clean up).
+    let mut resumed_partial = 0;
+    for (i, at_lines) in [0usize, 1, 9, total / 2, total - 8].into_iter().enumerate() {
+        let dir = scratch(&format!("kill-{i}"));
+        let mut child = sweep(&dir).spawn().unwrap();
+        let results = dir.join("results.csv");
+        let start = Instant::now();
+        while lines(&results) < at_lines && start.elapsed() < Duration::from_secs(120) {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        let before = lines(&results);
+        if before > 1 && before < total {
+            resumed_partial += 1;
+        }
+        if !dir.join("sweep.json").exists() {
+            // Killed before the sweep recorded its parameters: nothing to resume, and --resume
+            // says so in one line.
+            let o = resume(&dir);
+            assert_eq!(o.status.code(), Some(2));
+            assert!(String::from_utf8_lossy(&o.stderr).contains("no sweep to resume"));
+            continue;
+        }
+        let o = resume(&dir);
+        assert!(
+            o.status.success(),
+            "kill at {at_lines} lines: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            std::fs::read(&results).unwrap() == expected,
+            "kill at {at_lines} lines ({before} written): resumed results.csv differs"
+        );
+    }
+    // The kill points must have interrupted real work, or the test proves nothing.
+    assert!(
+        resumed_partial >= 2,
+        "only {resumed_partial} kills hit a partial results.csv"
+    );
+}
+
+#[test]
+fn resume_refuses_other_parameters() {
+    let o = Command::new(env!("CARGO_BIN_EXE_accuracy"))
+        .args(["sweep", "--resume", "x", "--nodes", "10"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot be used with"));
+}
