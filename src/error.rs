@@ -34,6 +34,11 @@ pub enum Error {
         "{0} node(s) exceed a deterministic error bound (listed above): this is a bug, not noise"
     )]
     BoundViolation(usize),
+    /// A backend's result differs from its CPU twin's bits: a bug in a kernel or a driver.
+    #[error(
+        "{0} node(s) differ from their CPU twin's bits (listed above): the GPU kernel or driver is wrong"
+    )]
+    GpuMismatch(usize),
     /// `accuracy check`: more bits lost than the committed baseline allows.
     #[error("{0} lost-bits regression(s) against the baseline (table above)")]
     Regression(usize),
@@ -59,7 +64,7 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage(_) | Error::Generate(_) | Error::ResumeMismatch { .. } => 2,
-            Error::BoundViolation(_) => 3,
+            Error::BoundViolation(_) | Error::GpuMismatch(_) => 3,
             Error::Regression(_) => 4,
             Error::Report(analysis::report::ReportError::MissingResults { .. }) => 2,
             _ => 1,

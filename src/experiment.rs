@@ -51,6 +51,10 @@ impl InstanceSpec {
 pub trait Backend: Sync {
     /// Human-readable description (backend and adapter).
     fn describe(&self) -> String;
+    /// Whether the results are the CPU twins' own (then there is nothing to compare them with).
+    fn is_cpu(&self) -> bool {
+        false
+    }
     /// The f32 results of `op` by `algo` on every vertex.
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error>;
 }
@@ -61,6 +65,9 @@ pub struct Cpu;
 impl Backend for Cpu {
     fn describe(&self) -> String {
         "cpu".into()
+    }
+    fn is_cpu(&self) -> bool {
+        true
     }
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
         Ok(kernels::cpu(tree, w, algo, op))
@@ -78,6 +85,9 @@ pub struct Outcome {
     pub bounds: NodeBounds,
     /// The errors against the bounds: violations, tightness.
     pub bound_summary: BoundSummary,
+    /// Nodes where the backend's result differs from its CPU twin's bits (a bug); `None` when
+    /// the results are the twin's own.
+    pub gpu_mismatches: Option<usize>,
 }
 
 /// All outcomes of one operation with their shared reference.
@@ -103,11 +113,16 @@ pub fn evaluate(
             let outcomes = algos
                 .iter()
                 .map(|&algorithm| {
-                    let values = if algorithm.has_gpu_kernel() {
+                    let on_backend = algorithm.has_gpu_kernel() && !backend.is_cpu();
+                    let values = if on_backend {
                         backend.compute(tree, w, algorithm, op)?
                     } else {
                         kernels::cpu(tree, w, algorithm, op)
                     };
+                    let gpu_mismatches = on_backend.then(|| {
+                        let twin = kernels::cpu(tree, w, algorithm, op);
+                        mismatches(&values, &twin)
+                    });
                     let errors: Vec<NodeError> = values
                         .iter()
                         .enumerate()
@@ -125,6 +140,7 @@ pub fn evaluate(
                         summary,
                         bounds,
                         bound_summary,
+                        gpu_mismatches,
                     })
                 })
                 .collect::<Result<Vec<_>, Error>>()?;
@@ -135,6 +151,34 @@ pub fn evaluate(
             })
         })
         .collect()
+}
+
+/// Nodes whose bits differ (a NaN differs from everything but its own bits).
+pub fn mismatches(a: &[f32], b: &[f32]) -> usize {
+    a.len().abs_diff(b.len())
+        + a.iter()
+            .zip(b)
+            .filter(|(x, y)| x.to_bits() != y.to_bits())
+            .count()
+}
+
+/// The backend-vs-twin mismatches of evaluated results, one line per op × algorithm with any;
+/// the count is the total over all nodes.
+pub fn mismatch_report(context: &str, results: &[OpResults]) -> (usize, Vec<String>) {
+    let mut total = 0;
+    let mut lines = Vec::new();
+    for r in results {
+        for o in &r.outcomes {
+            if let Some(k) = o.gpu_mismatches.filter(|&k| k > 0) {
+                total += k;
+                lines.push(format!(
+                    "{context} {} {}: {k} node(s) differ from the CPU twin",
+                    r.op, o.algorithm
+                ));
+            }
+        }
+    }
+    (total, lines)
 }
 
 /// Exact condition number of the whole weight vector (the root's leaffix).

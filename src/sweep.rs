@@ -209,6 +209,7 @@ pub fn run(
     // Trees are evaluated in parallel; each one's rows reach the disk (flushed, then synced) as
     // soon as it and every tree before it are done, so results.csv is always a prefix of the
     // job order and a resumed sweep writes the same bytes as an uninterrupted one.
+    let mut mismatches = (0usize, Vec::new());
     let stop = std::sync::atomic::AtomicBool::new(false);
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<TreeDone, Error>)>();
     let mut first_error = None;
@@ -250,6 +251,8 @@ pub fn run(
                 match written {
                     Ok(d) => {
                         violations.extend(d.violations);
+                        mismatches.0 += d.mismatches.0;
+                        mismatches.1.extend(d.mismatches.1);
                         timings.generate_s += d.generate_s;
                         timings.evaluate_s += d.evaluate_s;
                         rows.extend(d.rows);
@@ -285,8 +288,22 @@ pub fn run(
     let summary_path = dir.join("summary.json");
     let json = serde_json::to_string_pretty(&summary).map_err(Error::json(&summary_path))?;
     fs::write(&summary_path, json + "\n").map_err(Error::io(&summary_path))?;
+    fail_on_mismatches(&mismatches)?;
     crate::bounds_table::fail_on_violations(&violations, params.reference)?;
     Ok(rows)
+}
+
+/// Prints the nodes where a backend differs from its CPU twin and fails with exit code 3 if
+/// there are any. Call it after the results are written.
+pub fn fail_on_mismatches((count, lines): &(usize, Vec<String>)) -> Result<(), Error> {
+    if *count == 0 {
+        return Ok(());
+    }
+    eprintln!("GPU RESULT DIFFERS FROM ITS CPU TWIN (a bug):");
+    for line in lines {
+        eprintln!("  {line}");
+    }
+    Err(Error::GpuMismatch(*count))
 }
 
 /// What one evaluated tree contributes to the sweep's files.
@@ -294,6 +311,8 @@ struct TreeDone {
     rows: Vec<ResultRow>,
     sample: Vec<crate::nodes_sample::NodeRecord>,
     violations: Violations,
+    /// Nodes whose backend result differs from the CPU twin, with a line per op × algorithm.
+    mismatches: (usize, Vec<String>),
     generate_s: f64,
     evaluate_s: f64,
 }
@@ -357,6 +376,7 @@ fn evaluate_tree(
         rows,
         sample: crate::nodes_sample::sample(job.index, &results),
         violations: crate::bounds_table::violations(&context, &results),
+        mismatches: experiment::mismatch_report(&context, &results),
         generate_s: (t1 - t0).as_secs_f64(),
         evaluate_s: (t2 - t1).as_secs_f64(),
     })

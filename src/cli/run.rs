@@ -7,7 +7,7 @@ use generators::Topology;
 use std::path::{Path, PathBuf};
 use treefix_accuracy::experiment::{self, InstanceSpec};
 use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
-use treefix_accuracy::{Error, bounds_table, gpu};
+use treefix_accuracy::{Error, bounds_table, gpu, sweep};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -68,8 +68,10 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
         dump(&path, &instance, &results)?;
         println!("wrote {}", path.display());
     }
+    let context = format!("seed {}", spec.seed);
+    sweep::fail_on_mismatches(&experiment::mismatch_report(&context, &results))?;
     bounds_table::fail_on_violations(
-        &bounds_table::violations(&format!("seed {}", spec.seed), &results),
+        &bounds_table::violations(&context, &results),
         a.measure.reference,
     )
 }

@@ -1,0 +1,82 @@
+//! A backend whose result differs from its CPU twin is reported, never hidden: counted per op ×
+//! algorithm, and the command exits with code 3 after writing its results.
+
+use analysis::{Algorithm, Op, ReferenceKind};
+use generators::{ChildOrder, Topology, Tree, WeightModel};
+use treefix_accuracy::experiment::{self, Backend, Cpu, InstanceSpec};
+use treefix_accuracy::{Error, kernels, sweep};
+
+/// The CPU twins, with the last bit of vertex 7's parallel result flipped.
+struct OneBitOff;
+
+impl Backend for OneBitOff {
+    fn describe(&self) -> String {
+        "one-bit-off".into()
+    }
+    fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
+        let mut v = kernels::cpu(tree, w, algo, op);
+        if algo == Algorithm::Parallel {
+            v[7] = f32::from_bits(v[7].to_bits() ^ 1);
+        }
+        Ok(v)
+    }
+}
+
+fn spec() -> InstanceSpec {
+    InstanceSpec {
+        topology: Topology::RandomRecursive,
+        n: 500,
+        weights: WeightModel::Gensum,
+        target_cond: 1e6,
+        child_order: ChildOrder::Natural,
+        seed: 3,
+    }
+}
+
+#[test]
+fn mismatches_are_counted_per_algorithm() {
+    let instance = spec().generate().unwrap();
+    let algos = [
+        Algorithm::Sequential,
+        Algorithm::Parallel,
+        Algorithm::Vectorial,
+    ];
+    let ops = [Op::Rootfix, Op::Leaffix];
+    let bad =
+        experiment::evaluate(&instance, &ops, &algos, ReferenceKind::Exact, &OneBitOff).unwrap();
+    for r in &bad {
+        let counts: Vec<Option<usize>> = r.outcomes.iter().map(|o| o.gpu_mismatches).collect();
+        // sequential never runs on a backend; parallel has the flipped bit; vectorial agrees.
+        assert_eq!(counts, [None, Some(1), Some(0)], "{}", r.op);
+    }
+    assert_eq!(experiment::mismatch_report("t", &bad).0, 2);
+    let good = experiment::evaluate(&instance, &ops, &algos, ReferenceKind::Exact, &Cpu).unwrap();
+    assert!(
+        good.iter()
+            .flat_map(|r| &r.outcomes)
+            .all(|o| o.gpu_mismatches.is_none())
+    );
+}
+
+#[test]
+fn a_sweep_with_mismatches_writes_its_results_and_exits_3() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("mismatch-sweep");
+    let _ = std::fs::remove_dir_all(&dir);
+    let params = sweep::SweepParams {
+        targets: vec![1e3, 1e6],
+        trees_per_target: 2,
+        nodes: 300,
+        topologies: vec![Topology::Chain],
+        weights: WeightModel::Gensum,
+        ops: vec![Op::Rootfix],
+        algos: vec![Algorithm::Parallel, Algorithm::Vectorial],
+        reference: ReferenceKind::Exact,
+        child_order: ChildOrder::Natural,
+        seed: 1,
+    };
+    let err = sweep::run(&params, &dir, &OneBitOff, true).unwrap_err();
+    assert!(matches!(err, Error::GpuMismatch(4)), "{err}");
+    assert_eq!(err.exit_code(), 3);
+    let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 4 * 2);
+}
