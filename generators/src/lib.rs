@@ -3,10 +3,12 @@
 
 pub mod exact_sum;
 pub mod gensum;
+pub mod io;
 pub mod topology;
 pub mod tree;
 pub mod weights;
 
+pub use io::{ReadError, ReadOptions, TreeFile, TreeStats, read_tree};
 pub use topology::Topology;
 pub use tree::{ChildOrder, NO_PARENT, Tree, TreeError};
 pub use weights::WeightModel;
