@@ -20,6 +20,9 @@ pub enum Error {
     Generate(#[from] generators::gensum::GenError),
     #[error("tree: {0}")]
     Tree(#[from] generators::TreeError),
+    /// A tree, weights or results file that cannot be read: `FILE:LINE:COL: reason`.
+    #[error("{0}")]
+    Read(#[from] generators::io::ReadError),
     #[error("{0}")]
     Usage(String),
     /// No adapter, a device limit exceeded, a GPU failure.
@@ -63,7 +66,10 @@ impl Error {
     /// lost-bits regression, 1 for everything else.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Usage(_) | Error::Generate(_) | Error::ResumeMismatch { .. } => 2,
+            Error::Usage(_)
+            | Error::Generate(_)
+            | Error::Read(_)
+            | Error::ResumeMismatch { .. } => 2,
             Error::BoundViolation(_) | Error::GpuMismatch(_) => 3,
             Error::Regression(_) => 4,
             Error::Report(analysis::report::ReportError::MissingResults { .. }) => 2,

@@ -105,7 +105,25 @@ pub fn evaluate(
     reference: ReferenceKind,
     backend: &dyn Backend,
 ) -> Result<Vec<OpResults>, Error> {
-    let (tree, w) = (&instance.tree, &instance.weights);
+    evaluate_weighted(
+        &instance.tree,
+        &instance.weights,
+        ops,
+        algos,
+        reference,
+        backend,
+    )
+}
+
+/// [`evaluate`] on any weighted tree (one read from a file, say).
+pub fn evaluate_weighted(
+    tree: &Tree,
+    w: &[f32],
+    ops: &[Op],
+    algos: &[Algorithm],
+    reference: ReferenceKind,
+    backend: &dyn Backend,
+) -> Result<Vec<OpResults>, Error> {
     let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
     ops.iter()
         .map(|&op| {

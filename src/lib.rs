@@ -10,6 +10,7 @@ pub mod error;
 pub mod experiment;
 pub mod format;
 pub mod gpu;
+pub mod inputs;
 pub mod kernels;
 pub mod nodes_sample;
 pub mod sweep;

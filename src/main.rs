@@ -34,6 +34,12 @@ enum Command {
     Check(cli::check::CheckArgs),
     /// Re-render DIR/report.html from a sweep directory's files, without recomputing.
     Report(cli::report::ReportArgs),
+    /// Table I of the seed paper for tree files: vertices, leaves, height, mean branching
+    /// factor, max degree, and the reading time.
+    Stats(cli::stats::StatsArgs),
+    /// Score another program's per-vertex rootfix/leaffix results on a tree file: errors, lost
+    /// bits, condition numbers, and whose of our algorithms' bounds they stay within.
+    Score(cli::score::ScoreArgs),
     /// GPU adapters and their limits.
     Info,
     /// Time per vertex of the GPU kernels (parallel vs vectorial) on star and chain trees.
@@ -49,6 +55,8 @@ fn main() -> ExitCode {
         Command::Report(a) => cli::report::run(a),
         Command::BoundsTable(a) => cli::bounds_table::run(a),
         Command::Check(a) => cli::check::run(a),
+        Command::Stats(a) => cli::stats::run(a),
+        Command::Score(a) => cli::score::run(a),
         Command::Info => {
             print!("{}", gpu::info_text());
             Ok(())

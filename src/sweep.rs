@@ -7,7 +7,8 @@ use crate::bounds_table::Violations;
 use crate::experiment::{self, Backend, InstanceSpec};
 use crate::format::sci;
 use analysis::{Algorithm, Op, ReferenceKind};
-use generators::{ChildOrder, Topology, WeightModel};
+use crate::inputs::{LoadedTree, TreeInput, WeightChoice};
+use generators::{ChildOrder, Topology};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -21,13 +22,17 @@ pub struct SweepParams {
     pub targets: Vec<f64>,
     pub trees_per_target: usize,
     pub nodes: usize,
+    /// Generated topologies (ignored when `files` is not empty).
     pub topologies: Vec<Topology>,
-    pub weights: WeightModel,
+    pub weights: WeightChoice,
     pub ops: Vec<Op>,
     pub algos: Vec<Algorithm>,
     pub reference: ReferenceKind,
     pub child_order: ChildOrder,
     pub seed: u64,
+    /// Tree files (`--tree`), instead of generated topologies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<TreeInput>,
 }
 
 /// One row of `results.csv`: one tree × algorithm × op.
@@ -67,31 +72,53 @@ pub struct ResultRow {
     pub max_bound_lost_bits: f64,
 }
 
-/// One tree to generate and evaluate.
+/// Where a job's tree comes from.
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    Generated(Topology),
+    /// Index into the sweep's loaded files.
+    File(usize),
+}
+
+/// One tree to build and evaluate.
 #[derive(Debug, Clone)]
 struct Job {
     index: usize,
-    spec: InstanceSpec,
+    source: Source,
+    /// The weights' target condition number; 0 when the weights are the input's own.
+    target_cond: f64,
+    seed: u64,
 }
 
 impl SweepParams {
+    /// Every tree of the sweep, in the order its rows are written. A file with its own weights
+    /// is one tree; otherwise each file or topology gets `trees_per_target` seeded weight draws
+    /// per target.
     fn jobs(&self) -> Vec<Job> {
+        let sources: Vec<Source> = if self.files.is_empty() {
+            self.topologies.iter().map(|&t| Source::Generated(t)).collect()
+        } else {
+            (0..self.files.len()).map(Source::File).collect()
+        };
         let mut jobs = Vec::new();
-        for &topology in &self.topologies {
-            for &target_cond in &self.targets {
-                for _ in 0..self.trees_per_target {
-                    let index = jobs.len();
-                    let seed = generators::derive_seed(self.seed, index as u64);
-                    let spec = InstanceSpec {
-                        topology,
-                        n: self.nodes,
-                        weights: self.weights,
-                        target_cond,
-                        child_order: self.child_order,
-                        seed,
-                    };
-                    jobs.push(Job { index, spec });
-                }
+        for source in sources {
+            let draws: Vec<f64> = match (source, self.weights) {
+                (Source::File(_), WeightChoice::File) => vec![0.0],
+                _ => self
+                    .targets
+                    .iter()
+                    .flat_map(|&t| std::iter::repeat_n(t, self.trees_per_target))
+                    .collect(),
+            };
+            for target_cond in draws {
+                let index = jobs.len();
+                let seed = generators::derive_seed(self.seed, index as u64);
+                jobs.push(Job {
+                    index,
+                    source,
+                    target_cond,
+                    seed,
+                });
             }
         }
         jobs
@@ -99,6 +126,11 @@ impl SweepParams {
 
     fn rows_per_tree(&self) -> usize {
         self.ops.len() * self.algos.len()
+    }
+
+    /// Reads the sweep's tree files (checking that none changed since `sweep.json` was written).
+    pub fn load_files(&self, dir: &Path) -> Result<Vec<LoadedTree>, Error> {
+        self.files.iter().map(|f| f.reload(dir)).collect()
     }
 }
 
@@ -138,6 +170,7 @@ struct Worst {
 /// Runs (or resumes) a sweep into `dir`; returns the rows of all trees.
 pub fn run(
     params: &SweepParams,
+    files: &[LoadedTree],
     dir: &Path,
     backend: &dyn Backend,
     quiet: bool,
@@ -222,7 +255,7 @@ pub fn run(
                     if stop.load(std::sync::atomic::Ordering::Relaxed) {
                         return;
                     }
-                    let done = evaluate_tree(params, job, backend, backend_name);
+                    let done = evaluate_tree(params, files, job, backend, backend_name);
                     bar.inc(1);
                     let _ = tx.send((pos, done));
                 });
@@ -317,19 +350,51 @@ struct TreeDone {
     evaluate_s: f64,
 }
 
-/// Generates one tree and evaluates every algorithm and op on it.
+/// Builds one weighted tree (generated, or read and weighted) and evaluates every algorithm and
+/// op on it.
 fn evaluate_tree(
     params: &SweepParams,
+    files: &[LoadedTree],
     job: &Job,
     backend: &dyn Backend,
     backend_name: &str,
 ) -> Result<TreeDone, Error> {
     let t0 = Instant::now();
-    let instance = job.spec.generate()?;
-    let achieved = experiment::achieved_cond(&instance.weights);
+    let (name, source, tree, weights) = match job.source {
+        Source::Generated(topology) => {
+            let WeightChoice::Model(weights) = params.weights else {
+                return Err(Error::Usage(
+                    "--weights file needs tree files (--tree FILE)".into(),
+                ));
+            };
+            let spec = InstanceSpec {
+                topology,
+                n: params.nodes,
+                weights,
+                target_cond: job.target_cond,
+                child_order: params.child_order,
+                seed: job.seed,
+            };
+            let instance = spec.generate()?;
+            (topology.to_string(), None, instance.tree, instance.weights)
+        }
+        Source::File(i) => {
+            let file = &files[i];
+            let tree = file.tree(params.child_order);
+            let weights = match params.weights {
+                WeightChoice::File => file.own_weights()?.to_vec(),
+                WeightChoice::Model(m) => {
+                    m.weights(tree.len(), job.target_cond, &mut generators::rng(job.seed))?
+                }
+            };
+            (file.name(), Some(&file.input), tree, weights)
+        }
+    };
+    let achieved = experiment::achieved_cond(&weights);
     let t1 = Instant::now();
-    let results = experiment::evaluate(
-        &instance,
+    let results = experiment::evaluate_weighted(
+        &tree,
+        &weights,
         &params.ops,
         &params.algos,
         params.reference,
@@ -341,13 +406,13 @@ fn evaluate_tree(
         .flat_map(|r| &r.outcomes)
         .map(|o| ResultRow {
             tree: job.index,
-            topology: job.spec.topology.to_string(),
-            n: job.spec.n,
-            height: instance.tree.height(),
-            child_order: job.spec.child_order.to_string(),
-            weights: job.spec.weights.to_string(),
-            seed: job.spec.seed,
-            target_cond: job.spec.target_cond,
+            topology: name.clone(),
+            n: tree.len(),
+            height: tree.height(),
+            child_order: params.child_order.to_string(),
+            weights: params.weights.to_string(),
+            seed: job.seed,
+            target_cond: job.target_cond,
             achieved_cond: achieved,
             algorithm: o.algorithm.to_string(),
             op: o.op.to_string(),
@@ -371,7 +436,8 @@ fn evaluate_tree(
             max_bound_lost_bits: o.bound_summary.max_bound_lost_bits,
         })
         .collect();
-    let context = format!("tree {} (seed {})", job.index, job.spec.seed);
+    let _ = source; // recorded in the rows once results.csv has its source columns
+    let context = format!("tree {} ({name}, seed {})", job.index, job.seed);
     Ok(TreeDone {
         rows,
         sample: crate::nodes_sample::sample(job.index, &results),
@@ -506,9 +572,20 @@ pub fn table(params: &SweepParams, rows: &[ResultRow]) -> String {
         );
     }
     let _ = writeln!(s, "{header}");
-    for topo in &params.topologies {
-        let topo_name = topo.to_string();
-        for &target in &params.targets {
+    let mut names: Vec<&str> = Vec::new();
+    for r in rows {
+        if !names.contains(&r.topology.as_str()) {
+            names.push(&r.topology);
+        }
+    }
+    for topo_name in names {
+        let mut targets: Vec<f64> = Vec::new();
+        for r in rows.iter().filter(|r| r.topology == topo_name) {
+            if !targets.contains(&r.target_cond) {
+                targets.push(r.target_cond);
+            }
+        }
+        for target in targets {
             let here: Vec<&ResultRow> = rows
                 .iter()
                 .filter(|r| r.topology == topo_name && r.target_cond == target)

@@ -142,7 +142,8 @@ fn run_dumps_per_node_rows() {
     assert_eq!(
         lines.next().unwrap(),
         "vertex,parent,depth,weight,op,algorithm,result,reference,rel_error,lost_bits,cond,\
-         bound,sharp_bound,prob_bound,running_bound,cond_scan,pred_extra_bits,meas_extra_bits"
+         bound,sharp_bound,prob_bound,running_bound,cond_scan,pred_extra_bits,meas_extra_bits,\
+         abs_error,label"
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 50 * 2 * 4);

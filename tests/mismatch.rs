@@ -4,6 +4,7 @@
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use treefix_accuracy::experiment::{self, Backend, Cpu, InstanceSpec};
+use treefix_accuracy::inputs::WeightChoice;
 use treefix_accuracy::{Error, kernels, sweep};
 
 /// The CPU twins, with the last bit of vertex 7's parallel result flipped.
@@ -67,14 +68,15 @@ fn a_sweep_with_mismatches_writes_its_results_and_exits_3() {
         trees_per_target: 2,
         nodes: 300,
         topologies: vec![Topology::Chain],
-        weights: WeightModel::Gensum,
+        weights: WeightChoice::Model(WeightModel::Gensum),
         ops: vec![Op::Rootfix],
         algos: vec![Algorithm::Parallel, Algorithm::Vectorial],
         reference: ReferenceKind::Exact,
         child_order: ChildOrder::Natural,
         seed: 1,
+        files: Vec::new(),
     };
-    let err = sweep::run(&params, &dir, &OneBitOff, true).unwrap_err();
+    let err = sweep::run(&params, &[], &dir, &OneBitOff, true).unwrap_err();
     assert!(matches!(err, Error::GpuMismatch(4)), "{err}");
     assert_eq!(err.exit_code(), 3);
     let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();

@@ -6,6 +6,7 @@ use generators::Topology;
 use std::path::PathBuf;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
 use treefix_accuracy::experiment::{Backend, Cpu};
+use treefix_accuracy::inputs::WeightChoice;
 use treefix_accuracy::{Error, bounds_table};
 
 #[derive(Args)]
@@ -37,6 +38,11 @@ pub struct BoundsTableArgs {
 }
 
 pub fn run(a: BoundsTableArgs) -> Result<(), Error> {
+    let WeightChoice::Model(weights) = a.instance.weights else {
+        return Err(Error::Usage(
+            "bounds-table generates its trees: --weights file needs `run` or `sweep --tree`".into(),
+        ));
+    };
     let params = bounds_table::GridParams {
         topologies: if a.topology.is_empty() {
             bounds_table::default_topologies()
@@ -46,7 +52,7 @@ pub fn run(a: BoundsTableArgs) -> Result<(), Error> {
         conds: a.cond.targets(a.points as usize),
         trees: a.trees as usize,
         nodes: a.nodes as usize,
-        weights: a.instance.weights,
+        weights,
         ops: a.ops.ops,
         algos: a.algos.algos,
         child_order: a.instance.child_order,

@@ -8,26 +8,61 @@ pub mod check;
 pub mod generate;
 pub mod report;
 pub mod run;
+pub mod score;
+pub mod stats;
 pub mod sweep;
 
 use analysis::{Algorithm, Op, ReferenceKind};
 use clap::Args;
-use generators::{ChildOrder, WeightModel};
+use generators::ChildOrder;
+use generators::io::{ForestMode, Format, ReadOptions};
 use treefix_accuracy::cond::{CondSpec, parse_cond};
 use treefix_accuracy::gpu::BackendChoice;
+use treefix_accuracy::inputs::WeightChoice;
 
 /// How a weighted tree is generated: weight model, seed and child order.
 #[derive(Args, Clone)]
 pub struct InstanceArgs {
-    /// Weight model: gensum, uniform, normal, lognormal, integers, ones.
+    /// Weight model: gensum, uniform, normal, lognormal, integers, ones; or file (the tree
+    /// file's own weights: branch lengths, matrix values, parent-array weights).
     #[arg(long, default_value = "gensum")]
-    pub weights: WeightModel,
+    pub weights: WeightChoice,
     /// Seed of the portable generator (ChaCha20); the same seed gives the same trees and weights.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Child order, which fixes the Euler tour: natural, light-first, heavy-first.
     #[arg(long, default_value = "natural")]
     pub child_order: ChildOrder,
+}
+
+/// How tree files are read (`--tree FILE`); formats and conventions in docs/inputs.md.
+#[derive(Args, Clone)]
+pub struct ReadArgs {
+    /// Tree file format: newick, nexus, mtx (Matrix Market), parents (parent array); default:
+    /// detected from the content, then the name (gzip is detected and decompressed).
+    #[arg(long)]
+    pub format: Option<Format>,
+    /// Which tree of a Newick/NEXUS file holding several (0 = the first).
+    #[arg(long, default_value_t = 0)]
+    pub tree_index: usize,
+    /// BFS root of a Matrix Market graph's spanning tree, as a vertex id of the file (default 1).
+    #[arg(long)]
+    pub root: Option<u64>,
+    /// A disconnected Matrix Market graph: refuse (an error naming the components), largest
+    /// (its largest component), virtual-root (one extra root, weight 0, joins the components).
+    #[arg(long, default_value = "refuse")]
+    pub forest: ForestMode,
+}
+
+impl ReadArgs {
+    pub fn options(&self) -> ReadOptions {
+        ReadOptions {
+            format: self.format,
+            tree_index: self.tree_index,
+            root: self.root,
+            forest: self.forest,
+        }
+    }
 }
 
 /// Which operations to compute.

@@ -1,22 +1,33 @@
 //! `accuracy run`: one tree, every algorithm; per-node results, errors and bounds.
 
-use super::{AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, parse_single_cond};
+use super::{AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, parse_single_cond};
 use analysis::Algorithm;
 use clap::Args;
 use generators::Topology;
 use std::path::{Path, PathBuf};
 use treefix_accuracy::experiment::{self, InstanceSpec};
+use treefix_accuracy::inputs::{self, WeightChoice};
 use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
 use treefix_accuracy::{Error, bounds_table, gpu, sweep};
 
 #[derive(Args)]
 pub struct RunArgs {
     /// Topology (see `sweep --help`).
-    #[arg(long)]
-    topology: Topology,
+    #[arg(long, required_unless_present = "tree", conflicts_with = "tree")]
+    topology: Option<Topology>,
     /// Vertices.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 31)))]
-    nodes: u64,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 31)),
+          required_unless_present = "tree", conflicts_with = "tree")]
+    nodes: Option<u64>,
+    /// A tree file instead of a generated topology (Newick, NEXUS, Matrix Market, parent array).
+    #[arg(long, value_name = "FILE")]
+    tree: Option<PathBuf>,
+    #[command(flatten)]
+    read: ReadArgs,
+    /// Weights from this file: `key value` lines, key = a vertex id of the tree file or a
+    /// label; vertices it does not name get 0.
+    #[arg(long, value_name = "PATH", requires = "tree", conflicts_with = "weights")]
+    weights_file: Option<PathBuf>,
     /// Target condition number (gensum weights).
     #[arg(long, default_value = "1e5", value_parser = parse_single_cond, allow_hyphen_values = true)]
     cond: f64,
@@ -33,42 +44,93 @@ pub struct RunArgs {
     dump: Option<PathBuf>,
 }
 
-pub fn run(a: RunArgs) -> Result<(), Error> {
-    let spec = InstanceSpec {
-        topology: a.topology,
-        n: a.nodes as usize,
-        weights: a.instance.weights,
-        target_cond: a.cond,
-        child_order: a.instance.child_order,
-        seed: a.instance.seed,
+/// A weighted tree to evaluate, and how to describe it.
+struct Subject {
+    title: String,
+    seed: u64,
+    tree: generators::Tree,
+    weights: Vec<f32>,
+    /// Per-vertex labels of a tree file (file ids or names).
+    file: Option<inputs::LoadedTree>,
+}
+
+fn subject(a: &RunArgs) -> Result<Subject, Error> {
+    let seed = a.instance.seed;
+    let Some(path) = &a.tree else {
+        let WeightChoice::Model(weights) = a.instance.weights else {
+            return Err(Error::Usage("--weights file needs a tree file (--tree FILE)".into()));
+        };
+        let spec = InstanceSpec {
+            topology: a.topology.expect("clap requires --topology without --tree"),
+            n: a.nodes.expect("clap requires --nodes without --tree") as usize,
+            weights,
+            target_cond: a.cond,
+            child_order: a.instance.child_order,
+            seed,
+        };
+        let instance = spec.generate()?;
+        return Ok(Subject {
+            title: format!("{} n={}", spec.topology, spec.n),
+            seed,
+            weights: instance.weights,
+            tree: instance.tree,
+            file: None,
+        });
     };
-    let instance = spec.generate()?;
+    let file = inputs::load(path, &a.read.options(), a.weights_file.as_deref())?;
+    let tree = file.tree(a.instance.child_order);
+    let from_file = a.weights_file.is_some() || a.instance.weights == WeightChoice::File;
+    let (weights, what) = match a.instance.weights {
+        _ if from_file => (file.own_weights()?.to_vec(), "file".to_string()),
+        WeightChoice::Model(m) => (
+            m.weights(tree.len(), a.cond, &mut generators::rng(seed))?,
+            m.to_string(),
+        ),
+        WeightChoice::File => unreachable!("handled above"),
+    };
+    Ok(Subject {
+        title: format!(
+            "{} ({}, sha256 {}…, read in {:.3} s) n={} weights={what}",
+            file.name(),
+            file.file.format,
+            &file.input.sha256[..12],
+            file.file.read_s,
+            tree.len()
+        ),
+        seed,
+        tree,
+        weights,
+        file: Some(file),
+    })
+}
+
+pub fn run(a: RunArgs) -> Result<(), Error> {
+    let s = subject(&a)?;
     let backend = gpu::select_backend(a.measure.backend)?;
     eprintln!("backend: {}", backend.describe());
-    let results = experiment::evaluate(
-        &instance,
+    let results = experiment::evaluate_weighted(
+        &s.tree,
+        &s.weights,
         &a.ops.ops,
         &a.algos.algos,
         a.measure.reference,
         &*backend,
     )?;
     println!(
-        "{} n={} height={} mean branching={:.1} weights={} achieved κ={} seed={}",
-        spec.topology,
-        spec.n,
-        instance.tree.height(),
-        instance.tree.mean_branching(),
-        spec.weights,
-        sci(experiment::achieved_cond(&instance.weights)),
-        spec.seed
+        "{} height={} mean branching={:.1} achieved κ={} seed={}",
+        s.title,
+        s.tree.height(),
+        s.tree.mean_branching(),
+        sci(experiment::achieved_cond(&s.weights)),
+        s.seed
     );
     print!("{}", error_summary(&results));
     print!("{}", bounds_summary(&results));
-    if let Some(path) = a.dump {
-        dump(&path, &instance, &results)?;
+    if let Some(path) = &a.dump {
+        dump(path, &s, &results)?;
         println!("wrote {}", path.display());
     }
-    let context = format!("seed {}", spec.seed);
+    let context = format!("seed {}", s.seed);
     sweep::fail_on_mismatches(&experiment::mismatch_report(&context, &results))?;
     bounds_table::fail_on_violations(
         &bounds_table::violations(&context, &results),
@@ -133,7 +195,7 @@ fn bounds_summary(results: &[experiment::OpResults]) -> String {
 }
 
 /// The per-node dump's columns.
-const DUMP_COLUMNS: [&str; 18] = [
+const DUMP_COLUMNS: [&str; 20] = [
     "vertex",
     "parent",
     "depth",
@@ -152,20 +214,18 @@ const DUMP_COLUMNS: [&str; 18] = [
     "cond_scan",
     "pred_extra_bits",
     "meas_extra_bits",
+    "abs_error",
+    "label",
 ];
 
 /// Per-node CSV: one row per op × algorithm × vertex.
-fn dump(
-    path: &Path,
-    instance: &experiment::Instance,
-    results: &[experiment::OpResults],
-) -> Result<(), Error> {
+fn dump(path: &Path, s: &Subject, results: &[experiment::OpResults]) -> Result<(), Error> {
     let file = std::fs::File::create(path).map_err(Error::io(path))?;
     let mut w = csv::Writer::from_writer(std::io::BufWriter::new(file));
-    let tree = &instance.tree;
+    let tree = &s.tree;
     w.write_record(DUMP_COLUMNS).map_err(Error::csv(path))?;
     for r in results {
-        let scan_prefix = analysis::metrics::scan_abs_prefix(tree, &instance.weights, r.op);
+        let scan_prefix = analysis::metrics::scan_abs_prefix(tree, &s.weights, r.op);
         let base = bounds_table::baseline_outcome(r);
         for o in &r.outcomes {
             let vectorial = matches!(
@@ -184,7 +244,7 @@ fn dump(
                         .map(|p| p.to_string())
                         .unwrap_or_default(),
                     tree.depth(v as u32).to_string(),
-                    f32_shortest(instance.weights[v]),
+                    f32_shortest(s.weights[v]),
                     r.op.to_string(),
                     o.algorithm.to_string(),
                     f32_shortest(o.values[v]),
@@ -203,6 +263,12 @@ fn dump(
                     f64_shortest(scan_prefix[v] / x),
                     extra.map(|(p, _)| format!("{p:.3}")).unwrap_or_default(),
                     extra.map(|(_, m)| format!("{m:.3}")).unwrap_or_default(),
+                    format!("{:e}", e.abs),
+                    s.file
+                        .as_ref()
+                        .and_then(|f| f.file.labels.get(v as u32))
+                        .map(|l| l.to_string())
+                        .unwrap_or_default(),
                 ])
                 .map_err(Error::csv(path))?;
             }

@@ -1,11 +1,12 @@
 //! `accuracy sweep`: the paper's Fig. 10 experiment over a range of condition numbers.
 
-use super::{InstanceArgs, MeasureArgs, OpsArgs};
+use super::{InstanceArgs, MeasureArgs, OpsArgs, ReadArgs};
 use analysis::Algorithm;
 use clap::Args;
 use generators::Topology;
 use std::path::PathBuf;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
+use treefix_accuracy::inputs::{self, WeightChoice};
 use treefix_accuracy::{Error, gpu, sweep};
 
 #[derive(Args)]
@@ -26,6 +27,17 @@ pub struct SweepArgs {
     /// caterpillar-legs, profile[:depth[:branching]].
     #[arg(long, value_delimiter = ',', default_value = "chain")]
     topology: Vec<Topology>,
+    /// Tree files instead of generated topologies (repeat for several). With generated
+    /// weights every file gets --trees draws per target; with `--weights file` (or
+    /// --weights-file) each file is one tree with its own weights.
+    #[arg(long = "tree", value_name = "FILE", conflicts_with_all = ["topology", "nodes"])]
+    trees_from: Vec<PathBuf>,
+    #[command(flatten)]
+    read: ReadArgs,
+    /// Weights from this file (one --tree only): `key value` lines, key = a vertex id of the
+    /// tree file or a label; vertices it does not name get 0.
+    #[arg(long, value_name = "PATH", requires = "trees_from", conflicts_with = "weights")]
+    weights_file: Option<PathBuf>,
     /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan.
     #[arg(
         long,
@@ -48,7 +60,8 @@ pub struct SweepArgs {
     /// results.csv ends with the same bytes as an uninterrupted run.
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "cond", "points", "trees", "nodes", "topology", "algos", "weights", "seed",
-        "child_order", "ops", "reference", "out",
+        "child_order", "ops", "reference", "out", "trees_from", "weights_file", "format",
+        "tree_index", "root", "forest",
     ])]
     resume: Option<PathBuf>,
     /// No progress bar and no table.
@@ -57,29 +70,50 @@ pub struct SweepArgs {
 }
 
 pub fn run(a: SweepArgs) -> Result<(), Error> {
-    let (params, dir) = match a.resume {
-        Some(dir) => (sweep::read_params(&dir)?, dir),
-        None => (
-            sweep::SweepParams {
+    let (params, files, dir) = match a.resume {
+        Some(dir) => {
+            let params = sweep::read_params(&dir)?;
+            let files = params.load_files(&dir)?;
+            (params, files, dir)
+        }
+        None => {
+            if a.weights_file.is_some() && a.trees_from.len() != 1 {
+                return Err(Error::Usage(
+                    "--weights-file goes with exactly one --tree FILE".into(),
+                ));
+            }
+            let opts = a.read.options();
+            let files = a
+                .trees_from
+                .iter()
+                .map(|p| inputs::load(p, &opts, a.weights_file.as_deref()))
+                .collect::<Result<Vec<_>, Error>>()?;
+            let weights = if a.weights_file.is_some() {
+                WeightChoice::File
+            } else {
+                a.instance.weights
+            };
+            let params = sweep::SweepParams {
                 targets: a.cond.targets(a.points as usize),
                 trees_per_target: a.trees as usize,
                 nodes: a.nodes as usize,
-                topologies: a.topology,
-                weights: a.instance.weights,
+                topologies: if files.is_empty() { a.topology } else { Vec::new() },
+                weights,
                 ops: a.ops.ops,
                 algos: a.algos,
                 reference: a.measure.reference,
                 child_order: a.instance.child_order,
                 seed: a.instance.seed,
-            },
-            a.out.unwrap_or_else(sweep::default_dir),
-        ),
+                files: files.iter().map(|f| f.input.clone()).collect(),
+            };
+            (params, files, a.out.unwrap_or_else(sweep::default_dir))
+        }
     };
     let backend = gpu::select_backend(a.measure.backend)?;
     if !a.quiet {
         eprintln!("backend: {}", backend.describe());
     }
-    let outcome = sweep::run(&params, &dir, &*backend, a.quiet);
+    let outcome = sweep::run(&params, &files, &dir, &*backend, a.quiet);
     if let Ok(rows) = &outcome {
         if !a.quiet {
             print!("{}", sweep::table(&params, rows));

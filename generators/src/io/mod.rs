@@ -337,7 +337,7 @@ fn decode<'a>(path: &Path, raw: &'a [u8]) -> Result<(Cow<'a, [u8]>, bool), ReadE
     Ok((text, gzipped))
 }
 
-fn sha256_hex(raw: &[u8]) -> String {
+pub fn sha256_hex(raw: &[u8]) -> String {
     let digest = Sha256::digest(raw);
     let mut s = String::with_capacity(64);
     for b in digest {
