@@ -752,7 +752,7 @@ pub fn render(rep: &TableReport) -> String {
 
 /// Writes `bounds-table.csv`, `bounds-table.json` and `bounds-table.txt` into `dir`.
 pub fn write(dir: &Path, rep: &TableReport, text: &str) -> Result<(), Error> {
-    std::fs::create_dir_all(dir).map_err(Error::io(dir))?;
+    std::fs::create_dir_all(dir).map_err(Error::output(dir))?;
     let csv_path = dir.join("bounds-table.csv");
     let mut w = csv::Writer::from_path(&csv_path).map_err(Error::csv(&csv_path))?;
     for r in &rep.rows {

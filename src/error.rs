@@ -11,6 +11,12 @@ pub enum Error {
     },
     #[error("{path}: {source}")]
     Csv { path: PathBuf, source: csv::Error },
+    /// An output directory or file that cannot be created (a usage error: choose another).
+    #[error("{path}: cannot write here: {source}")]
+    Output {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{path}: {source}")]
     Json {
         path: PathBuf,
@@ -54,6 +60,10 @@ impl Error {
         let path = path.into();
         move |source| Error::Io { path, source }
     }
+    pub fn output(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Error {
+        let path = path.into();
+        move |source| Error::Output { path, source }
+    }
     pub fn csv(path: impl Into<PathBuf>) -> impl FnOnce(csv::Error) -> Error {
         let path = path.into();
         move |source| Error::Csv { path, source }
@@ -69,6 +79,7 @@ impl Error {
             Error::Usage(_)
             | Error::Generate(_)
             | Error::Read(_)
+            | Error::Output { .. }
             | Error::ResumeMismatch { .. } => 2,
             Error::BoundViolation(_) | Error::GpuMismatch(_) => 3,
             Error::Regression(_) => 4,

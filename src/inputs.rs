@@ -171,7 +171,10 @@ impl TreeInput {
         if let Some(p) = changed {
             return Err(Error::ResumeMismatch {
                 dir: dir.to_path_buf(),
-                field: format!("{} (its SHA-256 changed since the sweep began)", p.display()),
+                field: format!(
+                    "{} (its SHA-256 changed since the sweep began)",
+                    p.display()
+                ),
             });
         }
         Ok(loaded)

@@ -6,8 +6,8 @@ use crate::Error;
 use crate::bounds_table::Violations;
 use crate::experiment::{self, Backend, InstanceSpec};
 use crate::format::sci;
-use analysis::{Algorithm, Op, ReferenceKind};
 use crate::inputs::{LoadedTree, TreeInput, WeightChoice};
+use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Topology};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -96,7 +96,10 @@ impl SweepParams {
     /// per target.
     fn jobs(&self) -> Vec<Job> {
         let sources: Vec<Source> = if self.files.is_empty() {
-            self.topologies.iter().map(|&t| Source::Generated(t)).collect()
+            self.topologies
+                .iter()
+                .map(|&t| Source::Generated(t))
+                .collect()
         } else {
             (0..self.files.len()).map(Source::File).collect()
         };
@@ -177,7 +180,7 @@ pub fn run(
 ) -> Result<Vec<ResultRow>, Error> {
     let start = Instant::now();
     let environment = crate::environment::Environment::capture();
-    fs::create_dir_all(dir).map_err(Error::io(dir))?;
+    fs::create_dir_all(dir).map_err(Error::output(dir))?;
     let params_path = dir.join("sweep.json");
     let results_path = dir.join("results.csv");
     let mut rows = resume(params, dir, &params_path, &results_path)?;
@@ -499,7 +502,7 @@ fn resume(
         return Ok(rows);
     }
     let json = serde_json::to_string_pretty(params).map_err(Error::json(params_path))?;
-    fs::write(params_path, json + "\n").map_err(Error::io(params_path))?;
+    fs::write(params_path, json + "\n").map_err(Error::output(params_path))?;
     if results_path.exists() {
         fs::remove_file(results_path).map_err(Error::io(results_path))?;
     }
@@ -563,7 +566,19 @@ pub fn table(params: &SweepParams, rows: &[ResultRow]) -> String {
         "max lost bits over {} trees per target (columns: op/algorithm)",
         params.trees_per_target
     );
-    let mut header = format!("{:<18} {:>9} {:>9}", "topology", "target", "κ median");
+    let mut names: Vec<&str> = Vec::new();
+    for r in rows {
+        if !names.contains(&r.topology.as_str()) {
+            names.push(&r.topology);
+        }
+    }
+    let w = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(18);
+    let mut header = format!("{:<w$} {:>9} {:>9}", "topology", "target", "κ median");
     for (op, a) in &cols {
         let _ = write!(
             header,
@@ -572,12 +587,6 @@ pub fn table(params: &SweepParams, rows: &[ResultRow]) -> String {
         );
     }
     let _ = writeln!(s, "{header}");
-    let mut names: Vec<&str> = Vec::new();
-    for r in rows {
-        if !names.contains(&r.topology.as_str()) {
-            names.push(&r.topology);
-        }
-    }
     for topo_name in names {
         let mut targets: Vec<f64> = Vec::new();
         for r in rows.iter().filter(|r| r.topology == topo_name) {
@@ -595,10 +604,16 @@ pub fn table(params: &SweepParams, rows: &[ResultRow]) -> String {
             }
             let mut conds: Vec<f64> = here.iter().map(|r| r.achieved_cond).collect();
             conds.sort_by(f64::total_cmp);
+            // Target 0: the input's own weights, no target.
+            let target = if target > 0.0 {
+                sci(target)
+            } else {
+                "own".into()
+            };
             let mut line = format!(
-                "{:<18} {:>9} {:>9}",
+                "{:<w$} {:>9} {:>9}",
                 topo_name,
-                sci(target),
+                target,
                 sci(conds[conds.len() / 2])
             );
             for (op, a) in &cols {

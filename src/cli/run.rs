@@ -6,8 +6,8 @@ use clap::Args;
 use generators::Topology;
 use std::path::{Path, PathBuf};
 use treefix_accuracy::experiment::{self, InstanceSpec};
-use treefix_accuracy::inputs::{self, WeightChoice};
 use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
+use treefix_accuracy::inputs::{self, WeightChoice};
 use treefix_accuracy::{Error, bounds_table, gpu, sweep};
 
 #[derive(Args)]
@@ -26,7 +26,12 @@ pub struct RunArgs {
     read: ReadArgs,
     /// Weights from this file: `key value` lines, key = a vertex id of the tree file or a
     /// label; vertices it does not name get 0.
-    #[arg(long, value_name = "PATH", requires = "tree", conflicts_with = "weights")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        requires = "tree",
+        conflicts_with = "weights"
+    )]
     weights_file: Option<PathBuf>,
     /// Target condition number (gensum weights).
     #[arg(long, default_value = "1e5", value_parser = parse_single_cond, allow_hyphen_values = true)]
@@ -58,7 +63,9 @@ fn subject(a: &RunArgs) -> Result<Subject, Error> {
     let seed = a.instance.seed;
     let Some(path) = &a.tree else {
         let WeightChoice::Model(weights) = a.instance.weights else {
-            return Err(Error::Usage("--weights file needs a tree file (--tree FILE)".into()));
+            return Err(Error::Usage(
+                "--weights file needs a tree file (--tree FILE)".into(),
+            ));
         };
         let spec = InstanceSpec {
             topology: a.topology.expect("clap requires --topology without --tree"),
@@ -220,7 +227,7 @@ const DUMP_COLUMNS: [&str; 20] = [
 
 /// Per-node CSV: one row per op × algorithm × vertex.
 fn dump(path: &Path, s: &Subject, results: &[experiment::OpResults]) -> Result<(), Error> {
-    let file = std::fs::File::create(path).map_err(Error::io(path))?;
+    let file = std::fs::File::create(path).map_err(Error::output(path))?;
     let mut w = csv::Writer::from_writer(std::io::BufWriter::new(file));
     let tree = &s.tree;
     w.write_record(DUMP_COLUMNS).map_err(Error::csv(path))?;

@@ -153,9 +153,7 @@ fn read_results(path: &Path, labels: &Labels, n: usize) -> Result<Vec<Scored>, E
         let v = *keys
             .get(field(cv))
             .ok_or_else(|| at(line, format!("unknown vertex '{}'", field(cv))))?;
-        let op: Op = field(co)
-            .parse()
-            .map_err(|e: String| at(line, e))?;
+        let op: Op = field(co).parse().map_err(|e: String| at(line, e))?;
         let x: f32 = field(cr)
             .parse()
             .map_err(|_| at(line, format!("result '{}' is not a number", field(cr))))?;
@@ -168,7 +166,10 @@ fn read_results(path: &Path, labels: &Labels, n: usize) -> Result<Vec<Scored>, E
         };
         let cell = &mut scored[slot].1[v as usize];
         if cell.is_some() {
-            return Err(at(line, format!("a second {op} result for vertex '{}'", field(cv))));
+            return Err(at(
+                line,
+                format!("a second {op} result for vertex '{}'", field(cv)),
+            ));
         }
         *cell = Some(x);
     }

@@ -56,7 +56,11 @@ pub fn run(a: StatsArgs) -> Result<(), Error> {
             s.max_degree,
             t.file.read_s * 1e3,
             t.file.bytes as f64 / 1e6 / t.file.read_s.max(1e-9),
-            if t.file.weights.is_some() { "own" } else { "none" }
+            if t.file.weights.is_some() {
+                "own"
+            } else {
+                "none"
+            }
         );
     }
     println!(

@@ -36,7 +36,12 @@ pub struct SweepArgs {
     read: ReadArgs,
     /// Weights from this file (one --tree only): `key value` lines, key = a vertex id of the
     /// tree file or a label; vertices it does not name get 0.
-    #[arg(long, value_name = "PATH", requires = "trees_from", conflicts_with = "weights")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        requires = "trees_from",
+        conflicts_with = "weights"
+    )]
     weights_file: Option<PathBuf>,
     /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan.
     #[arg(
@@ -97,7 +102,11 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
                 targets: a.cond.targets(a.points as usize),
                 trees_per_target: a.trees as usize,
                 nodes: a.nodes as usize,
-                topologies: if files.is_empty() { a.topology } else { Vec::new() },
+                topologies: if files.is_empty() {
+                    a.topology
+                } else {
+                    Vec::new()
+                },
                 weights,
                 ops: a.ops.ops,
                 algos: a.algos,
