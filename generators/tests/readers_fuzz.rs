@@ -504,3 +504,14 @@ fn truncated_gzip_is_always_an_error() {
         assert!(!msg.contains('\n'));
     }
 }
+
+/// Regression (found by `fuzz_readers --reader nexus`): a stray quote made the "unexpected"
+/// token span lines, and the message with it.
+#[test]
+fn regression_quoted_token_spanning_lines_stays_one_line() {
+    let e = read("f.nex", b"#NEXUS'\n#NEXUS'\n", &ReadOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        r"f.nex:1:7: unexpected '\n#NEXUS'; expected BEGIN"
+    );
+}
