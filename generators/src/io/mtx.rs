@@ -499,10 +499,10 @@ fn graph_tree(g: Graph, root: Option<u64>, root0: u32, forest: ForestMode) -> Re
                 } else {
                     Vec::new()
                 };
-                for i in 0..m {
+                for (i, &p) in parent.iter().enumerate() {
                     let v = file_vertex(i) as usize;
-                    if parent[i] != NO_PARENT {
-                        full[v] = file_vertex(parent[i] as usize);
+                    if p != NO_PARENT {
+                        full[v] = file_vertex(p as usize);
                     }
                     if valued {
                         w[v] = weight_of(i)?;
