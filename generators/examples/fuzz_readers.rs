@@ -30,10 +30,7 @@ fn kind(r: Option<&Reason>) -> String {
         None => "Io".into(),
         Some(r) => {
             let d = format!("{r:?}");
-            d.split([' ', '(', '{'])
-                .next()
-                .unwrap_or("")
-                .to_string()
+            d.split([' ', '(', '{']).next().unwrap_or("").to_string()
         }
     }
 }
