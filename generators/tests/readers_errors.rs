@@ -386,14 +386,35 @@ const IO_EXPECTED: [&str; 2] = [
     "tests/data: is a directory, not a file",
 ];
 
-fn actual() -> Vec<(&'static str, String, String)> {
+/// The input as a table cell shows it.
+fn shown(c: &Case) -> String {
+    if c.input.starts_with(&[0x1f, 0x8b]) {
+        return "(gzip data)".into();
+    }
+    let mut s = String::from_utf8_lossy(&c.input).escape_debug().to_string();
+    if c.opts.tree_index > 0 {
+        s += &format!("` with tree index {}", c.opts.tree_index);
+        return format!("`{s}");
+    }
+    if let Some(r) = c.opts.root {
+        s += &format!("` with root {r}");
+        if c.opts.forest != ForestMode::Refuse {
+            s += &format!(", forest mode {}", c.opts.forest);
+        }
+        return format!("`{s}");
+    }
+    format!("`{s}`")
+}
+
+/// (case, input as shown, actual message, expected message)
+fn actual() -> Vec<(&'static str, String, String, String)> {
     let mut out = Vec::new();
     for c in cases() {
         let got = match read_tree_bytes(Path::new(c.file), &c.input, &c.opts) {
             Ok(_) => "<no error>".to_string(),
             Err(e) => e.to_string(),
         };
-        out.push((c.what, got, c.message.to_string()));
+        out.push((c.what, shown(&c), got, c.message.to_string()));
     }
     let tree = read_tree_bytes(Path::new("t.nwk"), b"(a,b)c;", &ReadOptions::default()).unwrap();
     for c in weight_cases() {
@@ -401,10 +422,10 @@ fn actual() -> Vec<(&'static str, String, String)> {
             Ok(_) => "<no error>".to_string(),
             Err(e) => e.to_string(),
         };
-        out.push((c.what, got, c.message.to_string()));
+        out.push((c.what, shown(&c), got, c.message.to_string()));
     }
     for ((what, got), want) in io_messages().into_iter().zip(IO_EXPECTED) {
-        out.push((what, got, want.to_string()));
+        out.push((what, "".into(), got, want.to_string()));
     }
     out
 }
@@ -412,12 +433,15 @@ fn actual() -> Vec<(&'static str, String, String)> {
 #[test]
 fn exact_messages() {
     let rows = actual();
-    let wrong: Vec<_> = rows.iter().filter(|(_, got, want)| got != want).collect();
-    for (what, got, want) in &wrong {
+    let wrong: Vec<_> = rows
+        .iter()
+        .filter(|(_, _, got, want)| got != want)
+        .collect();
+    for (what, _, got, want) in &wrong {
         eprintln!("{what}:\n  got:  {got}\n  want: {want}");
     }
     assert!(wrong.is_empty(), "{} messages differ", wrong.len());
-    for (_, got, _) in &rows {
+    for (_, _, got, _) in &rows {
         assert!(!got.contains('\n'));
     }
 }
@@ -429,8 +453,11 @@ fn messages_are_documented() {
     let doc = std::fs::read_to_string(doc).unwrap().replace("\\|", "|");
     let missing: Vec<_> = actual()
         .into_iter()
-        .filter(|(_, _, want)| !doc.contains(&format!("`{want}`")))
-        .map(|(what, _, want)| format!("| {what} | `{}` |", want.replace('|', "\\|")))
+        .filter(|(_, _, _, want)| !doc.contains(&format!("`{want}`")))
+        .map(|(what, input, _, want)| {
+            let cell = |s: &str| s.replace('|', "\\|");
+            format!("| {what} | {} | `{}` |", cell(&input), cell(&want))
+        })
         .collect();
     assert!(
         missing.is_empty(),

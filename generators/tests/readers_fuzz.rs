@@ -389,7 +389,7 @@ fn fuzz_newick() {
         write_newick(t, Some(w), Some(&l))
     }));
     seeds.push(b"(a,(b,c)d:1[x])'e f':2;\n((x));\n".to_vec());
-    let (ok, err) = fuzz(Target::Newick, &seeds, "f.nwk", 6000, 11);
+    let (ok, err) = fuzz(Target::Newick, &seeds, "f.nwk", 18000, 11);
     assert!(
         ok > 0 && err > 0,
         "mutations should give both valid and invalid files"
@@ -405,7 +405,7 @@ fn fuzz_nexus() {
             &[("1".into(), "a b".into())],
         )
     }));
-    let (ok, err) = fuzz(Target::Nexus, &seeds, "f.nex", 3000, 12);
+    let (ok, err) = fuzz(Target::Nexus, &seeds, "f.nex", 8000, 12);
     assert!(
         ok > 0 && err > 0,
         "mutations should give both valid and invalid files"
@@ -428,7 +428,7 @@ fn fuzz_matrix_market() {
         .collect();
     seeds.extend(generated(|t, w, o| write_mtx(t, Some(w), o)));
     seeds.extend(generated(|t, _, o| write_mtx(t, None, o)));
-    let (ok, err) = fuzz(Target::Mtx, &seeds, "f.mtx", 4000, 13);
+    let (ok, err) = fuzz(Target::Mtx, &seeds, "f.mtx", 12000, 13);
     assert!(
         ok > 0 && err > 0,
         "mutations should give both valid and invalid files"
@@ -439,7 +439,7 @@ fn fuzz_matrix_market() {
 fn fuzz_parent_array() {
     let mut seeds = generated(|t, w, o| write_parents(t, Some(w), 0, false, o));
     seeds.extend(generated(|t, _, o| write_parents(t, None, 1, true, o)));
-    let (ok, err) = fuzz(Target::Parents, &seeds, "f.txt", 6000, 14);
+    let (ok, err) = fuzz(Target::Parents, &seeds, "f.txt", 18000, 14);
     assert!(
         ok > 0 && err > 0,
         "mutations should give both valid and invalid files"
@@ -452,7 +452,7 @@ fn fuzz_gzip_layer() {
     seeds.push(gzip(
         &std::fs::read(data_dir().join("ape_bird_families.nwk")).unwrap(),
     ));
-    let (ok, err) = fuzz(Target::Gzip, &seeds, "f.gz", 3000, 15);
+    let (ok, err) = fuzz(Target::Gzip, &seeds, "f.gz", 8000, 15);
     assert!(
         ok > 0 && err > 0,
         "mutations should give both valid and invalid files"
@@ -473,7 +473,7 @@ fn fuzz_weights_file() {
         b"1 0.5\n2,1e-3\n4 -2\n".to_vec(),
     ];
     let strat = (0..2usize, mutations());
-    runner(5000, 16)
+    runner(15000, 16)
         .run(&strat, |(i, muts)| {
             let input = mutate(&seeds[i], Target::Weights, &muts);
             let tf = if i == 0 { &tf_nwk } else { &tf_parents };
@@ -503,4 +503,15 @@ fn truncated_gzip_is_always_an_error() {
         assert!(matches!(e, ReadError::AtByte { .. }), "{len}: {msg}");
         assert!(!msg.contains('\n'));
     }
+}
+
+/// Regression (found by `fuzz_readers --reader nexus`): a stray quote made the "unexpected"
+/// token span lines, and the message with it.
+#[test]
+fn regression_quoted_token_spanning_lines_stays_one_line() {
+    let e = read("f.nex", b"#NEXUS'\n#NEXUS'\n", &ReadOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        r"f.nex:1:7: unexpected '\n#NEXUS'; expected BEGIN"
+    );
 }

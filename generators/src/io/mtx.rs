@@ -7,7 +7,9 @@
 //! its tree edge; where several entries give the same edge (a_ij and a_ji of a general
 //! matrix, or repeated entries), the first stored one. A BFS root's weight is its diagonal
 //! value if one is stored (the first), else 0. Values are checked (NaN, infinite, f32
-//! overflow, subnormal) only where they become weights.
+//! overflow, subnormal) only where they become weights. Memory is linear in the number of
+//! entries, whatever size the file declares (see [`graph_tree`]), except for forest mode
+//! `VirtualRoot`, whose tree has every declared vertex.
 
 use super::ForestMode;
 use super::error::{Fail, Reason, What};
@@ -229,52 +231,131 @@ pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<M
             }));
         }
     }
-    let root0 = root.map_or(0, |r| (r - 1) as usize);
+    let root0 = root.map_or(0, |r| (r - 1) as u32);
+    graph_tree(
+        Graph {
+            n,
+            rows,
+            cols,
+            values,
+            valued: h.valued,
+        },
+        root,
+        root0,
+        forest,
+    )
+}
+
+struct Graph {
+    n: usize,
+    rows: Vec<u32>,
+    cols: Vec<u32>,
+    values: Values,
+    valued: bool,
+}
+
+/// The BFS spanning tree (or forest handling) of a graph.
+///
+/// Memory is linear in the entries, not in the declared size: when the entries cannot touch
+/// every vertex (n > 2·off-diagonal entries + 1), the graph is searched on the touched
+/// vertices only and the untouched ones are counted as isolated components; only forest mode
+/// `VirtualRoot`, whose tree has every vertex, allocates per declared vertex.
+fn graph_tree(g: Graph, root: Option<u64>, root0: u32, forest: ForestMode) -> Result<Mtx, Fail> {
+    let Graph {
+        n,
+        rows,
+        cols,
+        values,
+        valued,
+    } = g;
+    // Diagonal entries, first stored per vertex: (vertex, entry), sorted by vertex.
+    let mut diag: Vec<(u32, u32)> = Vec::new();
+    let mut offdiag = 0usize;
+    for (e, (&r, &c)) in rows.iter().zip(&cols).enumerate() {
+        if r == c {
+            diag.push((r, e as u32));
+        } else {
+            offdiag += 1;
+        }
+    }
+    diag.sort_by_key(|d| d.0); // stable: the first stored entry of a vertex comes first
+    diag.dedup_by_key(|d| d.0);
+    let diag_of = |v: u32| {
+        diag.binary_search_by_key(&v, |d| d.0)
+            .ok()
+            .map(|i| diag[i].1)
+    };
+
+    // The searched vertices: all of them, or (sparse case) the touched ones and the root,
+    // in increasing id, so that compressed ids keep the order of file ids.
+    let sparse = n as u64 > 2 * offdiag as u64 + 1;
+    let verts: Option<Vec<u32>> = sparse.then(|| {
+        let mut v: Vec<u32> = Vec::with_capacity(2 * offdiag + 1);
+        for (&r, &c) in rows.iter().zip(&cols) {
+            if r != c {
+                v.push(r);
+                v.push(c);
+            }
+        }
+        v.push(root0);
+        v.sort_unstable();
+        v.dedup();
+        v
+    });
+    let m = verts.as_ref().map_or(n, |v| v.len());
+    let idx = |x: u32| -> usize {
+        match &verts {
+            None => x as usize,
+            Some(v) => v.binary_search(&x).expect("touched vertex"),
+        }
+    };
+    let file_vertex = |i: usize| -> u32 {
+        match &verts {
+            None => i as u32,
+            Some(v) => v[i],
+        }
+    };
 
     // Adjacency (CSR) of the undirected graph; each arc packs (neighbour << 32 | entry), so
     // sorting a vertex's arcs orders neighbours by id and duplicates by storage order.
-    let mut start = vec![0usize; n + 1];
-    let mut diag = vec![u32::MAX; n];
-    for (e, (&r, &c)) in rows.iter().zip(&cols).enumerate() {
-        if r == c {
-            if diag[r as usize] == u32::MAX {
-                diag[r as usize] = e as u32;
-            }
-        } else {
-            start[r as usize + 1] += 1;
-            start[c as usize + 1] += 1;
+    let mut start = vec![0usize; m + 1];
+    for (&r, &c) in rows.iter().zip(&cols) {
+        if r != c {
+            start[idx(r) + 1] += 1;
+            start[idx(c) + 1] += 1;
         }
     }
-    for v in 0..n {
+    for v in 0..m {
         start[v + 1] += start[v];
     }
     let mut fill = start.clone();
-    let mut arcs = vec![0u64; start[n]];
+    let mut arcs = vec![0u64; start[m]];
     for (e, (&r, &c)) in rows.iter().zip(&cols).enumerate() {
         if r != c {
-            arcs[fill[r as usize]] = (c as u64) << 32 | e as u64;
-            fill[r as usize] += 1;
-            arcs[fill[c as usize]] = (r as u64) << 32 | e as u64;
-            fill[c as usize] += 1;
+            let (ri, ci) = (idx(r), idx(c));
+            arcs[fill[ri]] = (ci as u64) << 32 | e as u64;
+            fill[ri] += 1;
+            arcs[fill[ci]] = (ri as u64) << 32 | e as u64;
+            fill[ci] += 1;
         }
     }
     drop(fill);
     drop(rows);
     drop(cols);
-    for v in 0..n {
+    for v in 0..m {
         arcs[start[v]..start[v + 1]].sort_unstable();
     }
 
     // BFS from the root, then from the smallest unvisited vertex, until all are visited.
     const UNSEEN: u32 = u32::MAX;
-    let mut comp = vec![UNSEEN; n];
-    let mut parent = vec![NO_PARENT; n];
-    let mut edge = vec![u32::MAX; n];
+    let mut comp = vec![UNSEEN; m];
+    let mut parent = vec![NO_PARENT; m];
+    let mut edge = vec![u32::MAX; m];
     let mut starts: Vec<u32> = Vec::new();
     let mut sizes: Vec<usize> = Vec::new();
-    let mut queue: Vec<u32> = Vec::with_capacity(n);
+    let mut queue: Vec<u32> = Vec::with_capacity(m);
     let mut next_unseen = 0;
-    let mut s0 = root0;
+    let mut s0 = idx(root0);
     loop {
         let c = starts.len() as u32;
         starts.push(s0 as u32);
@@ -296,35 +377,27 @@ pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<M
             }
         }
         sizes.push(queue.len());
-        while next_unseen < n && comp[next_unseen] != UNSEEN {
+        while next_unseen < m && comp[next_unseen] != UNSEEN {
             next_unseen += 1;
         }
-        if next_unseen == n {
+        if next_unseen == m {
             break;
         }
         s0 = next_unseen;
     }
     drop(arcs);
     drop(queue);
-    let components = starts.len();
+    drop(start);
+    let isolated = n - m; // untouched vertices (sparse case): one component each
+    let components = starts.len() + isolated;
 
-    let weight_of = |v: usize| -> Result<f32, Fail> {
-        if edge[v] != u32::MAX {
-            values.get(edge[v])
-        } else if diag[v] != u32::MAX {
-            values.get(diag[v])
+    // Weight of searched vertex i: its tree edge's entry, else its diagonal, else 0.
+    let weight_of = |i: usize| -> Result<f32, Fail> {
+        if edge[i] != u32::MAX {
+            values.get(edge[i])
         } else {
-            Ok(0.0)
+            diag_of(file_vertex(i)).map_or(Ok(0.0), |e| values.get(e))
         }
-    };
-    let all_weights = |keep: &dyn Fn(usize) -> bool| -> Result<Vec<f32>, Fail> {
-        let mut w = Vec::new();
-        for v in 0..n {
-            if keep(v) {
-                w.push(weight_of(v)?);
-            }
-        }
-        Ok(w)
     };
 
     if components > 1 {
@@ -332,52 +405,77 @@ pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<M
             ForestMode::Refuse => {
                 return Err(Fail::File(Reason::Disconnected {
                     components,
-                    largest: sizes.iter().copied().max().unwrap_or(0),
+                    largest: sizes.iter().copied().max().unwrap_or(1),
                     n,
                 }));
             }
             ForestMode::Largest => {
-                // Smallest vertex of each component (for components after the first it is
-                // the BFS start).
+                // Smallest searched vertex of each component (after the first, the BFS start).
                 let mut smallest = starts.clone();
-                for v in (0..n).rev() {
-                    let c = comp[v] as usize;
-                    smallest[c] = smallest[c].min(v as u32);
+                for i in (0..m).rev() {
+                    let c = comp[i] as usize;
+                    smallest[c] = smallest[c].min(i as u32);
                 }
-                let best = (0..components)
+                let best = (0..starts.len())
                     .max_by(|&a, &b| sizes[a].cmp(&sizes[b]).then(smallest[b].cmp(&smallest[a])))
                     .expect("at least one component");
+                // An untouched vertex is a component of size 1; vertex 1 of the file is the
+                // smallest vertex of all, so it wins ties of size 1.
+                if sizes[best] == 1 && file_vertex(smallest[best] as usize) != 0 {
+                    if root.is_some_and(|r| r != 1) {
+                        return Err(Fail::File(Reason::RootNotInLargest {
+                            root: root.unwrap_or(1),
+                            size: 1,
+                            smallest: 1,
+                        }));
+                    }
+                    let w = diag_of(0).map_or(Ok(0.0), |e| values.get(e))?;
+                    let tree = Tree::from_parents(vec![NO_PARENT], ChildOrder::Natural)
+                        .map_err(|e| Fail::File(Reason::Tree(e)))?;
+                    return Ok(Mtx {
+                        tree,
+                        weights: valued.then(|| vec![w]),
+                        file_ids: Some(vec![1]),
+                        file_vertices: n as u64,
+                        components,
+                    });
+                }
                 if best != 0 && root.is_some() {
                     return Err(Fail::File(Reason::RootNotInLargest {
                         root: root.unwrap_or(1),
                         size: sizes[best],
-                        smallest: smallest[best] as u64 + 1,
+                        smallest: file_vertex(smallest[best] as usize) as u64 + 1,
                     }));
                 }
-                let mut new_id = vec![u32::MAX; n];
-                let mut file_ids = Vec::with_capacity(sizes[best]);
-                for v in 0..n {
-                    if comp[v] as usize == best {
-                        new_id[v] = file_ids.len() as u32;
-                        file_ids.push(v as u64 + 1);
+                let mut new_id = vec![u32::MAX; m];
+                let mut kept_idx: Vec<usize> = Vec::with_capacity(sizes[best]);
+                for i in 0..m {
+                    if comp[i] as usize == best {
+                        new_id[i] = kept_idx.len() as u32;
+                        kept_idx.push(i);
                     }
                 }
-                let kept: Vec<u32> = file_ids
+                let kept: Vec<u32> = kept_idx
                     .iter()
-                    .map(|&f| {
-                        let p = parent[f as usize - 1];
-                        if p == NO_PARENT {
-                            NO_PARENT
-                        } else {
-                            new_id[p as usize]
-                        }
+                    .map(|&i| match parent[i] {
+                        NO_PARENT => NO_PARENT,
+                        p => new_id[p as usize],
                     })
                     .collect();
-                let weights = if h.valued {
-                    Some(all_weights(&|v| comp[v] as usize == best)?)
+                let weights = if valued {
+                    Some(
+                        kept_idx
+                            .iter()
+                            .map(|&i| weight_of(i))
+                            .collect::<Result<_, _>>()?,
+                    )
                 } else {
                     None
                 };
+                let file_ids = kept_idx
+                    .iter()
+                    .map(|&i| file_vertex(i) as u64 + 1)
+                    .collect();
                 let tree = Tree::from_parents(kept, ChildOrder::Natural)
                     .map_err(|e| Fail::File(Reason::Tree(e)))?;
                 return Ok(Mtx {
@@ -392,19 +490,47 @@ pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<M
                 if n >= 1 << 31 {
                     return Err(Fail::File(Reason::TooManyVertices));
                 }
-                for &s in &starts {
-                    parent[s as usize] = n as u32;
+                // Every vertex of the file, and the virtual root n. Untouched vertices hang
+                // from it directly.
+                let mut full = vec![n as u32; n + 1];
+                full[n] = NO_PARENT;
+                let mut w = if valued {
+                    vec![0.0f32; n + 1]
+                } else {
+                    Vec::new()
+                };
+                for (i, &p) in parent.iter().enumerate() {
+                    let v = file_vertex(i) as usize;
+                    if p != NO_PARENT {
+                        full[v] = file_vertex(p as usize);
+                    }
+                    if valued {
+                        w[v] = weight_of(i)?;
+                    }
                 }
-                parent.push(NO_PARENT);
+                if valued && isolated > 0 {
+                    for &(v, e) in &diag {
+                        if idx_of(&verts, v).is_none() {
+                            w[v as usize] = values.get(e)?;
+                        }
+                    }
+                }
+                let tree = Tree::from_parents(full, ChildOrder::Natural)
+                    .map_err(|e| Fail::File(Reason::Tree(e)))?;
+                return Ok(Mtx {
+                    tree,
+                    weights: valued.then_some(w),
+                    file_ids: None,
+                    file_vertices: n as u64,
+                    components,
+                });
             }
         }
     }
-    let weights = if h.valued {
-        let mut w = all_weights(&|_| true)?;
-        if parent.len() > n {
-            w.push(0.0); // the virtual root
-        }
-        Some(w)
+    // Connected: every vertex was searched (m = n) and ids are file ids − 1.
+    debug_assert_eq!(m, n);
+    let weights = if valued {
+        Some((0..n).map(weight_of).collect::<Result<Vec<f32>, Fail>>()?)
     } else {
         None
     };
@@ -417,6 +543,14 @@ pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<M
         file_vertices: n as u64,
         components,
     })
+}
+
+/// Whether vertex `v` was searched (always, unless the graph was searched sparsely).
+fn idx_of(verts: &Option<Vec<u32>>, v: u32) -> Option<usize> {
+    match verts {
+        None => Some(v as usize),
+        Some(vs) => vs.binary_search(&v).ok(),
+    }
 }
 
 fn split_ws<'a>(line: &'a [u8], out: &mut Vec<(usize, &'a [u8])>) {
@@ -489,6 +623,52 @@ mod tests {
         let t = parse(p.as_bytes(), None, ForestMode::Refuse).unwrap();
         assert_eq!(t.tree.parents(), &[NO_PARENT, 2, 0]);
         assert!(t.weights.is_none());
+    }
+
+    /// Declared sizes far beyond the entries are searched on the touched vertices only:
+    /// no per-vertex memory for 2^31 − 1 declared vertices.
+    #[test]
+    fn sparse_graphs_cost_their_entries() {
+        let huge =
+            "%%MatrixMarket matrix coordinate pattern symmetric\n2147483647 2147483647 1\n2 1\n";
+        assert_eq!(
+            reason(parse(huge.as_bytes(), None, ForestMode::Refuse)),
+            Reason::Disconnected {
+                components: 2147483646,
+                largest: 2,
+                n: 2147483647
+            }
+        );
+        let l = parse(huge.as_bytes(), None, ForestMode::Largest).unwrap();
+        assert_eq!(l.tree.parents(), &[NO_PARENT, 0]);
+        assert_eq!(l.file_ids.unwrap(), vec![1, 2]);
+        // The root (vertex 1) untouched; the largest component is {2, 3}.
+        let g = "%%MatrixMarket matrix coordinate real general\n6 6 2\n3 2 5\n4 4 7\n";
+        let l = parse(g.as_bytes(), None, ForestMode::Largest).unwrap();
+        assert_eq!(l.tree.parents(), &[NO_PARENT, 0]);
+        assert_eq!(l.file_ids.unwrap(), vec![2, 3]);
+        assert_eq!(l.weights.unwrap(), vec![0.0, 5.0]);
+        assert_eq!(l.components, 5);
+        assert!(matches!(
+            reason(parse(g.as_bytes(), Some(1), ForestMode::Largest)),
+            Reason::RootNotInLargest {
+                root: 1,
+                size: 2,
+                smallest: 2
+            }
+        ));
+        let v = parse(g.as_bytes(), None, ForestMode::VirtualRoot).unwrap();
+        assert_eq!(v.tree.parents(), &[6, 6, 1, 6, 6, 6, NO_PARENT]);
+        assert_eq!(v.weights.unwrap(), vec![0.0, 0.0, 5.0, 7.0, 0.0, 0.0, 0.0]);
+        // No edges at all: every component has one vertex; vertex 1 wins the tie.
+        let e = "%%MatrixMarket matrix coordinate real general\n5 5 1\n1 1 2.5\n";
+        let l = parse(e.as_bytes(), None, ForestMode::Largest).unwrap();
+        assert_eq!((l.tree.len(), l.weights.unwrap()), (1, vec![2.5]));
+        let l = parse(e.as_bytes(), Some(4), ForestMode::Largest);
+        assert!(matches!(
+            reason(l),
+            Reason::RootNotInLargest { root: 4, .. }
+        ));
     }
 
     #[test]

@@ -119,7 +119,7 @@ pub(crate) fn parse_file(s: &[u8], index: usize) -> Result<(Parsed, usize), Fail
             Some((at, t)) => return Err(Fail::At(at, unexpected(&t, "a block name"))),
             None => return Err(Fail::At(s.len(), Reason::TruncatedTree)),
         };
-        let block = String::from_utf8_lossy(&name).into_owned();
+        let block = show(&name);
         let unclosed = || {
             Fail::At(
                 at,

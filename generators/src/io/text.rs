@@ -2,11 +2,24 @@
 
 use super::error::{Reason, What};
 
-/// A token as text for messages (lossy, bounded).
+/// A token as text for messages: lossy UTF-8, at most 40 characters, control characters
+/// escaped (`\n`, `\u{0}`) so that a message stays on one line.
 pub(crate) fn show(tok: &[u8]) -> String {
     const MAX: usize = 40;
-    let s = String::from_utf8_lossy(&tok[..tok.len().min(MAX)]).into_owned();
-    if tok.len() > MAX { s + "…" } else { s }
+    let text = String::from_utf8_lossy(tok);
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == MAX {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Parses a weight (branch length, weight file value, matrix value) as f32 with correct

@@ -1,0 +1,254 @@
+//! Long-run mutation fuzzer of the readers (cargo-fuzz needs nightly; this needs nothing).
+//!
+//! ```sh
+//! nice -n 19 cargo run --release -p generators --example fuzz_readers -- \
+//!     --reader newick --seconds 600 --seed 1 [--crashes DIR]
+//! ```
+//!
+//! Readers: newick, nexus, mtx, parents, weights, gzip. The corpus is the copied real files
+//! of tests/data and generated files (random trees written by the tests' writers); every
+//! iteration applies 1–8 random mutations (bit flips, byte sets, truncations, deletions,
+//! inserted syntax tokens and hostile numbers, repeated tokens, duplicated/deleted/swapped
+//! lines) and reads the result under `catch_unwind`. A panic, an inconsistent result (weights
+//! not one per vertex, a non-normal weight, a multi-line message) or a read slower than 2 s
+//! is a finding: its input is written to DIR (default target/fuzz-findings). Inputs that
+//! reach an error kind not seen before join the corpus.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::*;
+use generators::io::{ReadOptions, Reason, TreeFile, read_tree_bytes, read_weights_bytes};
+use rand::Rng;
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn kind(r: Option<&Reason>) -> String {
+    match r {
+        None => "Io".into(),
+        Some(r) => {
+            let d = format!("{r:?}");
+            d.split([' ', '(', '{']).next().unwrap_or("").to_string()
+        }
+    }
+}
+
+fn seeds(target: Target, rng: &mut generators::Rng) -> Vec<Vec<u8>> {
+    let data = data_dir();
+    let file = |f: &str| std::fs::read(data.join(f)).unwrap();
+    let gunzip = |g: Vec<u8>| {
+        use std::io::Read;
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(&g[..])
+            .read_to_end(&mut out)
+            .unwrap();
+        out
+    };
+    let mut out = Vec::new();
+    for n in [1usize, 2, 3, 10, 50, 300] {
+        let choices: Vec<u32> = (1..n).map(|_| rng.random()).collect();
+        let t = tree_from_choices(&choices);
+        let w: Vec<f32> = (0..n).map(|_| rng.random_range(-3.0f32..3.0)).collect();
+        let labels: Vec<String> = (0..n).map(|v| format!("v{v}")).collect();
+        let order: Vec<u32> = (0..n as u32).collect();
+        match target {
+            Target::Newick | Target::Gzip => {
+                out.push(write_newick(&t, Some(&w), Some(&labels)).into_bytes());
+                out.push(write_newick(&t, None, None).into_bytes());
+            }
+            Target::Nexus => out.push(
+                write_nexus(
+                    &[write_newick(&t, Some(&w), Some(&labels))],
+                    &[("1".into(), "x y".into())],
+                )
+                .into_bytes(),
+            ),
+            Target::Mtx => {
+                out.push(write_mtx(&t, Some(&w), &order).into_bytes());
+                out.push(write_mtx(&t, None, &order).into_bytes());
+            }
+            Target::Parents => {
+                out.push(write_parents(&t, Some(&w), 0, false, &order).into_bytes());
+                out.push(write_parents(&t, None, 1, true, &order).into_bytes());
+            }
+            Target::Weights => {}
+        }
+    }
+    match target {
+        Target::Newick => {
+            for f in [
+                "ape_bird_families.nwk",
+                "unifrac_crawford.tre",
+                "ete3_diauxic.nw",
+            ] {
+                out.push(file(f));
+            }
+        }
+        Target::Nexus => out.push(file("biopython_bats.nex")),
+        Target::Mtx => {
+            out.push(gunzip(file("HB_494_bus.mtx.gz")));
+            out.push(gunzip(file("3elt.mtx.gz")));
+        }
+        Target::Parents => {}
+        Target::Weights => {
+            out.push(b"Struthionidae 1.5\nRheidae,2\n# c\n7 -0.25\nCasuariidae\t1e-3\n".to_vec());
+            out.push(b"1 0.5\n2,1e-3\n4 -2\n3 7\n".to_vec());
+        }
+        Target::Gzip => {
+            let plain = std::mem::take(&mut out);
+            out = plain.iter().map(|p| gzip(p)).collect();
+            out.push(file("HB_494_bus.mtx.gz"));
+        }
+    }
+    out
+}
+
+/// A finding's description, or None if the read was fine.
+fn audit(r: &Result<TreeFile, generators::ReadError>) -> Option<String> {
+    match r {
+        Ok(t) => {
+            let n = t.tree.len();
+            if let Some(w) = &t.weights {
+                if w.len() != n {
+                    return Some(format!("{} weights for {n} vertices", w.len()));
+                }
+                if let Some(x) = w.iter().find(|x| !(**x == 0.0 || x.is_normal())) {
+                    return Some(format!("weight {x} is not normal"));
+                }
+            }
+            None
+        }
+        Err(e) => {
+            let m = e.to_string();
+            m.contains('\n').then(|| format!("multi-line message: {m}"))
+        }
+    }
+}
+
+fn main() {
+    let mut reader = "newick".to_string();
+    let mut seconds = 60.0;
+    let mut seed = 1u64;
+    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fuzz-findings");
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut val = || args.next().expect("missing value");
+        match a.as_str() {
+            "--reader" => reader = val(),
+            "--seconds" => seconds = val().parse().expect("--seconds"),
+            "--seed" => seed = val().parse().expect("--seed"),
+            "--crashes" => dir = PathBuf::from(val()),
+            _ => panic!("unknown argument {a}"),
+        }
+    }
+    let target = Target::parse(&reader).unwrap_or_else(|| {
+        panic!("unknown reader '{reader}' (newick, nexus, mtx, parents, weights, gzip)")
+    });
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = generators::rng(seed);
+    let mut corpus = seeds(target, &mut rng);
+    let name = match target {
+        Target::Newick => "f.nwk",
+        Target::Nexus => "f.nex",
+        Target::Mtx => "f.mtx",
+        Target::Parents | Target::Weights => "f.txt",
+        Target::Gzip => "f.nwk.gz",
+    };
+    let opts = ReadOptions::default();
+    let trees: Vec<TreeFile> = [
+        (
+            "t.nwk",
+            std::fs::read(data_dir().join("ape_bird_families.nwk")).unwrap(),
+        ),
+        ("t.txt", b"1 -1\n2 1\n3 1\n4 3\n".to_vec()),
+    ]
+    .iter()
+    .map(|(n, b)| read_tree_bytes(Path::new(n), b, &opts).unwrap())
+    .collect();
+
+    // Panics are findings, reported below; keep the default hook quiet.
+    std::panic::set_hook(Box::new(|_| {}));
+    let start = Instant::now();
+    let budget = Duration::from_secs_f64(seconds);
+    let (mut execs, mut ok, mut findings) = (0u64, 0u64, 0u64);
+    let mut kinds: BTreeMap<String, u64> = BTreeMap::new();
+    let mut slowest = (Duration::ZERO, 0usize);
+    while start.elapsed() < budget {
+        for _ in 0..64 {
+            let i = rng.random_range(0..corpus.len());
+            let k = 1 + (rng.random::<u32>() % 8).min(rng.random::<u32>() % 8) as usize;
+            let muts: Vec<Mutation> = (0..k).map(|_| random_mutation(&mut rng)).collect();
+            let input = mutate(&corpus[i], target, &muts);
+            let t0 = Instant::now();
+            let result = catch_unwind(AssertUnwindSafe(|| {
+                if target == Target::Weights {
+                    let tf = &trees[i % 2];
+                    match read_weights_bytes(Path::new(name), &input, tf) {
+                        Ok(w) if w.len() != tf.tree.len() => {
+                            (Some("weights length".to_string()), None)
+                        }
+                        Ok(_) => (None, None),
+                        Err(e) => (
+                            e.to_string()
+                                .contains('\n')
+                                .then(|| "multi-line".to_string()),
+                            Some(kind(e.reason())),
+                        ),
+                    }
+                } else {
+                    let r = read_tree_bytes(Path::new(name), &input, &opts);
+                    let k = r.as_ref().err().map(|e| kind(e.reason()));
+                    (audit(&r), k)
+                }
+            }));
+            let dt = t0.elapsed();
+            execs += 1;
+            if dt > slowest.0 {
+                slowest = (dt, input.len());
+            }
+            let problem = match result {
+                Err(p) => Some(format!(
+                    "panic: {}",
+                    p.downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default()
+                )),
+                Ok((problem, k)) => {
+                    match k {
+                        None => ok += 1,
+                        Some(k) => {
+                            let c = kinds.entry(k).or_insert(0);
+                            if *c == 0 && corpus.len() < 1000 {
+                                corpus.push(input.clone());
+                            }
+                            *c += 1;
+                        }
+                    }
+                    problem
+                        .or_else(|| (dt > Duration::from_secs(2)).then(|| format!("slow: {dt:?}")))
+                }
+            };
+            if let Some(p) = problem {
+                findings += 1;
+                let path = dir.join(format!("{}-{seed}-{execs}.bin", target.name()));
+                std::fs::write(&path, &input).unwrap();
+                eprintln!("finding: {p} -> {}", path.display());
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "reader {}: {execs} executions in {secs:.0} s ({:.0}/s), {ok} read, {} refused, {findings} findings, corpus {}, slowest {:?} ({} bytes)",
+        target.name(),
+        execs as f64 / secs,
+        execs - ok - findings,
+        corpus.len(),
+        slowest.0,
+        slowest.1
+    );
+    let list: Vec<String> = kinds.iter().map(|(k, c)| format!("{k} {c}")).collect();
+    println!("error kinds: {}", list.join(", "));
+}
