@@ -75,11 +75,14 @@
 //! inputs (Σ|t_i| ≤ 2^31·2^128 ≪ f64::MAX).
 
 use crate::algo::{Algorithm, Op};
+use crate::orders::euler::{self, ScannedTour};
+use crate::orders::{self, ScanValue};
 use crate::reference::{NodeError, Reference, lost_bits};
-use crate::scan_plan::{self, ScanValue};
+use crate::scan_plan;
 use generators::Tree;
 use rug::Float;
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 
 /// The unit roundoff of f32, u = 2^-24.
 pub const U: f64 = 1.0 / 16_777_216.0;
@@ -250,8 +253,8 @@ impl APriori {
 }
 
 impl ScanValue for APriori {
-    fn zero() -> Self {
-        APriori::term(0.0)
+    fn term(w: f32) -> Self {
+        APriori::term(w)
     }
     /// One rounded addition: (1 + u)(B_a + B_b) + u·(A_a + A_b); exact if an operand is an
     /// exact zero (all its terms are 0).
@@ -317,8 +320,8 @@ fn f32_sum_is_exact(a: f32, b: f32, s: f32) -> bool {
 }
 
 impl ScanValue for Running {
-    fn zero() -> Self {
-        Running::term(0.0)
+    fn term(w: f32) -> Self {
+        Running::term(w)
     }
     fn plus(self, rhs: Self) -> Self {
         // The same f32 addition, operands in the same order, as the f32 twin.
@@ -364,8 +367,36 @@ impl APrioriBounds {
         self.sharp.push(sharp);
         self.prob.push(prob);
     }
-    fn push_sum(&mut self, x: &APriori, lambda: f64) {
-        self.push(x.err, x.sharp, x.prob(lambda));
+}
+
+/// γ̃_D(λ) by depth D, computed once per depth: a run has few distinct depths.
+struct GammaTilde {
+    lambda: f64,
+    by_depth: RefCell<Vec<f64>>,
+}
+
+impl GammaTilde {
+    fn new(lambda: f64) -> Self {
+        GammaTilde {
+            lambda,
+            by_depth: RefCell::new(Vec::new()),
+        }
+    }
+    /// The probabilistic bound of `x`: γ̃_D(λ)·Σ|t_i|, as [`APriori::prob`].
+    fn prob(&self, x: &APriori) -> f64 {
+        let d = x.depth as usize;
+        let mut table = self.by_depth.borrow_mut();
+        if table.len() <= d {
+            table.resize(d + 1, f64::NAN);
+        }
+        if table[d].is_nan() {
+            table[d] = gamma_tilde(x.depth, self.lambda);
+        }
+        mul_up(table[d], x.mag)
+    }
+    /// (deterministic, sharp, probabilistic) bounds of one sum.
+    fn bounds(&self, x: &APriori) -> (f64, f64, f64) {
+        (x.err, x.sharp, self.prob(x))
     }
 }
 
@@ -373,53 +404,70 @@ impl APrioriBounds {
 /// evaluated on the algorithm's own summation tree.
 pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) -> APrioriBounds {
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let gammas = GammaTilde::new(lambda);
     let mut out = APrioriBounds::with_capacity(tree.len());
     match algo {
         Algorithm::Sequential | Algorithm::Parallel => {
-            // Parallel performs the same additions per vertex as sequential (DESIGN §4).
-            for x in &tree_sums::<APriori>(tree, w, op) {
-                out.push_sum(x, lambda);
+            for x in &orders::tree_order::<APriori>(tree, w, algo, op) {
+                let (det, sharp, prob) = gammas.bounds(x);
+                out.push(det, sharp, prob);
             }
         }
         Algorithm::Vectorial | Algorithm::VectorialSeqscan => {
-            let scanned = Scanned::new(algo, euler(tree, w, op, APriori::term));
-            let e = &scanned.out;
-            match op {
-                Op::Rootfix => {
-                    for &p in tree.open() {
-                        out.push_sum(&e[p as usize], lambda);
-                    }
-                }
-                Op::Leaffix => {
-                    let sub = subtree_magnitudes(tree, w);
-                    for (v, &sub_v) in sub.iter().enumerate() {
-                        let c = tree.close()[v] as usize;
-                        let open = tree.open()[v] as usize;
-                        let close = e[c];
-                        if open == 0 || e[open - 1].mag == 0.0 {
-                            // S[open − 1] is an exact zero: the subtraction is exact.
-                            out.push_sum(&close, lambda);
-                            continue;
-                        }
-                        let before = e[open - 1];
-                        // (1 + u)(B(S_close) + B(S_open−1)) + u·|l|, |l| ≤ Σ|w| over the
-                        // subtree; the sharp bound encloses l = S_close − S_open−1 itself and
-                        // lets the roundings both prefixes share cancel.
-                        let combine = |d: f64, l: f64| add_up(one_plus_u_times(d), times_u(l));
-                        let l_lo = add_down(close.lo, -before.hi);
-                        let l_hi = add_up(close.hi, -before.lo);
-                        let l_abs = l_lo.abs().max(l_hi.abs()).min(sub_v);
-                        out.push(
-                            combine(add_up(close.err, before.err), sub_v),
-                            combine(scanned.diff_bound(c, open - 1), l_abs),
-                            combine(add_up(close.prob(lambda), before.prob(lambda)), sub_v),
-                        );
-                    }
-                }
+            let reader = APrioriRead {
+                scanned: Scanned::new(algo, euler::write(tree, w, op)),
+                sub: match op {
+                    Op::Rootfix => Vec::new(),
+                    Op::Leaffix => subtree_magnitudes(tree, w),
+                },
+                gammas,
+            };
+            for (det, sharp, prob) in euler::read(tree, op, &reader) {
+                out.push(det, sharp, prob);
             }
         }
     }
     out
+}
+
+/// The vectorial read on a priori values: (deterministic, sharp, probabilistic) per vertex.
+struct APrioriRead {
+    scanned: Scanned<APriori>,
+    /// Σ|w| over every subtree (leaffix only).
+    sub: Vec<f64>,
+    gammas: GammaTilde,
+}
+
+impl ScannedTour for APrioriRead {
+    type Out = (f64, f64, f64);
+    fn prefix(&self, p: usize) -> Self::Out {
+        self.gammas.bounds(&self.scanned.out[p])
+    }
+    fn difference(&self, v: usize, c: usize, before: Option<usize>) -> Self::Out {
+        let e = &self.scanned.out;
+        let close = e[c];
+        let Some(o) = before.filter(|&o| e[o].mag != 0.0) else {
+            // S[open − 1] is an exact zero: the subtraction is exact.
+            return self.gammas.bounds(&close);
+        };
+        let before = e[o];
+        let sub_v = self.sub[v];
+        // (1 + u)(B(S_close) + B(S_open−1)) + u·|l|, |l| ≤ Σ|w| over the subtree; the sharp
+        // bound encloses l = S_close − S_open−1 itself and lets the roundings both prefixes
+        // share cancel.
+        let combine = |d: f64, l: f64| add_up(one_plus_u_times(d), times_u(l));
+        let l_lo = add_down(close.lo, -before.hi);
+        let l_hi = add_up(close.hi, -before.lo);
+        let l_abs = l_lo.abs().max(l_hi.abs()).min(sub_v);
+        (
+            combine(add_up(close.err, before.err), sub_v),
+            combine(self.scanned.diff_bound(c, o), l_abs),
+            combine(
+                add_up(self.gammas.prob(&close), self.gammas.prob(&before)),
+                sub_v,
+            ),
+        )
+    }
 }
 
 /// A summation value whose error is bounded, and the bound of the rounding error of one
@@ -489,21 +537,11 @@ impl<T: Charged> Scanned<T> {
     fn new(algo: Algorithm, e: Vec<T>) -> Scanned<T> {
         match algo {
             Algorithm::Vectorial => {
-                // The top level of `scan_plan::inclusive_scan`, with its parts kept (a test
-                // checks that the outputs are the same values).
+                // The plan's stages, with the parts of its top level kept.
                 let mut local = e;
-                let mut block: Vec<T> = local
-                    .chunks_mut(scan_plan::TILE)
-                    .map(scan_plan::scan_tile)
-                    .collect();
-                if block.len() > 1 {
-                    scan_plan::inclusive_scan(&mut block);
-                }
+                let block = scan_plan::scan_tiles(&mut local);
                 let mut out = local.clone();
-                for (k, tile) in out.chunks_mut(scan_plan::TILE).enumerate().skip(1) {
-                    let prefix = block[k - 1];
-                    tile.iter_mut().for_each(|x| *x = prefix.plus(*x));
-                }
+                scan_plan::uniform_add(&mut out, &block);
                 Scanned {
                     out,
                     local,
@@ -565,46 +603,40 @@ pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Ve
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
     match algo {
         Algorithm::Sequential | Algorithm::Parallel => {
-            let s = tree_sums::<Running>(tree, w, op);
-            (
-                s.iter().map(|x| x.value).collect(),
-                s.iter().map(|x| x.err).collect(),
-            )
-        }
-        Algorithm::Vectorial | Algorithm::VectorialSeqscan => {
-            let scanned = Scanned::new(algo, euler(tree, w, op, Running::term));
-            let e = &scanned.out;
-            (0..tree.len())
-                .map(|v| {
-                    let open = tree.open()[v] as usize;
-                    match op {
-                        Op::Rootfix => {
-                            let x = e[open];
-                            (x.value, x.err)
-                        }
-                        Op::Leaffix => {
-                            // As the twin: l = S[close] − S[open − 1], S[−1] = 0.
-                            let c = tree.close()[v] as usize;
-                            let close = e[c];
-                            if open == 0 {
-                                let s = close.value - 0.0;
-                                return (s, close.err);
-                            }
-                            let before = e[open - 1];
-                            let s = close.value - before.value;
-                            // The shared roundings of both prefixes cancel (Scanned).
-                            let d = scanned.diff_bound(c, open - 1);
-                            let local = if f32_sum_is_exact(close.value, -before.value, s) {
-                                0.0
-                            } else {
-                                times_u(s.abs() as f64)
-                            };
-                            (s, add_up(d, local))
-                        }
-                    }
-                })
+            orders::tree_order::<Running>(tree, w, algo, op)
+                .into_iter()
+                .map(|x| (x.value, x.err))
                 .unzip()
         }
+        Algorithm::Vectorial | Algorithm::VectorialSeqscan => {
+            let scanned = Scanned::new(algo, euler::write::<Running>(tree, w, op));
+            euler::read(tree, op, &scanned).into_iter().unzip()
+        }
+    }
+}
+
+/// The vectorial read on running values: (f32 value as the twin computes it, bound).
+impl ScannedTour for Scanned<Running> {
+    type Out = (f32, f64);
+    fn prefix(&self, p: usize) -> Self::Out {
+        (self.out[p].value, self.out[p].err)
+    }
+    fn difference(&self, _v: usize, c: usize, before: Option<usize>) -> Self::Out {
+        let close = self.out[c];
+        let Some(o) = before else {
+            // As the twin: S[close] − S[−1] with S[−1] = 0, an exact subtraction.
+            return (close.value - 0.0, close.err);
+        };
+        let before = self.out[o];
+        let s = close.value - before.value;
+        // The shared roundings of both prefixes cancel (Scanned).
+        let d = self.diff_bound(c, o);
+        let local = if f32_sum_is_exact(close.value, -before.value, s) {
+            0.0
+        } else {
+            times_u(s.abs() as f64)
+        };
+        (s, add_up(d, local))
     }
 }
 
@@ -626,68 +658,26 @@ pub fn node_bounds(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, values: &[f3
     }
 }
 
-/// Sequential order: rootfix by the path recursion (preorder), leaffix by the gathers
-/// (postorder, children in child order).
-fn tree_sums<T: ScanValue + TermOf>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
-    let mut s: Vec<T> = w.iter().map(|&x| T::term_of(x)).collect();
-    match op {
-        Op::Rootfix => {
-            for &v in tree.preorder() {
-                if let Some(p) = tree.parent(v) {
-                    s[v as usize] = s[p as usize].plus(T::term_of(w[v as usize]));
-                }
-            }
-        }
-        Op::Leaffix => {
-            for &v in tree.postorder() {
-                s[v as usize] = tree
-                    .children(v)
-                    .iter()
-                    .fold(T::term_of(w[v as usize]), |acc, &c| acc.plus(s[c as usize]));
-            }
-        }
-    }
-    s
-}
-
-/// Builds a summation value from one input term.
-trait TermOf {
-    fn term_of(t: f32) -> Self;
-}
-impl TermOf for APriori {
-    fn term_of(t: f32) -> Self {
-        APriori::term(t)
-    }
-}
-impl TermOf for Running {
-    fn term_of(t: f32) -> Self {
-        Running::term(t)
-    }
-}
-
-/// The Euler-tour vector E of DESIGN §4 (rootfix: +w at open, −w at close; leaffix: +w at
-/// open, 0 at close), each entry mapped by `term`.
-fn euler<T>(tree: &Tree, w: &[f32], op: Op, term: impl Fn(f32) -> T) -> Vec<T> {
-    let mut e: Vec<T> = (0..2 * tree.len()).map(|_| term(0.0)).collect();
-    for v in 0..tree.len() {
-        e[tree.open()[v] as usize] = term(w[v]);
-        e[tree.close()[v] as usize] = match op {
-            Op::Rootfix => term(-w[v]),
-            Op::Leaffix => term(0.0),
-        };
-    }
-    e
-}
-
-/// Σ|w| over every subtree, rounded upward (≥ |leaffix(v)|).
+/// Σ|w| over every subtree, rounded upward (≥ |leaffix(v)|): the sequential leaffix order
+/// on [`UpMagnitude`] values.
 pub fn subtree_magnitudes(tree: &Tree, w: &[f32]) -> Vec<f64> {
-    let mut m: Vec<f64> = w.iter().map(|x| x.abs() as f64).collect();
-    for &v in tree.postorder() {
-        if let Some(p) = tree.parent(v) {
-            m[p as usize] = add_up(m[p as usize], m[v as usize]);
-        }
+    orders::tree::leaffix_sequential::<UpMagnitude>(tree, w)
+        .into_iter()
+        .map(|m| m.0)
+        .collect()
+}
+
+/// Σ|t| rounded upward.
+#[derive(Debug, Clone, Copy)]
+struct UpMagnitude(f64);
+
+impl ScanValue for UpMagnitude {
+    fn term(w: f32) -> Self {
+        UpMagnitude(w.abs() as f64)
     }
-    m
+    fn plus(self, rhs: Self) -> Self {
+        UpMagnitude(add_up(self.0, rhs.0))
+    }
 }
 
 /// `lost_bits(bound / |x|)`: the most bits the bound allows node v to lose (None if x = 0).
@@ -963,7 +953,7 @@ mod tests {
             );
         }
         // And never above the DESIGN §7 closed form γ_depth·Σ_path|w|.
-        let mags = tree_sums::<APriori>(&t, &w, Op::Rootfix);
+        let mags = orders::tree::rootfix_sequential::<APriori>(&t, &w);
         for v in 0..n {
             let closed = mul_up(gamma(v as u64), mags[v].mag);
             assert!(det[v] <= closed * (1.0 + 4.0 * f64::EPSILON), "v={v}");

@@ -3,6 +3,7 @@
 pub mod algo;
 pub mod bounds;
 pub mod metrics;
+pub mod orders;
 pub mod records;
 pub mod reference;
 pub mod report;

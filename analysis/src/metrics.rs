@@ -1,7 +1,9 @@
 //! Error statistics over the nodes of one run, and the vectorial algorithm's own conditioning.
 
 use crate::algo::Op;
+use crate::orders::{Magnitude, euler};
 use crate::reference::{NodeError, lost_bits};
+use crate::scan_plan;
 use generators::Tree;
 use serde::{Deserialize, Serialize};
 
@@ -54,24 +56,15 @@ impl ErrorSummary {
 /// magnitude the vectorial scan really accumulates before it reaches v's answer, including the
 /// ±w pairs of subtrees closed before v. Divided by |x_v| it is κ^E_v (DESIGN §6).
 pub fn scan_abs_prefix(tree: &Tree, w: &[f32], op: Op) -> Vec<f64> {
-    let n = tree.len();
-    let mut at = vec![0f64; 2 * n];
-    for v in 0..n {
-        at[tree.open()[v] as usize] = w[v].abs() as f64;
-        if op == Op::Rootfix {
-            at[tree.close()[v] as usize] = w[v].abs() as f64;
-        }
-    }
-    let mut acc = 0.0;
-    for x in &mut at {
-        acc += *x;
-        *x = acc;
-    }
+    // The Euler-tour write on magnitudes (|−w| = |w| at close for rootfix), scanned left to
+    // right: magnitudes do not round in a way that matters here, so any scan order would do.
+    let mut at: Vec<Magnitude> = euler::write(tree, w, op);
+    scan_plan::sequential_scan(&mut at);
     let pos = match op {
         Op::Rootfix => tree.open(),
         Op::Leaffix => tree.close(),
     };
-    pos.iter().map(|&p| at[p as usize]).collect()
+    pos.iter().map(|&p| at[p as usize].0).collect()
 }
 
 #[cfg(test)]

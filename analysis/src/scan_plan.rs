@@ -30,22 +30,7 @@ pub const TILE: usize = WORKGROUP_SIZE * ITEMS_PER_THREAD;
 /// Kogge–Stone steps over the thread totals: log2(WORKGROUP_SIZE).
 pub const KOGGE_STONE_STEPS: u32 = WORKGROUP_SIZE.trailing_zeros();
 
-/// Something that can be summed along the scan plan.
-pub trait ScanValue: Copy {
-    /// The additive identity used for padding.
-    fn zero() -> Self;
-    /// One addition of the plan (rounded, for floating-point types).
-    fn plus(self, rhs: Self) -> Self;
-}
-
-impl ScanValue for f32 {
-    fn zero() -> Self {
-        0.0
-    }
-    fn plus(self, rhs: Self) -> Self {
-        self + rhs
-    }
-}
+pub use crate::orders::ScanValue;
 
 /// Number of elements at each level of the plan for an input of `len`: level 0 is the input,
 /// level k + 1 holds the tile totals of level k; the last level fits in one tile.
@@ -57,51 +42,69 @@ pub fn level_sizes(len: usize) -> Vec<usize> {
     sizes
 }
 
-/// In-place inclusive scan following the plan.
+/// In-place inclusive scan following the plan: stages 1 and 2 ([`scan_tiles`]), then
+/// stage 3 ([`uniform_add`]).
 pub fn inclusive_scan<T: ScanValue>(data: &mut [T]) {
-    if data.is_empty() {
-        return;
-    }
-    let tiles = data.len().div_ceil(TILE);
+    let blocks = scan_tiles(data);
+    uniform_add(data, &blocks);
+}
+
+/// Stages 1 and 2: scans every tile in place (tile-local prefixes) and returns the inclusive
+/// scan of the tile totals (block prefixes; empty for a single tile, which needs none).
+pub fn scan_tiles<T: ScanValue>(data: &mut [T]) -> Vec<T> {
     let mut totals: Vec<T> = data.chunks_mut(TILE).map(scan_tile).collect();
-    if tiles > 1 {
-        inclusive_scan(&mut totals);
-        for (k, tile) in data.chunks_mut(TILE).enumerate().skip(1) {
-            let prefix = totals[k - 1];
-            tile.iter_mut().for_each(|x| *x = prefix.plus(*x));
-        }
+    if totals.len() <= 1 {
+        return Vec::new();
+    }
+    inclusive_scan(&mut totals);
+    totals
+}
+
+/// Stage 3: every element of tile k ≥ 1 becomes `blocks[k − 1] + local`.
+pub fn uniform_add<T: ScanValue>(data: &mut [T], blocks: &[T]) {
+    for (tile, &prefix) in data.chunks_mut(TILE).skip(1).zip(blocks) {
+        tile.iter_mut().for_each(|x| *x = prefix.plus(*x));
     }
 }
 
 /// Stage 1 on one tile (shorter than [`TILE`] only for the last tile); returns the tile total.
 pub fn scan_tile<T: ScanValue>(tile: &mut [T]) -> T {
     debug_assert!(tile.len() <= TILE);
+    if tile.len() == TILE {
+        return scan_full_tile(tile);
+    }
     let mut padded = [T::zero(); TILE];
     padded[..tile.len()].copy_from_slice(tile);
+    let total = scan_full_tile(&mut padded);
+    tile.copy_from_slice(&padded[..tile.len()]);
+    total
+}
+
+fn scan_full_tile<T: ScanValue>(tile: &mut [T]) -> T {
+    debug_assert_eq!(tile.len(), TILE);
     // Serial scan of each thread's items.
-    for items in padded.chunks_mut(ITEMS_PER_THREAD) {
+    for items in tile.chunks_exact_mut(ITEMS_PER_THREAD) {
         for j in 1..ITEMS_PER_THREAD {
             items[j] = items[j - 1].plus(items[j]);
         }
     }
-    // Kogge–Stone over the thread totals.
+    // Kogge–Stone over the thread totals. Within a step every thread reads the values of the
+    // previous step: going down from the last thread, s[t − d] is still the old value.
     let mut totals: [T; WORKGROUP_SIZE] =
-        std::array::from_fn(|t| padded[t * ITEMS_PER_THREAD + ITEMS_PER_THREAD - 1]);
+        std::array::from_fn(|t| tile[t * ITEMS_PER_THREAD + ITEMS_PER_THREAD - 1]);
     for step in 0..KOGGE_STONE_STEPS {
         let d = 1usize << step;
-        let before = totals;
-        for t in d..WORKGROUP_SIZE {
-            totals[t] = before[t - d].plus(before[t]);
+        for t in (d..WORKGROUP_SIZE).rev() {
+            totals[t] = totals[t - d].plus(totals[t]);
         }
     }
     // Add each thread's exclusive prefix.
-    for t in 1..WORKGROUP_SIZE {
+    for (t, items) in tile.chunks_exact_mut(ITEMS_PER_THREAD).enumerate().skip(1) {
         let prefix = totals[t - 1];
-        for x in &mut padded[t * ITEMS_PER_THREAD..(t + 1) * ITEMS_PER_THREAD] {
+        for x in items {
             *x = prefix.plus(*x);
         }
     }
-    tile.copy_from_slice(&padded[..tile.len()]);
     totals[WORKGROUP_SIZE - 1]
 }
 

@@ -1,0 +1,79 @@
+//! The vectorial orders (the paper's Algorithm 2, after Blelloch): write the Euler-tour
+//! vector E, scan it, read each vertex's answer.
+
+use super::ScanValue;
+use crate::algo::{Algorithm, Op};
+use crate::scan_plan;
+use generators::Tree;
+
+/// Stage "write": rootfix `E[open v] = w, E[close v] = −w`; leaffix `E[open v] = w,
+/// E[close v] = 0`.
+pub fn write<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
+    let mut e = vec![T::zero(); 2 * tree.len()];
+    for (v, &x) in w.iter().enumerate() {
+        e[tree.open()[v] as usize] = T::term(x);
+        e[tree.close()[v] as usize] = match op {
+            Op::Rootfix => T::term(-x),
+            Op::Leaffix => T::zero(),
+        };
+    }
+    e
+}
+
+/// Stage "scan", in place: the scan plan (vectorial) or the plain left-to-right scan
+/// (vectorial-seqscan).
+///
+/// # Panics
+/// If `algo` is not a vectorial algorithm.
+pub fn scan<T: ScanValue>(algo: Algorithm, e: &mut [T]) {
+    match algo {
+        Algorithm::Vectorial => scan_plan::inclusive_scan(e),
+        Algorithm::VectorialSeqscan => scan_plan::sequential_scan(e),
+        _ => panic!("{algo} does not scan"),
+    }
+}
+
+/// An inclusive scan S of the Euler-tour vector, as the read stage sees it. The f32 twin
+/// reads plain values; the bounds read values together with how their errors combine.
+pub trait ScannedTour {
+    /// What the read yields per vertex.
+    type Out;
+    /// Rootfix: `S[p]` with p = open v.
+    fn prefix(&self, p: usize) -> Self::Out;
+    /// Leaffix of vertex v: `S[close] − S[before]`, with `before = None` standing for
+    /// S[−1] = 0 (v opens the tour).
+    fn difference(&self, v: usize, close: usize, before: Option<usize>) -> Self::Out;
+}
+
+impl ScannedTour for [f32] {
+    type Out = f32;
+    #[inline]
+    fn prefix(&self, p: usize) -> f32 {
+        self[p]
+    }
+    #[inline]
+    fn difference(&self, _v: usize, close: usize, before: Option<usize>) -> f32 {
+        self[close] - before.map_or(0.0, |o| self[o])
+    }
+}
+
+/// Stage "read" from the inclusive scan S: rootfix `r[v] = S[open v]`; leaffix
+/// `l[v] = S[close v] − S[open v − 1]` with S[−1] = 0.
+pub fn read<S: ScannedTour + ?Sized>(tree: &Tree, op: Op, s: &S) -> Vec<S::Out> {
+    (0..tree.len())
+        .map(|v| {
+            let open = tree.open()[v] as usize;
+            match op {
+                Op::Rootfix => s.prefix(open),
+                Op::Leaffix => s.difference(v, tree.close()[v] as usize, open.checked_sub(1)),
+            }
+        })
+        .collect()
+}
+
+/// Write, scan, read: the f32 result of a vectorial algorithm.
+pub fn vectorial(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Vec<f32> {
+    let mut e: Vec<f32> = write(tree, w, op);
+    scan(algo, &mut e);
+    read(tree, op, &e[..])
+}

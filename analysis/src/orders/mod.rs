@@ -1,0 +1,80 @@
+//! The summation orders of every treefix algorithm, each written once (DESIGN §4).
+//!
+//! An algorithm's order of additions is part of its definition: it decides the f32 rounding
+//! (the CPU twins, `src/kernels`), the error bounds (the same additions carried out on bound
+//! values, [`crate::bounds`]) and the conditioning of what the vectorial scan accumulates
+//! ([`crate::metrics::scan_abs_prefix`]). So every order is one generic function over
+//! [`ScanValue`], instantiated with `f32` by the twins and with the bound types by the bounds:
+//! the twin and its bound cannot drift apart.
+//!
+//! - [`tree`]: sequential rootfix (path recursion in preorder), parallel rootfix (the same
+//!   recursion, one level at a time), sequential leaffix (gathers `((w[v] + l[c1]) + l[c2]) + …`
+//!   in postorder, children in child order) and parallel leaffix (the same gathers, one level
+//!   at a time, deepest first);
+//! - [`euler`]: the Euler-tour write (`E[open v] = w`, `E[close v] = −w` for rootfix or 0 for
+//!   leaffix), the scan ([`crate::scan_plan`] or the sequential scan) and the vectorial reads
+//!   (rootfix `S[open v]`, leaffix `S[close v] − S[open v − 1]`, S[−1] = 0).
+//!
+//! A new algorithm (compensated, contraction) adds one order here and gets its twin and its
+//! bound from it.
+
+pub mod euler;
+pub mod tree;
+
+use crate::algo::{Algorithm, Op};
+use generators::Tree;
+
+/// Something that can be summed along an order: an f32 partial sum (the twins), a bound on
+/// one (the bounds), an exact sum (the references), a magnitude.
+pub trait ScanValue: Copy {
+    /// One input weight as a value of this type.
+    fn term(w: f32) -> Self;
+    /// The exact zero: the scan plan's padding, leaffix's E[close v], S[−1].
+    fn zero() -> Self {
+        Self::term(0.0)
+    }
+    /// One addition of the order (rounded, for floating-point types). IEEE addition is
+    /// commutative, so only the pairing matters; the operands are still passed in the order
+    /// the kernels use.
+    fn plus(self, rhs: Self) -> Self;
+}
+
+impl ScanValue for f32 {
+    #[inline]
+    fn term(w: f32) -> Self {
+        w
+    }
+    #[inline]
+    fn plus(self, rhs: Self) -> Self {
+        self + rhs
+    }
+}
+
+/// Σ|t| over the terms, in f64 rounded to nearest: the magnitude an order accumulates.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default)]
+pub struct Magnitude(pub f64);
+
+impl ScanValue for Magnitude {
+    #[inline]
+    fn term(w: f32) -> Self {
+        Magnitude(w.abs() as f64)
+    }
+    #[inline]
+    fn plus(self, rhs: Self) -> Self {
+        Magnitude(self.0 + rhs.0)
+    }
+}
+
+/// The result of `op` on every vertex by a tree order (sequential or parallel).
+///
+/// # Panics
+/// If `algo` is a vectorial algorithm (those go through [`euler`]).
+pub fn tree_order<T: ScanValue>(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Vec<T> {
+    match (algo, op) {
+        (Algorithm::Sequential, Op::Rootfix) => tree::rootfix_sequential(tree, w),
+        (Algorithm::Sequential, Op::Leaffix) => tree::leaffix_sequential(tree, w),
+        (Algorithm::Parallel, Op::Rootfix) => tree::rootfix_parallel(tree, w),
+        (Algorithm::Parallel, Op::Leaffix) => tree::leaffix_parallel(tree, w),
+        _ => panic!("{algo} is not a tree order"),
+    }
+}
