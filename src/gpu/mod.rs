@@ -34,10 +34,9 @@ pub(crate) const WG: u32 = 256;
 const CACHE_TREES: usize = 2;
 
 /// Which backend `sweep` and `run` use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BackendChoice {
     /// The GPU when an adapter exists, else the CPU twins.
-    #[default]
     Auto,
     /// The GPU; no adapter is an error.
     Gpu,
@@ -164,7 +163,7 @@ fn adapter_label(info: &wgpu::AdapterInfo) -> String {
 }
 
 fn instance() -> (wgpu::Instance, wgpu::Backends) {
-    let mut desc = wgpu::InstanceDescriptor::default();
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
     // wgpu re-validates the arguments of every indirect dispatch with an extra compute pass.
     // Ours are computed by `fold` in frontier_scan.wgsl, within the limit by construction, and
     // the check doubles the per-level cost of the BFS on lavapipe. Off except on Windows, where
@@ -176,7 +175,7 @@ fn instance() -> (wgpu::Instance, wgpu::Backends) {
     // Honours WGPU_BACKEND (e.g. `vulkan`, `metal`, `dx12`, `gl`) and wgpu's WGPU_* flags.
     let desc = desc.with_env();
     let backends = desc.backends;
-    (wgpu::Instance::new(&desc), backends)
+    (wgpu::Instance::new(desc), backends)
 }
 
 /// The adapter-name filter: `TREEFIX_ADAPTER`, else wgpu's own `WGPU_ADAPTER_NAME`.
@@ -189,8 +188,7 @@ fn adapter_filter() -> Option<String> {
 /// Every adapter wgpu sees (after WGPU_BACKEND), with the limits that matter here.
 pub fn adapters() -> Vec<AdapterReport> {
     let (instance, backends) = instance();
-    instance
-        .enumerate_adapters(backends)
+    pollster::block_on(instance.enumerate_adapters(backends))
         .iter()
         .map(AdapterReport::of)
         .collect()
@@ -349,8 +347,8 @@ impl Pipelines {
         let gather_pipeline_layout =
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("leaffix_gather"),
-                bind_group_layouts: &[&gather_layout],
-                push_constant_ranges: &[],
+                bind_group_layouts: &[Some(&gather_layout)],
+                immediate_size: 0,
             });
         Pipelines {
             write_rootfix: auto(&write, "write_rootfix", &[]),
@@ -522,7 +520,7 @@ impl Context {
 
     pub fn wait(&self) -> Result<(), Error> {
         self.device
-            .poll(wgpu::PollType::Wait)
+            .poll(wgpu::PollType::wait_indefinitely())
             .map(|_| ())
             .map_err(|e| Error::Gpu(format!("waiting for the device: {e}")))
     }
@@ -538,7 +536,10 @@ impl Context {
         rx.recv()
             .map_err(|e| Error::Gpu(format!("mapping a buffer: {e}")))?
             .map_err(|e| Error::Gpu(format!("mapping a buffer: {e}")))?;
-        let data = slice.get_mapped_range().to_vec();
+        let data = slice
+            .get_mapped_range()
+            .map_err(|e| Error::Gpu(format!("mapping a buffer: {e}")))?
+            .to_vec();
         buffer.unmap();
         Ok(data)
     }
@@ -549,7 +550,7 @@ fn check_limits(l: &wgpu::Limits, what: &str, bytes: u64, n: usize) -> Result<()
     for (limit, value) in [
         (
             "max_storage_buffer_binding_size",
-            l.max_storage_buffer_binding_size as u64,
+            l.max_storage_buffer_binding_size,
         ),
         ("max_buffer_size", l.max_buffer_size),
     ] {
@@ -686,7 +687,7 @@ impl Gpu {
     /// [`Gpu::new`] with limits lowered by `options`.
     pub fn with_options(options: GpuOptions) -> Result<Gpu, Error> {
         let (instance, backends) = instance();
-        let all = instance.enumerate_adapters(backends);
+        let all = pollster::block_on(instance.enumerate_adapters(backends));
         if all.is_empty() {
             return Err(Error::Gpu(
                 "no GPU adapter found (a machine without a GPU can use Mesa's lavapipe: apt-get install mesa-vulkan-drivers)".into(),
@@ -725,6 +726,7 @@ impl Gpu {
             required_limits: limits.clone(),
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
         }))
         .map_err(|e| Error::Gpu(format!("{}: {e}", describe_info(&info))))?;
         let mut limits = device.limits();
@@ -733,8 +735,8 @@ impl Gpu {
                 d.clamp(1, limits.max_compute_workgroups_per_dimension);
         }
         if let Some(b) = options.max_storage_buffer_binding_size {
-            let b = b.min(limits.max_storage_buffer_binding_size as u64);
-            limits.max_storage_buffer_binding_size = b as u32;
+            let b = b.min(limits.max_storage_buffer_binding_size);
+            limits.max_storage_buffer_binding_size = b;
         }
         let pipelines = Pipelines::new(&device, limits.max_compute_workgroups_per_dimension);
         let timestamps = timestamps.then(|| Timestamps {
@@ -770,10 +772,6 @@ impl Gpu {
         })
     }
 
-    pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
-        &self.info
-    }
-
     /// How [`Timing::compute_s`] is measured on this adapter.
     pub fn timing_method(&self) -> TimingMethod {
         if self.ctx.timestamps.is_some() {
@@ -787,7 +785,7 @@ impl Gpu {
     /// parallel: CSR of 2n words).
     pub fn max_vertices(&self) -> u64 {
         let l = &self.ctx.limits;
-        (l.max_storage_buffer_binding_size as u64).min(l.max_buffer_size) / 8
+        l.max_storage_buffer_binding_size.min(l.max_buffer_size) / 8
     }
 
     /// `op` by `algo` (parallel or vectorial) on the GPU, with the time of each phase.
