@@ -504,3 +504,61 @@ fn resumed_sweep_rebuilds_the_same_nodes_sample() {
     assert!(std::fs::read_to_string(dir.join("results.csv")).unwrap() == results);
     let _ = std::fs::remove_dir_all(dir.parent().unwrap());
 }
+
+/// A sweep directory checked in with the tests: `accuracy sweep --nodes 40 --trees 1 --cond
+/// 1e2,1e6 --topology chain,star --algos sequential,parallel,vectorial --seed 5` and
+/// `accuracy bounds-table --nodes 40 --trees 1 --cond 1e3 --topology chain,star` of commit
+/// 79b15a8 (results.csv in its 25-column form, without the GPU and source columns).
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report-sweep")
+}
+
+/// The report of `dir` with its path replaced by `DIR` and the embedded fonts (checked by
+/// `self_contained_no_script_no_network_embedded_font`) by `FONTS`.
+fn golden_text(dir: &Path) -> String {
+    let html = analysis::report::render_dir(dir, None).unwrap();
+    let fonts = analysis::report::font::css_font_faces();
+    assert!(html.contains(&fonts));
+    html.replace(&fonts, "FONTS\n")
+        .replace(&dir.display().to_string(), "DIR")
+}
+
+/// The report of a fixed sweep directory is byte for byte the checked-in page, which was
+/// rendered by the code before the report was split into one file per section. After an
+/// intended change of the page, regenerate it with
+/// `TREEFIX_BLESS=1 cargo test --test report golden` and review the diff.
+#[test]
+fn golden_report_of_a_fixed_sweep_is_unchanged() {
+    let dir = fixture_dir();
+    let text = golden_text(&dir);
+    let golden = dir.with_extension("html");
+    if std::env::var_os("TREEFIX_BLESS").is_some() {
+        std::fs::write(&golden, &text).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&golden).unwrap();
+    if text != expected {
+        let at = text
+            .bytes()
+            .zip(expected.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(text.len().min(expected.len()));
+        let around = |s: &str| {
+            let boundary = |mut i: usize| {
+                while !s.is_char_boundary(i) {
+                    i -= 1;
+                }
+                i
+            };
+            s[boundary(at.saturating_sub(150))..boundary((at + 150).min(s.len()))].to_string()
+        };
+        panic!(
+            "the report differs from {} at byte {at} (lengths {} and {}):\nnow:      {:?}\nexpected: {:?}",
+            golden.display(),
+            text.len(),
+            expected.len(),
+            around(&text),
+            around(&expected)
+        );
+    }
+}
