@@ -8,10 +8,12 @@
 //! metrics), so it looks the same on every machine, offline, without JavaScript.
 
 pub mod data;
+pub mod figure;
 pub mod findings;
 mod fmt;
 pub mod font;
 pub mod html;
+mod page;
 pub mod plots;
 mod style;
 
