@@ -6,6 +6,7 @@ use crate::Error;
 use crate::bounds_table::Violations;
 use crate::experiment::{self, Backend, InstanceSpec};
 use crate::format::sci;
+pub use analysis::records::results::ResultRow;
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Topology, WeightModel};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -28,43 +29,6 @@ pub struct SweepParams {
     pub reference: ReferenceKind,
     pub child_order: ChildOrder,
     pub seed: u64,
-}
-
-/// One row of `results.csv`: one tree × algorithm × op.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ResultRow {
-    /// Index of the tree in the sweep (its seed is derived from the sweep seed and this index).
-    pub tree: usize,
-    pub topology: String,
-    pub n: usize,
-    pub height: u32,
-    pub child_order: String,
-    pub weights: String,
-    pub seed: u64,
-    pub target_cond: f64,
-    pub achieved_cond: f64,
-    pub algorithm: String,
-    pub op: String,
-    pub backend: String,
-    pub reference: String,
-    pub max_rel_error: f64,
-    pub median_rel_error: f64,
-    pub p99_rel_error: f64,
-    pub max_lost_bits: f64,
-    pub flagged_nodes: usize,
-    /// Nodes whose error exceeds the a priori deterministic bound (a bug if > 0: exit 3).
-    pub bound_violations: usize,
-    /// Nodes whose error exceeds the sharp a priori bound (a bug if > 0: exit 3).
-    pub sharp_violations: usize,
-    /// Nodes whose error exceeds the a posteriori running error bound (a bug if > 0: exit 3).
-    pub running_violations: usize,
-    /// Nodes whose error exceeds the probabilistic bound (λ = analysis::bounds::LAMBDA).
-    pub prob_violations: usize,
-    /// Median and max over the nodes of |error| / deterministic bound.
-    pub median_tightness: f64,
-    pub max_tightness: f64,
-    /// Largest bits lost allowed by the deterministic bound: lost_bits(bound / |x|).
-    pub max_bound_lost_bits: f64,
 }
 
 /// One tree to generate and evaluate.
@@ -191,18 +155,18 @@ pub fn run(
     let mut violations = Violations::default();
     for r in rows
         .iter()
-        .filter(|r| r.bound_violations + r.sharp_violations + r.running_violations > 0)
+        .filter(|r| r.deterministic_violations().unwrap_or(0) > 0)
     {
-        violations.count += r.bound_violations + r.sharp_violations + r.running_violations;
+        violations.count += r.deterministic_violations().unwrap_or(0);
         violations.lines.push(format!(
             "tree {} (seed {}) {} {}: {} a priori, {} sharp and {} running-bound violations (resumed)",
             r.tree,
             r.seed,
             r.op,
             r.algorithm,
-            r.bound_violations,
-            r.sharp_violations,
-            r.running_violations
+            r.bound_violations.unwrap_or(0),
+            r.sharp_violations.unwrap_or(0),
+            r.running_violations.unwrap_or(0)
         ));
     }
     let backend_name = backend.describe();
@@ -262,13 +226,17 @@ pub fn run(
                         p99_rel_error: o.summary.p99_rel_error,
                         max_lost_bits: o.summary.max_lost_bits,
                         flagged_nodes: o.summary.flagged_nodes,
-                        bound_violations: o.bound_summary.bound_violations,
-                        sharp_violations: o.bound_summary.sharp_violations,
-                        running_violations: o.bound_summary.running_violations,
-                        prob_violations: o.bound_summary.prob_violations,
-                        median_tightness: o.bound_summary.median_tightness,
-                        max_tightness: o.bound_summary.max_tightness,
-                        max_bound_lost_bits: o.bound_summary.max_bound_lost_bits,
+                        bound_violations: Some(o.bound_summary.bound_violations),
+                        sharp_violations: Some(o.bound_summary.sharp_violations),
+                        running_violations: Some(o.bound_summary.running_violations),
+                        prob_violations: Some(o.bound_summary.prob_violations),
+                        median_tightness: Some(o.bound_summary.median_tightness),
+                        max_tightness: Some(o.bound_summary.max_tightness),
+                        max_bound_lost_bits: Some(o.bound_summary.max_bound_lost_bits),
+                        gpu_mismatches: None,
+                        max_flagged_abs_error: None,
+                        source: None,
+                        source_sha256: None,
                     })
                     .collect();
                 let context = format!("tree {} (seed {})", job.index, job.spec.seed);
