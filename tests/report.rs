@@ -562,3 +562,28 @@ fn golden_report_of_a_fixed_sweep_is_unchanged() {
         );
     }
 }
+
+/// bounds-table.json is read as the type `accuracy bounds-table` writes: a file of another
+/// shape is a one-line error naming the file and what is missing, not a page of guesses.
+#[test]
+fn a_bounds_table_of_another_shape_is_a_one_line_error() {
+    let dir = scratch("bad-bounds-table");
+    for f in ["results.csv", "sweep.json"] {
+        std::fs::copy(fixture_dir().join(f), dir.join(f)).unwrap();
+    }
+    std::fs::write(
+        dir.join("bounds-table.json"),
+        r#"{"rows": [{"topology": "chain"}]}"#,
+    )
+    .unwrap();
+    let o = accuracy(&["report", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+    assert!(
+        e.contains("bounds-table.json") && e.contains("missing field"),
+        "{e}"
+    );
+    assert!(!e.contains("panicked"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

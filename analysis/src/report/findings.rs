@@ -1,6 +1,6 @@
 //! Plain-language findings computed from the numbers of a report.
 
-use super::data::{ReportData, ReportRow};
+use super::data::{ReportData, ResultRow};
 use super::fmt::sci;
 use std::collections::BTreeMap;
 
@@ -46,7 +46,7 @@ fn slope(pts: &[(f64, f64)]) -> Option<f64> {
 
 /// The threshold of the "high κ" comparison: the largest power of ten at or below the median
 /// achieved condition number, so at least half of the trees are compared.
-pub fn high_cond_threshold(rows: &[&ReportRow]) -> Option<f64> {
+pub fn high_cond_threshold(rows: &[&ResultRow]) -> Option<f64> {
     let m = median(
         rows.iter()
             .map(|r| r.achieved_cond)
@@ -86,7 +86,7 @@ pub fn findings(data: &ReportData) -> Vec<String> {
             sci(w.max_rel_error),
             w.algorithm,
             w.op,
-            w.topology,
+            w.tree_label(),
             w.tree,
             w.n,
             sci(w.achieved_cond)
@@ -95,7 +95,7 @@ pub fn findings(data: &ReportData) -> Vec<String> {
 
     // 2. Algorithms compared at high condition numbers, per op.
     for op in data.ops() {
-        let here: Vec<&ReportRow> = rows.iter().filter(|r| r.op == op).collect();
+        let here: Vec<&ResultRow> = rows.iter().filter(|r| r.op == op).collect();
         let Some(t) = high_cond_threshold(&here) else {
             continue;
         };
@@ -203,7 +203,7 @@ pub fn findings(data: &ReportData) -> Vec<String> {
     }
 
     // 5. Errors beyond u·κ.
-    let beyond: Vec<&ReportRow> = rows
+    let beyond: Vec<&ResultRow> = rows
         .iter()
         .filter(|r| r.max_rel_error > U * r.achieved_cond)
         .collect();
@@ -229,16 +229,16 @@ pub fn findings(data: &ReportData) -> Vec<String> {
     });
 
     // 6. Bounds.
-    let viol: Vec<u64> = rows
+    let viol: Vec<usize> = rows
         .iter()
-        .filter_map(ReportRow::deterministic_violations)
+        .filter_map(ResultRow::deterministic_violations)
         .collect();
     if viol.is_empty() {
         out.push(
             "Error bounds are not available in this run (results.csv has no bound columns).".into(),
         );
     } else {
-        let total: u64 = viol.iter().sum();
+        let total: usize = viol.iter().sum();
         if total == 0 {
             out.push(format!(
                 "The deterministic bounds held at every node of all {} runs that report them (0 violations).",
@@ -283,7 +283,7 @@ pub fn findings(data: &ReportData) -> Vec<String> {
                 .filter_map(|t| {
                     let bits: Vec<f64> = rows
                         .iter()
-                        .filter(|r| &r.topology == t && r.op == op)
+                        .filter(|r| r.tree_label() == t && r.op == op)
                         .map(|r| r.max_lost_bits)
                         .collect();
                     (!bits.is_empty()).then(|| (t.clone(), mean(&bits)))
@@ -316,8 +316,8 @@ mod tests {
     use super::*;
     use crate::report::data::ReportData;
 
-    fn row(tree: usize, algo: &str, op: &str, cond: f64, bits: f64) -> ReportRow {
-        ReportRow {
+    fn row(tree: usize, algo: &str, op: &str, cond: f64, bits: f64) -> ResultRow {
+        ResultRow {
             tree,
             topology: "chain".into(),
             n: 100,
@@ -343,10 +343,14 @@ mod tests {
             sharp_violations: None,
             running_violations: None,
             max_bound_lost_bits: None,
+            gpu_mismatches: None,
+            max_flagged_abs_error: None,
+            source: None,
+            source_sha256: None,
         }
     }
 
-    fn data(rows: Vec<ReportRow>) -> ReportData {
+    fn data(rows: Vec<ResultRow>) -> ReportData {
         ReportData {
             dir: "d".into(),
             rows,

@@ -17,7 +17,7 @@ mod page;
 pub mod plots;
 mod style;
 
-pub use data::{BOUND_COLUMNS, NodeRecord, ReportData, ReportRow};
+pub use data::{BOUND_COLUMNS, NodeRecord, ReportData, ResultRow};
 pub use fmt::{pow10_label, round_trip, sci};
 
 use std::path::{Path, PathBuf};

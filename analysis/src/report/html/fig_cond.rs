@@ -178,7 +178,7 @@ fn worst_node_bounds(data: &ReportData) -> Vec<(String, String, f64, f64)> {
         .collect();
     nodes
         .iter()
-        .filter(|n| n.worst == Some(1))
+        .filter(|n| n.is_worst())
         .filter_map(|n| {
             let b = n.bound_rel?;
             let k = cond_of.get(&(n.tree, n.op.as_str(), n.algorithm.as_str()))?;

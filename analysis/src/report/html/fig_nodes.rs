@@ -21,7 +21,7 @@ fn thin(records: Vec<&NodeRecord>, max: usize) -> Vec<&NodeRecord> {
         return records;
     }
     let (worst, rest): (Vec<&NodeRecord>, Vec<&NodeRecord>) =
-        records.into_iter().partition(|r| r.worst == Some(1));
+        records.into_iter().partition(|r| r.is_worst());
     let room = max.saturating_sub(worst.len());
     let mut out = worst;
     // `room` records evenly spread over the rest (a fractional stride).
@@ -198,12 +198,12 @@ mod tests {
             tree,
             algorithm: "vectorial".into(),
             op: "rootfix".into(),
-            vertex: None,
+            vertex: 0,
             cond: 10.0,
             rel_error: 1e-7,
-            lost_bits: None,
+            lost_bits: 0.0,
             bound_rel: None,
-            worst: Some(u8::from(worst)),
+            worst: u8::from(worst),
         }
     }
 
@@ -212,7 +212,7 @@ mod tests {
         let recs: Vec<NodeRecord> = (0..1000).map(|i| rec(i, i % 50 == 0)).collect();
         let kept = thin(recs.iter().collect(), 300);
         assert_eq!(kept.len(), 300);
-        assert_eq!(kept.iter().filter(|r| r.worst == Some(1)).count(), 20);
+        assert_eq!(kept.iter().filter(|r| r.is_worst()).count(), 20);
         assert_eq!(thin(recs.iter().collect(), 5000).len(), 1000);
     }
 }

@@ -1,6 +1,6 @@
 //! The per-topology table: lost bits, bits the bound allows, violations, tightness.
 
-use crate::report::data::{ReportData, ReportRow};
+use crate::report::data::{BOUND_COLUMNS, ReportData, ResultRow};
 use crate::report::fmt::{NA, escape, fixed, sci};
 use std::fmt::Write;
 
@@ -9,10 +9,10 @@ pub fn topology_rows(data: &ReportData) -> Vec<TopologyRow> {
     let mut out = Vec::new();
     for topo in data.topologies() {
         for (op, algo) in data.series_keys() {
-            let rows: Vec<&ReportRow> = data
+            let rows: Vec<&ResultRow> = data
                 .rows
                 .iter()
-                .filter(|r| r.topology == topo && r.op == op && r.algorithm == algo)
+                .filter(|r| r.tree_label() == topo && r.op == op && r.algorithm == algo)
                 .collect();
             if rows.is_empty() {
                 continue;
@@ -20,8 +20,8 @@ pub fn topology_rows(data: &ReportData) -> Vec<TopologyRow> {
             let bits: Vec<f64> = rows.iter().map(|r| r.max_lost_bits).collect();
             let mut sorted = bits.clone();
             sorted.sort_by(f64::total_cmp);
-            let opt_sum = |f: &dyn Fn(&ReportRow) -> Option<u64>| -> Option<u64> {
-                let v: Vec<u64> = rows.iter().filter_map(|r| f(r)).collect();
+            let opt_sum = |f: &dyn Fn(&ResultRow) -> Option<usize>| -> Option<usize> {
+                let v: Vec<usize> = rows.iter().filter_map(|r| f(r)).collect();
                 (!v.is_empty()).then(|| v.iter().sum())
             };
             let mut med_t: Vec<f64> = rows.iter().filter_map(|r| r.median_tightness).collect();
@@ -76,8 +76,8 @@ pub struct TopologyRow {
     pub max_lost_bits: f64,
     /// Median over the runs of each run's largest loss.
     pub median_lost_bits: f64,
-    pub bound_violations: Option<u64>,
-    pub prob_violations: Option<u64>,
+    pub bound_violations: Option<usize>,
+    pub prob_violations: Option<usize>,
     /// Median over runs of the per-run median tightness.
     pub median_tightness: Option<f64>,
     pub max_tightness: Option<f64>,
@@ -93,7 +93,11 @@ fn opt_cell<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
 pub(super) fn section(h: &mut String, data: &ReportData) {
     h.push_str("<section id=\"topology\">\n<h2>Per topology</h2>\n");
     if !data.has_bounds() {
-        h.push_str("<p class=\"note\">Bound columns (max_bound_lost_bits, bound_violations, sharp_violations, running_violations, prob_violations, median_tightness, max_tightness) are not available in this run: they show as —.</p>\n");
+        let _ = writeln!(
+            h,
+            "<p class=\"note\">Bound columns ({}) are not available in this run: they show as —.</p>",
+            BOUND_COLUMNS.join(", ")
+        );
     }
     h.push_str("<div class=\"wide\"><table id=\"topology-table\">\n<thead><tr><th>topology</th><th>op</th><th>algorithm</th><th class=\"num\">runs</th><th class=\"num\">n</th><th class=\"num\">height</th><th class=\"num\">κ range</th><th class=\"num\">max lost bits</th><th class=\"num\">median lost bits</th><th class=\"num\" title=\"the most bits the a priori deterministic bound allows any node to lose\">max bits allowed</th><th class=\"num\" title=\"nodes above a deterministic bound (a priori, sharp or running), summed over runs\">bound viol.</th><th class=\"num\" title=\"nodes above the probabilistic bound, summed over runs\">prob. viol.</th><th class=\"num\" title=\"median over runs of the median measured error ÷ bound\">median tight.</th><th class=\"num\" title=\"largest measured error ÷ bound\">max tight.</th></tr></thead>\n<tbody>\n");
     for r in topology_rows(data) {
