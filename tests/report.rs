@@ -587,3 +587,99 @@ fn a_bounds_table_of_another_shape_is_a_one_line_error() {
     assert!(!e.contains("panicked"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The fixture's results.csv with the columns added after it: tree 0 read from a file, GPU
+/// mismatches on one run, the largest absolute error of flagged nodes on another.
+#[test]
+fn gpu_mismatches_flagged_errors_and_tree_files_are_shown() {
+    use analysis::records::results::ResultRow;
+    let src = fixture_dir();
+    let dir = scratch("new-columns");
+    let mut rows: Vec<ResultRow> = csv::Reader::from_path(src.join("results.csv"))
+        .unwrap()
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for (i, r) in rows.iter_mut().enumerate() {
+        r.gpu_mismatches = (r.algorithm != "sequential").then_some(0);
+        if r.tree == 0 {
+            r.source = Some("road-net.tree".into());
+            r.source_sha256 = Some("0f".repeat(32));
+        }
+        if i == 5 {
+            r.flagged_nodes = 2;
+            r.max_flagged_abs_error = Some(3.5e-6);
+        }
+    }
+    let bad = rows
+        .iter()
+        .position(|r| r.algorithm == "vectorial" && r.tree == 1)
+        .unwrap();
+    rows[bad].gpu_mismatches = Some(7);
+    let mut w = csv::Writer::from_path(dir.join("results.csv")).unwrap();
+    for r in &rows {
+        w.serialize(r).unwrap();
+    }
+    w.flush().unwrap();
+    std::fs::copy(src.join("sweep.json"), dir.join("sweep.json")).unwrap();
+    analysis::report::write_report(&dir, None, None).unwrap();
+    let (_, doc) = parse(&dir.join("report.html"));
+    assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+
+    let findings: Vec<String> = doc.select(&sel("#findings-list li")).map(text_of).collect();
+    let gpu_runs = rows.iter().filter(|r| r.gpu_mismatches.is_some()).count();
+    let expected = format!(
+        "The GPU result differed from its CPU twin at 7 nodes in 1 of {gpu_runs} runs ({} {})",
+        rows[bad].algorithm, rows[bad].op
+    );
+    assert!(
+        findings.iter().any(|f| f.starts_with(&expected)),
+        "{expected:?} not in {findings:#?}"
+    );
+    let flagged: usize = rows.iter().map(|r| r.flagged_nodes).sum();
+    assert!(
+        findings.iter().any(
+            |f| f.starts_with(&format!("{flagged} nodes had an exact value of 0"))
+                && f.ends_with("The largest absolute error among them was 3.5e-6.")
+        ),
+        "{findings:#?}"
+    );
+
+    // The per-topology table: file names instead of the family, and the two new columns.
+    let table = doc.select(&sel("#topology-table")).next().unwrap();
+    let th: Vec<String> = table.select(&sel("thead th")).map(text_of).collect();
+    assert_eq!(th[0], "topology or file");
+    let (gi, fi) = (th.len() - 2, th.len() - 1);
+    assert_eq!(
+        (th[gi].as_str(), th[fi].as_str()),
+        ("GPU mism.", "max flagged |error|")
+    );
+    let mut seen_file = false;
+    for tr in table.select(&sel("tbody tr")) {
+        let cells: Vec<String> = tr.select(&sel("td")).map(text_of).collect();
+        let mine: Vec<&ResultRow> = rows
+            .iter()
+            .filter(|r| r.tree_label() == cells[0] && r.op == cells[1] && r.algorithm == cells[2])
+            .collect();
+        assert!(!mine.is_empty(), "{cells:?}");
+        seen_file |= cells[0] == "road-net.tree";
+        let mism: Option<usize> = mine
+            .iter()
+            .filter_map(|r| r.gpu_mismatches)
+            .reduce(|a, b| a + b);
+        assert_eq!(cells[gi], mism.map_or("—".into(), |m| m.to_string()));
+        let err = mine
+            .iter()
+            .filter_map(|r| r.max_flagged_abs_error)
+            .reduce(f64::max);
+        assert_eq!(cells[fi] == "—", err.is_none(), "{cells:?}");
+    }
+    assert!(seen_file);
+    // The chain trees not read from a file keep their family name.
+    assert!(
+        table
+            .select(&sel("tbody td"))
+            .any(|td| text_of(td) == "chain")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

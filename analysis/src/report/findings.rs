@@ -93,6 +93,29 @@ pub fn findings(data: &ReportData) -> Vec<String> {
         ));
     }
 
+    // GPU results must equal their CPU twins bit for bit: a mismatch is a bug, said early.
+    let gpu: Vec<(&ResultRow, usize)> = rows
+        .iter()
+        .filter_map(|r| r.gpu_mismatches.map(|m| (r, m)))
+        .collect();
+    let mismatched: Vec<&(&ResultRow, usize)> = gpu.iter().filter(|(_, m)| *m > 0).collect();
+    if !mismatched.is_empty() {
+        let mut who: Vec<String> = Vec::new();
+        for (r, _) in &mismatched {
+            let k = format!("{} {}", r.algorithm, r.op);
+            if !who.contains(&k) {
+                who.push(k);
+            }
+        }
+        out.push(format!(
+            "The GPU result differed from its CPU twin at {} nodes in {} of {} runs ({}) — a bug to investigate: they must agree bit for bit.",
+            mismatched.iter().map(|(_, m)| m).sum::<usize>(),
+            mismatched.len(),
+            gpu.len(),
+            who.join(", ")
+        ));
+    }
+
     // 2. Algorithms compared at high condition numbers, per op.
     for op in data.ops() {
         let here: Vec<&ResultRow> = rows.iter().filter(|r| r.op == op).collect();
@@ -274,6 +297,13 @@ pub fn findings(data: &ReportData) -> Vec<String> {
         }
     }
 
+    if !gpu.is_empty() && mismatched.is_empty() {
+        out.push(format!(
+            "Every GPU result equalled its CPU twin bit for bit, at every node of the {} runs that compared them.",
+            gpu.len()
+        ));
+    }
+
     // 7. Topologies compared.
     let topos = data.topologies();
     if topos.len() > 1 {
@@ -304,8 +334,14 @@ pub fn findings(data: &ReportData) -> Vec<String> {
     // 8. Flagged nodes.
     let flagged: usize = rows.iter().map(|r| r.flagged_nodes).sum();
     if flagged > 0 {
+        let largest = rows
+            .iter()
+            .filter_map(|r| r.max_flagged_abs_error)
+            .reduce(f64::max)
+            .map(|e| format!(" The largest absolute error among them was {}.", sci(e)))
+            .unwrap_or_default();
         out.push(format!(
-            "{flagged} nodes had an exact value of 0 but a non-zero computed result (flagged: no relative error exists; see flagged_nodes)."
+            "{flagged} nodes had an exact value of 0 but a non-zero computed result (flagged: no relative error exists; see flagged_nodes).{largest}"
         ));
     }
     out
@@ -401,5 +437,32 @@ mod tests {
         assert!(f[0].contains("computed exactly"), "{f:#?}");
         assert!(f.iter().any(|s| s.contains("0 violations")), "{f:#?}");
         assert!(f.iter().any(|s| s.contains("≈ 1e2× pessimistic")), "{f:#?}");
+    }
+
+    #[test]
+    fn gpu_mismatches_in_words() {
+        let mut a = row(0, "parallel", "rootfix", 10.0, 1.0);
+        a.gpu_mismatches = Some(0);
+        let mut b = row(0, "vectorial", "rootfix", 10.0, 1.0);
+        b.gpu_mismatches = Some(0);
+        let cpu_only = row(0, "sequential", "rootfix", 10.0, 1.0);
+        let f = findings(&data(vec![a.clone(), b.clone(), cpu_only.clone()]));
+        assert!(
+            f.iter().any(|s| s
+                == "Every GPU result equalled its CPU twin bit for bit, at every node of the 2 runs that compared them."),
+            "{f:#?}"
+        );
+        b.gpu_mismatches = Some(4);
+        let f = findings(&data(vec![a, b, cpu_only.clone()]));
+        assert!(
+            f[1].starts_with(
+                "The GPU result differed from its CPU twin at 4 nodes in 1 of 2 runs (vectorial rootfix)"
+            ),
+            "{f:#?}"
+        );
+        assert!(!f.iter().any(|s| s.starts_with("Every GPU result")));
+        // No GPU columns: no GPU sentence at all.
+        let f = findings(&data(vec![cpu_only]));
+        assert!(!f.iter().any(|s| s.contains("GPU")), "{f:#?}");
     }
 }

@@ -57,6 +57,14 @@ pub fn topology_rows(data: &ReportData) -> Vec<TopologyRow> {
                     let b: Vec<f64> = rows.iter().filter_map(|r| r.max_bound_lost_bits).collect();
                     (!b.is_empty()).then(|| b.iter().copied().fold(0.0, f64::max))
                 },
+                gpu_mismatches: opt_sum(&|r| r.gpu_mismatches),
+                max_flagged_abs_error: {
+                    let e: Vec<f64> = rows
+                        .iter()
+                        .filter_map(|r| r.max_flagged_abs_error)
+                        .collect();
+                    (!e.is_empty()).then(|| e.iter().copied().fold(0.0, f64::max))
+                },
             });
         }
     }
@@ -83,6 +91,10 @@ pub struct TopologyRow {
     pub max_tightness: Option<f64>,
     /// The most bits the a priori bound allows any node of these runs to lose.
     pub max_bound_lost_bits: Option<f64>,
+    /// Nodes where a GPU result differed from its CPU twin, summed over runs.
+    pub gpu_mismatches: Option<usize>,
+    /// Largest absolute error among flagged nodes (exact value 0).
+    pub max_flagged_abs_error: Option<f64>,
 }
 
 fn opt_cell<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
@@ -99,8 +111,29 @@ pub(super) fn section(h: &mut String, data: &ReportData) {
             BOUND_COLUMNS.join(", ")
         );
     }
-    h.push_str("<div class=\"wide\"><table id=\"topology-table\">\n<thead><tr><th>topology</th><th>op</th><th>algorithm</th><th class=\"num\">runs</th><th class=\"num\">n</th><th class=\"num\">height</th><th class=\"num\">κ range</th><th class=\"num\">max lost bits</th><th class=\"num\">median lost bits</th><th class=\"num\" title=\"the most bits the a priori deterministic bound allows any node to lose\">max bits allowed</th><th class=\"num\" title=\"nodes above a deterministic bound (a priori, sharp or running), summed over runs\">bound viol.</th><th class=\"num\" title=\"nodes above the probabilistic bound, summed over runs\">prob. viol.</th><th class=\"num\" title=\"median over runs of the median measured error ÷ bound\">median tight.</th><th class=\"num\" title=\"largest measured error ÷ bound\">max tight.</th></tr></thead>\n<tbody>\n");
-    for r in topology_rows(data) {
+    // Columns a run may lack entirely are shown only where it has them.
+    let rows = topology_rows(data);
+    let gpu = rows.iter().any(|r| r.gpu_mismatches.is_some());
+    let flagged = rows.iter().any(|r| r.max_flagged_abs_error.is_some());
+    let files = data.rows.iter().any(|r| r.source.is_some());
+    let _ = write!(
+        h,
+        "<div class=\"wide\"><table id=\"topology-table\">\n<thead><tr><th>{}</th>",
+        if files {
+            "topology or file"
+        } else {
+            "topology"
+        }
+    );
+    h.push_str("<th>op</th><th>algorithm</th><th class=\"num\">runs</th><th class=\"num\">n</th><th class=\"num\">height</th><th class=\"num\">κ range</th><th class=\"num\">max lost bits</th><th class=\"num\">median lost bits</th><th class=\"num\" title=\"the most bits the a priori deterministic bound allows any node to lose\">max bits allowed</th><th class=\"num\" title=\"nodes above a deterministic bound (a priori, sharp or running), summed over runs\">bound viol.</th><th class=\"num\" title=\"nodes above the probabilistic bound, summed over runs\">prob. viol.</th><th class=\"num\" title=\"median over runs of the median measured error ÷ bound\">median tight.</th><th class=\"num\" title=\"largest measured error ÷ bound\">max tight.</th>");
+    if gpu {
+        h.push_str("<th class=\"num\" title=\"nodes where a GPU result differs from its CPU twin, summed over runs\">GPU mism.</th>");
+    }
+    if flagged {
+        h.push_str("<th class=\"num\" title=\"largest absolute error among the nodes whose exact value is 0\">max flagged |error|</th>");
+    }
+    h.push_str("</tr></thead>\n<tbody>\n");
+    for r in rows {
         let ns: Vec<String> = r.n.iter().map(|n| n.to_string()).collect();
         let viol = opt_cell(r.bound_violations, |v| {
             if v > 0 {
@@ -109,9 +142,9 @@ pub(super) fn section(h: &mut String, data: &ReportData) {
                 v.to_string()
             }
         });
-        let _ = writeln!(
+        let _ = write!(
             h,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} – {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} – {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
             escape(&r.topology),
             escape(&r.op),
             escape(&r.algorithm),
@@ -132,6 +165,24 @@ pub(super) fn section(h: &mut String, data: &ReportData) {
             opt_cell(r.median_tightness, sci),
             opt_cell(r.max_tightness, sci),
         );
+        if gpu {
+            let cell = opt_cell(r.gpu_mismatches, |v| {
+                if v > 0 {
+                    format!("<span class=\"bad\">{v}</span>")
+                } else {
+                    v.to_string()
+                }
+            });
+            let _ = write!(h, "<td class=\"num\">{cell}</td>");
+        }
+        if flagged {
+            let _ = write!(
+                h,
+                "<td class=\"num\">{}</td>",
+                opt_cell(r.max_flagged_abs_error, sci)
+            );
+        }
+        h.push_str("</tr>\n");
     }
     h.push_str("</tbody></table></div>\n<p class=\"lead\">Lost bits are the largest over a tree's nodes; \"max\" and \"median\" run over the trees. Tightness = measured error ÷ deterministic bound.</p>\n</section>\n");
 }
