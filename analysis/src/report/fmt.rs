@@ -11,6 +11,11 @@ pub fn pow10_label(k: i32) -> String {
     }
 }
 
+/// `2ᵏ` with superscript digits (`2¹⁶`).
+pub fn pow2_label(k: i32) -> String {
+    format!("2{}", superscript(k))
+}
+
 /// `k` in superscript digits, with a superscript minus.
 fn superscript(k: i32) -> String {
     let mut s = String::new();
@@ -21,6 +26,22 @@ fn superscript(k: i32) -> String {
         s.push(SUPERSCRIPT[(d - b'0') as usize]);
     }
     s
+}
+
+/// `x` rounded to 3 significant digits, without an exponent (`0.203`, `108`, `1270`).
+pub fn sig3(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return round_trip(x);
+    }
+    // Round first (in decimal), then read the exponent of the rounded value: 9.996 → 10.0.
+    let rounded = format!("{x:.2e}");
+    let exp: i32 = rounded
+        .rsplit_once('e')
+        .and_then(|(_, e)| e.parse().ok())
+        .unwrap_or(0);
+    let r: f64 = rounded.parse().unwrap_or(x);
+    let decimals = (2 - exp).max(0) as usize;
+    format!("{r:.decimals$}")
 }
 
 /// Shortest decimal that parses back to exactly `x` (exponent form outside 1e-3..1e7).
@@ -120,6 +141,22 @@ mod tests {
         assert_eq!(pow10_label(12), "10¹²");
         assert_eq!(pow10_label(0), "1");
         assert_eq!(pow10_label(1), "10");
+        assert_eq!(pow2_label(16), "2¹⁶");
+    }
+
+    #[test]
+    fn three_significant_digits() {
+        for (x, s) in [
+            (0.2034, "0.203"),
+            (108.75, "109"),
+            (1267.14, "1270"),
+            (9.996, "10.0"),
+            (0.000123456, "0.000123"),
+            (5.0, "5.00"),
+            (0.0, "0"),
+        ] {
+            assert_eq!(sig3(x), s, "{x}");
+        }
     }
 
     #[test]

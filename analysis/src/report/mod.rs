@@ -7,6 +7,7 @@
 //! embedded DejaVu Sans font (as an `@font-face` data URI, also used for the plots' text
 //! metrics), so it looks the same on every machine, offline, without JavaScript.
 
+pub mod bench;
 pub mod data;
 pub mod figure;
 pub mod findings;
@@ -17,6 +18,7 @@ mod page;
 pub mod plots;
 mod style;
 
+pub use bench::write_bench_report;
 pub use data::{BOUND_COLUMNS, NodeRecord, ReportData, ResultRow};
 pub use fmt::{pow10_label, round_trip, sci};
 
@@ -31,6 +33,11 @@ pub enum ReportError {
         path.display()
     )]
     MissingResults { path: PathBuf },
+    #[error(
+        "{}: not found; `accuracy bench --out DIR` writes it",
+        path.display()
+    )]
+    MissingBench { path: PathBuf },
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,

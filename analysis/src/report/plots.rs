@@ -175,6 +175,9 @@ pub fn text(px: f64) -> TextStyle<'static> {
 const TICK_PX: f64 = 14.0;
 const DESC_PX: f64 = 15.0;
 const LEGEND_PX: f64 = 14.0;
+/// Legend: the first row's centre and the height of a row, in pixels.
+const LEGEND_TOP: i32 = 22;
+const LEGEND_ROW: i32 = (LEGEND_PX * 1.9) as i32;
 
 /// A linear f64 axis whose ticks are exactly the given values (bold: labelled grid lines,
 /// light: minor grid lines).
@@ -533,7 +536,12 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
     };
 
     let max_x_labels = ((chart.width - legend_w) / 70).max(2) as usize;
-    let max_y_labels = (chart.height / 32).max(2) as usize;
+    // A chart grows taller rather than cut its legend (one row per line, series and bars).
+    let legend_rows = (chart.lines.len() + chart.series.len() + chart.bars.len()) as u32;
+    let height = chart
+        .height
+        .max(LEGEND_TOP as u32 + legend_rows * LEGEND_ROW as u32);
+    let max_y_labels = (height / 32).max(2) as usize;
     let (xb, xl) = chart.x.ticks(xr.0, xr.1, max_x_labels);
     let (yb, yl) = chart.y.ticks(yr.0, yr.1, max_y_labels);
     let step = |b: &[f64]| {
@@ -567,7 +575,7 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
     )?;
     let y_desc_style = fit(
         &chart.y.label,
-        f64::from(chart.height) - f64::from(tick_h + desc_h + 22) - 30.0,
+        f64::from(height) - f64::from(tick_h + desc_h + 22) - 30.0,
     )?;
 
     let mut svg = String::new();
@@ -575,7 +583,7 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
     let mut not_shown = 0;
     let mut lines_outside = Vec::new();
     {
-        let backend = SVGBackend::with_string(&mut svg, (chart.width, chart.height));
+        let backend = SVGBackend::with_string(&mut svg, (chart.width, height));
         let root = backend.into_drawing_area();
         root.fill(&WHITE).map_err(&err)?;
         let (plot_area, legend_area) = root.split_horizontally(chart.width - legend_w);
@@ -679,10 +687,10 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
         }
 
         // Legend: reference lines first, then the series, one row each.
-        let row_h = (LEGEND_PX * 1.9) as i32;
+        let row_h = LEGEND_ROW;
         let x_mark = 16;
         let x_text = 38;
-        let mut y = 22;
+        let mut y = LEGEND_TOP;
         let anchor = legend_style.pos(Pos::new(HPos::Left, VPos::Center));
         for line in &chart.lines {
             legend_area
