@@ -80,12 +80,20 @@ pub fn write_report(
     bounds_table: Option<&Path>,
     out: Option<&Path>,
 ) -> Result<Written, ReportError> {
-    let t0 = Instant::now();
-    let text = render_dir(dir, bounds_table)?;
-    let render_s = t0.elapsed().as_secs_f64();
     let path = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| dir.join(REPORT_FILE));
+    write_page(path, || render_dir(dir, bounds_table))
+}
+
+/// Renders a page (timed) and writes it to `path`.
+fn write_page(
+    path: PathBuf,
+    render: impl FnOnce() -> Result<String, ReportError>,
+) -> Result<Written, ReportError> {
+    let t0 = Instant::now();
+    let text = render()?;
+    let render_s = t0.elapsed().as_secs_f64();
     std::fs::write(&path, &text).map_err(|source| ReportError::Io {
         path: path.clone(),
         source,

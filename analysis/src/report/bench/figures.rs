@@ -73,6 +73,36 @@ fn by_n(rows: &[&BenchRecord], f: impl Fn(&BenchRecord) -> f64) -> Vec<(f64, f64
     pts
 }
 
+/// A connected series of `compute(r)` over n in style `st`, and, where the rows have transfers,
+/// one of `with_transfers(r)` in the open variant of its marker, labelled `labels.0` and
+/// `labels.1 + transfers`.
+fn push_pair(
+    series: &mut Vec<Series>,
+    labels: (String, String),
+    st: SeriesStyle,
+    rows: &[&BenchRecord],
+    compute: impl Fn(&BenchRecord) -> f64,
+    with_transfers: impl Fn(&BenchRecord) -> f64,
+) {
+    let line = |label: String, style: SeriesStyle, points: Vec<(f64, f64)>| Series {
+        label,
+        style,
+        points,
+        size: 4,
+        connect: true,
+        opacity: 1.0,
+    };
+    series.push(line(labels.0, st, by_n(rows, compute)));
+    if rows.iter().any(|r| r.transfer_s > 0.0) {
+        let open = SeriesStyle {
+            color: st.color,
+            shape: style::open_variant(st.shape),
+        };
+        let label = format!("{} + transfers", labels.1);
+        series.push(line(label, open, by_n(rows, with_transfers)));
+    }
+}
+
 /// Fig. 7: time per call versus the number of vertices, one chart per topology (star, chain)
 /// and op, compute alone and with transfers.
 pub(super) fn fig7(h: &mut String, data: &BenchData) -> Result<(), ReportError> {
@@ -94,27 +124,14 @@ pub(super) fn fig7(h: &mut String, data: &BenchData) -> Result<(), ReportError> 
                 if mine.is_empty() {
                     continue;
                 }
-                series.push(Series {
-                    label: format!("{} compute", g.label),
-                    style: g.style,
-                    points: by_n(&mine, |r| r.compute_s),
-                    size: 4,
-                    connect: true,
-                    opacity: 1.0,
-                });
-                if mine.iter().any(|r| r.transfer_s > 0.0) {
-                    series.push(Series {
-                        label: format!("{} + transfers", g.label),
-                        style: SeriesStyle {
-                            color: g.style.color,
-                            shape: style::open_variant(g.style.shape),
-                        },
-                        points: by_n(&mine, total_s),
-                        size: 4,
-                        connect: true,
-                        opacity: 1.0,
-                    });
-                }
+                push_pair(
+                    &mut series,
+                    (format!("{} compute", g.label), g.label.clone()),
+                    g.style,
+                    &mine,
+                    |r| r.compute_s,
+                    total_s,
+                );
             }
             let title = format!("{topo}, {op}: time per call versus vertices");
             let chart = Chart {
@@ -199,27 +216,15 @@ pub(super) fn fig5(h: &mut String, data: &BenchData) -> Result<(), ReportError> 
                     color: style::palette(ti),
                     shape: style::filled_shape(gi),
                 };
-                series.push(Series {
-                    label: format!("{} · {topo}", g.label),
-                    style: st,
-                    points: by_n(&mine, |r| seq(r) / r.compute_s),
-                    size: 4,
-                    connect: true,
-                    opacity: 1.0,
-                });
-                if mine.iter().any(|r| r.transfer_s > 0.0) {
-                    series.push(Series {
-                        label: format!("{} · {topo} + transfers", g.label),
-                        style: SeriesStyle {
-                            color: st.color,
-                            shape: style::open_variant(st.shape),
-                        },
-                        points: by_n(&mine, |r| seq(r) / total_s(r)),
-                        size: 4,
-                        connect: true,
-                        opacity: 1.0,
-                    });
-                }
+                let label = format!("{} · {topo}", g.label);
+                push_pair(
+                    &mut series,
+                    (label.clone(), label),
+                    st,
+                    &mine,
+                    |r| seq(r) / r.compute_s,
+                    |r| seq(r) / total_s(r),
+                );
             }
         }
         let title = format!("{op}: speed-up over the sequential CPU order");

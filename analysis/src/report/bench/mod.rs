@@ -9,11 +9,10 @@ mod figures;
 mod tables;
 
 use super::fmt::escape;
-use super::{ReportError, Written, page};
+use super::{ReportError, Written, page, write_page};
 use crate::records::bench::{BenchRecord, FILE};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// The file name of the page inside the bench directory.
 pub const BENCH_REPORT_FILE: &str = "bench.html";
@@ -107,19 +106,8 @@ pub fn render(data: &BenchData) -> Result<String, ReportError> {
 
 /// Reads `dir/bench.csv` and writes `dir/bench.html`.
 pub fn write_bench_report(dir: &Path) -> Result<Written, ReportError> {
-    let t0 = Instant::now();
-    let data = BenchData::load(dir)?;
-    let text = render(&data)?;
-    let render_s = t0.elapsed().as_secs_f64();
-    let path = dir.join(BENCH_REPORT_FILE);
-    std::fs::write(&path, &text).map_err(|source| ReportError::Io {
-        path: path.clone(),
-        source,
-    })?;
-    Ok(Written {
-        path,
-        bytes: text.len(),
-        render_s,
+    write_page(dir.join(BENCH_REPORT_FILE), || {
+        render(&BenchData::load(dir)?)
     })
 }
 
