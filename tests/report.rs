@@ -850,7 +850,7 @@ fn bench_report_holds_the_papers_figures_and_the_numbers_of_bench_csv() {
     assert!(labels.contains(&"2¹⁰".to_string()) && labels.contains(&"2¹²".to_string()));
     // 2 trees × (sequential, parallel and vectorial compute, parallel and vectorial transfers)
     // bars, 5 legend swatches and the background.
-    assert!(fig4.select(&sel("rect")).count() >= 2 * 5 + 5 + 1);
+    assert_eq!(fig4.select(&sel("rect")).count(), 2 * 5 + 5 + 1);
 
     // The table: every row, every number as in bench.csv.
     let table = doc.select(&sel("#bench-table")).next().unwrap();

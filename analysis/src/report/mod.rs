@@ -57,7 +57,7 @@ pub enum ReportError {
 /// The file name of a report inside its sweep directory.
 pub const REPORT_FILE: &str = "report.html";
 /// The optional per-topology bounds table (written by `accuracy bounds-table`).
-pub const BOUNDS_TABLE_FILE: &str = "bounds-table.json";
+pub const BOUNDS_TABLE_FILE: &str = crate::records::bounds_table::FILE;
 
 /// What `write_report` produced.
 #[derive(Debug, Clone)]
