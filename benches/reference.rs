@@ -1,7 +1,7 @@
-//! Throughput of the references and the CPU twins, in vertices per second.
+//! Throughput of the references (exact MPFR and double-double), in additions per second.
 //! `cargo bench --bench reference`
 
-use analysis::{Algorithm, Op, Reference, ReferenceKind};
+use analysis::{Op, Reference, ReferenceKind};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use generators::{ChildOrder, Topology, WeightModel};
 use std::hint::black_box;
@@ -29,28 +29,9 @@ fn references(c: &mut Criterion) {
     group.finish();
 }
 
-fn twins(c: &mut Criterion) {
-    let mut group = c.benchmark_group("cpu-twin");
-    let n = 100_000usize;
-    let mut rng = generators::rng(2);
-    let tree = Topology::RandomRecursive
-        .generate(n, ChildOrder::Natural, &mut rng)
-        .unwrap();
-    let w = WeightModel::Normal.weights(n, 1.0, &mut rng).unwrap();
-    group.throughput(Throughput::Elements(n as u64));
-    for algo in Algorithm::ALL {
-        for op in Op::ALL {
-            group.bench_function(format!("{}-{}", algo.name(), op.name()), |b| {
-                b.iter(|| treefix_accuracy::kernels::cpu(black_box(&tree), black_box(&w), algo, op))
-            });
-        }
-    }
-    group.finish();
-}
-
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(3));
-    targets = references, twins
+    targets = references
 }
 criterion_main!(benches);

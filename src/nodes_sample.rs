@@ -4,34 +4,13 @@
 
 use crate::Error;
 use crate::experiment::OpResults;
-use serde::Serialize;
+pub use analysis::records::nodes_sample::{FILE, NodeRecord};
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Vertices sampled per tree × algorithm × op (plus the worst one).
 pub const PER_OUTCOME: usize = 24;
-/// The file name inside a sweep directory.
-pub const FILE: &str = "nodes-sample.csv";
-
-/// One sampled node.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct NodeRecord {
-    pub tree: usize,
-    pub algorithm: String,
-    pub op: String,
-    pub vertex: u32,
-    /// κ_v = Σ|terms| / |Σ terms| of the node's own sum (`inf` when the exact value is 0).
-    pub cond: f64,
-    pub rel_error: f64,
-    pub lost_bits: f64,
-    /// The a priori deterministic bound on the node's relative error (analysis::bounds, `det`
-    /// divided by |x_v|); empty when the exact value is 0.
-    pub bound_rel: Option<f64>,
-    /// 1 for the node with the largest relative error of its tree × algorithm × op.
-    pub worst: u8,
-}
-
 /// The sampled nodes of one tree. Flagged nodes (exact value 0, computed value not) have no
 /// relative error and are left out; results.csv counts them.
 pub fn sample(tree: usize, results: &[OpResults]) -> Vec<NodeRecord> {

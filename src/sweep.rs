@@ -7,6 +7,7 @@ use crate::bounds_table::Violations;
 use crate::experiment::{self, Backend, InstanceSpec};
 use crate::format::sci;
 use crate::inputs::{LoadedTree, TreeInput, WeightChoice};
+pub use analysis::records::results::ResultRow;
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Topology};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -33,43 +34,6 @@ pub struct SweepParams {
     /// Tree files (`--tree`), instead of generated topologies.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<TreeInput>,
-}
-
-/// One row of `results.csv`: one tree × algorithm × op.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ResultRow {
-    /// Index of the tree in the sweep (its seed is derived from the sweep seed and this index).
-    pub tree: usize,
-    pub topology: String,
-    pub n: usize,
-    pub height: u32,
-    pub child_order: String,
-    pub weights: String,
-    pub seed: u64,
-    pub target_cond: f64,
-    pub achieved_cond: f64,
-    pub algorithm: String,
-    pub op: String,
-    pub backend: String,
-    pub reference: String,
-    pub max_rel_error: f64,
-    pub median_rel_error: f64,
-    pub p99_rel_error: f64,
-    pub max_lost_bits: f64,
-    pub flagged_nodes: usize,
-    /// Nodes whose error exceeds the a priori deterministic bound (a bug if > 0: exit 3).
-    pub bound_violations: usize,
-    /// Nodes whose error exceeds the sharp a priori bound (a bug if > 0: exit 3).
-    pub sharp_violations: usize,
-    /// Nodes whose error exceeds the a posteriori running error bound (a bug if > 0: exit 3).
-    pub running_violations: usize,
-    /// Nodes whose error exceeds the probabilistic bound (λ = analysis::bounds::LAMBDA).
-    pub prob_violations: usize,
-    /// Median and max over the nodes of |error| / deterministic bound.
-    pub median_tightness: f64,
-    pub max_tightness: f64,
-    /// Largest bits lost allowed by the deterministic bound: lost_bits(bound / |x|).
-    pub max_bound_lost_bits: f64,
 }
 
 /// Where a job's tree comes from.
@@ -168,6 +132,12 @@ struct Worst {
     op: String,
     max_lost_bits: f64,
     max_rel_error: f64,
+    /// Nodes whose exact value is 0 but computed value is not, and their largest |error|.
+    flagged_nodes: usize,
+    max_flagged_abs_error: f64,
+    /// Nodes where a backend's result differed from its CPU twin (absent on the CPU).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gpu_mismatches: Option<usize>,
 }
 
 /// Runs (or resumes) a sweep into `dir`; returns the rows of all trees.
@@ -227,18 +197,18 @@ pub fn run(
     let mut violations = Violations::default();
     for r in rows
         .iter()
-        .filter(|r| r.bound_violations + r.sharp_violations + r.running_violations > 0)
+        .filter(|r| r.deterministic_violations().unwrap_or(0) > 0)
     {
-        violations.count += r.bound_violations + r.sharp_violations + r.running_violations;
+        violations.count += r.deterministic_violations().unwrap_or(0);
         violations.lines.push(format!(
             "tree {} (seed {}) {} {}: {} a priori, {} sharp and {} running-bound violations (resumed)",
             r.tree,
             r.seed,
             r.op,
             r.algorithm,
-            r.bound_violations,
-            r.sharp_violations,
-            r.running_violations
+            r.bound_violations.unwrap_or(0),
+            r.sharp_violations.unwrap_or(0),
+            r.running_violations.unwrap_or(0)
         ));
     }
     let backend_name = backend.describe();
@@ -430,16 +400,19 @@ fn evaluate_tree(
             p99_rel_error: o.summary.p99_rel_error,
             max_lost_bits: o.summary.max_lost_bits,
             flagged_nodes: o.summary.flagged_nodes,
-            bound_violations: o.bound_summary.bound_violations,
-            sharp_violations: o.bound_summary.sharp_violations,
-            running_violations: o.bound_summary.running_violations,
-            prob_violations: o.bound_summary.prob_violations,
-            median_tightness: o.bound_summary.median_tightness,
-            max_tightness: o.bound_summary.max_tightness,
-            max_bound_lost_bits: o.bound_summary.max_bound_lost_bits,
+            bound_violations: Some(o.bound_summary.bound_violations),
+            sharp_violations: Some(o.bound_summary.sharp_violations),
+            running_violations: Some(o.bound_summary.running_violations),
+            prob_violations: Some(o.bound_summary.prob_violations),
+            median_tightness: Some(o.bound_summary.median_tightness),
+            max_tightness: Some(o.bound_summary.max_tightness),
+            max_bound_lost_bits: Some(o.bound_summary.max_bound_lost_bits),
+            gpu_mismatches: o.gpu_mismatches,
+            max_flagged_abs_error: Some(o.summary.max_flagged_abs_error),
+            source: source.map(|s| s.path.display().to_string()),
+            source_sha256: source.map(|s| s.sha256.clone()),
         })
         .collect();
-    let _ = source; // recorded in the rows once results.csv has its source columns
     let context = format!("tree {} ({name}, seed {})", job.index, job.seed);
     Ok(TreeDone {
         rows,
@@ -537,15 +510,27 @@ fn worst(params: &SweepParams, rows: &[ResultRow]) -> Vec<Worst> {
             let mine = rows
                 .iter()
                 .filter(|r| r.op == op.name() && r.algorithm == algo.name());
-            let (bits, rel) = mine.fold((0f64, 0f64), |(b, e), r| {
-                (b.max(r.max_lost_bits), e.max(r.max_rel_error))
-            });
-            out.push(Worst {
+            let mut w = Worst {
                 algorithm: algo.to_string(),
                 op: op.to_string(),
-                max_lost_bits: bits,
-                max_rel_error: rel,
-            });
+                max_lost_bits: 0.0,
+                max_rel_error: 0.0,
+                flagged_nodes: 0,
+                max_flagged_abs_error: 0.0,
+                gpu_mismatches: None,
+            };
+            for r in mine {
+                w.max_lost_bits = w.max_lost_bits.max(r.max_lost_bits);
+                w.max_rel_error = w.max_rel_error.max(r.max_rel_error);
+                w.flagged_nodes += r.flagged_nodes;
+                w.max_flagged_abs_error = w
+                    .max_flagged_abs_error
+                    .max(r.max_flagged_abs_error.unwrap_or(0.0));
+                if let Some(k) = r.gpu_mismatches {
+                    w.gpu_mismatches = Some(w.gpu_mismatches.unwrap_or(0) + k);
+                }
+            }
+            out.push(w);
         }
     }
     out

@@ -81,4 +81,21 @@ fn a_sweep_with_mismatches_writes_its_results_and_exits_3() {
     assert_eq!(err.exit_code(), 3);
     let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 4 * 2);
+    // The count is in results.csv (parallel: 1 node per tree; vectorial: 0) and summary.json.
+    let rows: Vec<analysis::records::results::ResultRow> = csv::Reader::from_reader(csv.as_bytes())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for r in &rows {
+        let expected = if r.algorithm == "parallel" { 1 } else { 0 };
+        assert_eq!(r.gpu_mismatches, Some(expected), "{r:?}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    let worst = summary["worst"].as_array().unwrap();
+    assert!(
+        worst
+            .iter()
+            .any(|w| w["algorithm"] == "parallel" && w["gpu_mismatches"] == 4)
+    );
 }

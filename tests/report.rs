@@ -247,9 +247,8 @@ fn numbers_shown_equal_results_csv() {
     );
 }
 
-#[test]
-fn self_contained_no_script_no_network_embedded_font() {
-    let (text, doc) = parse(&sweep_dir().join("report.html"));
+/// No script, image, stylesheet link or URL; the font embedded as a data URI.
+fn assert_self_contained(text: &str) {
     let lower = text.to_lowercase();
     assert!(!lower.contains("<script"));
     assert!(!lower.contains("<img"));
@@ -258,40 +257,43 @@ fn self_contained_no_script_no_network_embedded_font() {
     assert!(!rest.contains("http:") && !rest.contains("https:"), "a URL");
     assert!(text.contains("@font-face{font-family:'Report Sans'"));
     assert!(text.contains("src:url(data:font/ttf;base64,"));
+}
 
-    // Every character of every plot exists in the embedded font, so no text falls back to a
-    // font of the machine that renders it.
+/// Every character of every plot and of the prose and tables (whitespace aside) exists in the
+/// embedded font, so no text falls back to a font of the machine that renders it; returns how
+/// many characters the plots have.
+fn assert_every_char_in_the_font(doc: &Html) -> usize {
     use ab_glyph::{Font, FontRef};
     let font = FontRef::try_from_slice(include_bytes!(
         "../analysis/assets/fonts/DejaVuSans-subset.ttf"
     ))
     .unwrap();
-    let mut chars = 0;
-    for t in doc.select(&sel("svg text")) {
-        for c in text_of(t).chars() {
-            assert!(
-                font.glyph_id(c).0 != 0,
-                "{c:?} (U+{:04X}) not in the font",
-                c as u32
-            );
-            chars += 1;
-        }
-        assert_eq!(t.value().attr("font-family"), Some("Report Sans"));
-    }
-    assert!(chars > 500);
-    // The prose and tables too (whitespace aside).
-    let body = doc.select(&sel("body")).next().unwrap();
-    for c in body
-        .text()
-        .flat_map(str::chars)
-        .filter(|c| !c.is_whitespace())
-    {
+    let in_font = |c: char| {
         assert!(
             font.glyph_id(c).0 != 0,
             "{c:?} (U+{:04X}) not in the font",
             c as u32
-        );
+        )
+    };
+    let mut chars = 0;
+    for t in doc.select(&sel("svg text")) {
+        text_of(t).chars().for_each(in_font);
+        chars += text_of(t).chars().count();
+        assert_eq!(t.value().attr("font-family"), Some("Report Sans"));
     }
+    let body = doc.select(&sel("body")).next().unwrap();
+    body.text()
+        .flat_map(str::chars)
+        .filter(|c| !c.is_whitespace())
+        .for_each(in_font);
+    chars
+}
+
+#[test]
+fn self_contained_no_script_no_network_embedded_font() {
+    let (text, doc) = parse(&sweep_dir().join("report.html"));
+    assert_self_contained(&text);
+    assert!(assert_every_char_in_the_font(&doc) > 500);
 }
 
 #[test]
@@ -412,10 +414,14 @@ fn bounds_table_of_accuracy_bounds_table_is_shown() {
 
 #[test]
 fn a_run_without_bounds_says_not_available() {
-    // results.csv and nodes-sample.csv as a sweep without bounds wrote them.
+    // results.csv and nodes-sample.csv as a sweep without bounds wrote them (before the bound
+    // columns and the later optional columns existed).
     let src = sweep_dir();
     let dir = scratch("no-bounds");
-    let drop = analysis::report::BOUND_COLUMNS;
+    let drop: Vec<&str> = analysis::report::BOUND_COLUMNS
+        .into_iter()
+        .chain(analysis::records::results::SOURCE_COLUMNS)
+        .collect();
     let (header, rows) = read_results(src);
     let keep: Vec<usize> = (0..header.len())
         .filter(|&i| !drop.contains(&header[i].as_str()))
@@ -503,4 +509,450 @@ fn resumed_sweep_rebuilds_the_same_nodes_sample() {
     assert!(std::fs::read_to_string(dir.join("nodes-sample.csv")).unwrap() == sample);
     assert!(std::fs::read_to_string(dir.join("results.csv")).unwrap() == results);
     let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}
+
+/// A sweep directory checked in with the tests: `accuracy sweep --nodes 40 --trees 1 --cond
+/// 1e2,1e6 --topology chain,star --algos sequential,parallel,vectorial --seed 5` and
+/// `accuracy bounds-table --nodes 40 --trees 1 --cond 1e3 --topology chain,star` of commit
+/// 79b15a8 (results.csv in its 25-column form, without the GPU and source columns).
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report-sweep")
+}
+
+/// The report of `dir` with its path replaced by `DIR` and the embedded fonts (checked by
+/// `self_contained_no_script_no_network_embedded_font`) by `FONTS`.
+fn golden_text(dir: &Path) -> String {
+    let html = analysis::report::render_dir(dir, None).unwrap();
+    let fonts = analysis::report::font::css_font_faces();
+    assert!(html.contains(&fonts));
+    html.replace(&fonts, "FONTS\n")
+        .replace(&dir.display().to_string(), "DIR")
+}
+
+/// The report of a fixed sweep directory is byte for byte the checked-in page, which was
+/// rendered by the code before the report was split into one file per section. After an
+/// intended change of the page, regenerate it with
+/// `TREEFIX_BLESS=1 cargo test --test report golden` and review the diff.
+#[test]
+fn golden_report_of_a_fixed_sweep_is_unchanged() {
+    let dir = fixture_dir();
+    let text = golden_text(&dir);
+    let golden = dir.with_extension("html");
+    if std::env::var_os("TREEFIX_BLESS").is_some() {
+        std::fs::write(&golden, &text).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&golden).unwrap();
+    if text != expected {
+        let at = text
+            .bytes()
+            .zip(expected.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(text.len().min(expected.len()));
+        let around = |s: &str| {
+            let boundary = |mut i: usize| {
+                while !s.is_char_boundary(i) {
+                    i -= 1;
+                }
+                i
+            };
+            s[boundary(at.saturating_sub(150))..boundary((at + 150).min(s.len()))].to_string()
+        };
+        panic!(
+            "the report differs from {} at byte {at} (lengths {} and {}):\nnow:      {:?}\nexpected: {:?}",
+            golden.display(),
+            text.len(),
+            expected.len(),
+            around(&text),
+            around(&expected)
+        );
+    }
+}
+
+/// bounds-table.json is read as the type `accuracy bounds-table` writes: a file of another
+/// shape is a one-line error naming the file and what is missing, not a page of guesses.
+#[test]
+fn a_bounds_table_of_another_shape_is_a_one_line_error() {
+    let dir = scratch("bad-bounds-table");
+    for f in ["results.csv", "sweep.json"] {
+        std::fs::copy(fixture_dir().join(f), dir.join(f)).unwrap();
+    }
+    std::fs::write(
+        dir.join("bounds-table.json"),
+        r#"{"rows": [{"topology": "chain"}]}"#,
+    )
+    .unwrap();
+    let o = accuracy(&["report", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+    assert!(
+        e.contains("bounds-table.json") && e.contains("missing field"),
+        "{e}"
+    );
+    assert!(!e.contains("panicked"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The fixture's results.csv with the columns added after it: tree 0 read from a file, GPU
+/// mismatches on one run, the largest absolute error of flagged nodes on another.
+#[test]
+fn gpu_mismatches_flagged_errors_and_tree_files_are_shown() {
+    use analysis::records::results::ResultRow;
+    let src = fixture_dir();
+    let dir = scratch("new-columns");
+    let mut rows: Vec<ResultRow> = csv::Reader::from_path(src.join("results.csv"))
+        .unwrap()
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for (i, r) in rows.iter_mut().enumerate() {
+        r.gpu_mismatches = (r.algorithm != "sequential").then_some(0);
+        if r.tree == 0 {
+            r.source = Some("road-net.tree".into());
+            r.source_sha256 = Some("0f".repeat(32));
+        }
+        if i == 5 {
+            r.flagged_nodes = 2;
+            r.max_flagged_abs_error = Some(3.5e-6);
+        }
+    }
+    let bad = rows
+        .iter()
+        .position(|r| r.algorithm == "vectorial" && r.tree == 1)
+        .unwrap();
+    rows[bad].gpu_mismatches = Some(7);
+    let mut w = csv::Writer::from_path(dir.join("results.csv")).unwrap();
+    for r in &rows {
+        w.serialize(r).unwrap();
+    }
+    w.flush().unwrap();
+    std::fs::copy(src.join("sweep.json"), dir.join("sweep.json")).unwrap();
+    analysis::report::write_report(&dir, None, None).unwrap();
+    let (_, doc) = parse(&dir.join("report.html"));
+    assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+
+    let findings: Vec<String> = doc.select(&sel("#findings-list li")).map(text_of).collect();
+    let gpu_runs = rows.iter().filter(|r| r.gpu_mismatches.is_some()).count();
+    let expected = format!(
+        "The GPU result differed from its CPU twin at 7 nodes in 1 of {gpu_runs} runs ({} {})",
+        rows[bad].algorithm, rows[bad].op
+    );
+    assert!(
+        findings.iter().any(|f| f.starts_with(&expected)),
+        "{expected:?} not in {findings:#?}"
+    );
+    let flagged: usize = rows.iter().map(|r| r.flagged_nodes).sum();
+    assert!(
+        findings.iter().any(
+            |f| f.starts_with(&format!("{flagged} nodes had an exact value of 0"))
+                && f.ends_with("The largest absolute error among them was 3.5e-6.")
+        ),
+        "{findings:#?}"
+    );
+
+    // The per-topology table: file names instead of the family, and the two new columns.
+    let table = doc.select(&sel("#topology-table")).next().unwrap();
+    let th: Vec<String> = table.select(&sel("thead th")).map(text_of).collect();
+    assert_eq!(th[0], "topology or file");
+    let (gi, fi) = (th.len() - 2, th.len() - 1);
+    assert_eq!(
+        (th[gi].as_str(), th[fi].as_str()),
+        ("GPU mism.", "max flagged |error|")
+    );
+    let mut seen_file = false;
+    for tr in table.select(&sel("tbody tr")) {
+        let cells: Vec<String> = tr.select(&sel("td")).map(text_of).collect();
+        let mine: Vec<&ResultRow> = rows
+            .iter()
+            .filter(|r| r.tree_label() == cells[0] && r.op == cells[1] && r.algorithm == cells[2])
+            .collect();
+        assert!(!mine.is_empty(), "{cells:?}");
+        seen_file |= cells[0] == "road-net.tree";
+        let mism: Option<usize> = mine
+            .iter()
+            .filter_map(|r| r.gpu_mismatches)
+            .reduce(|a, b| a + b);
+        assert_eq!(cells[gi], mism.map_or("—".into(), |m| m.to_string()));
+        let err = mine
+            .iter()
+            .filter_map(|r| r.max_flagged_abs_error)
+            .reduce(f64::max);
+        assert_eq!(cells[fi] == "—", err.is_none(), "{cells:?}");
+    }
+    assert!(seen_file);
+    // The chain trees not read from a file keep their family name.
+    assert!(
+        table
+            .select(&sel("tbody td"))
+            .any(|td| text_of(td) == "chain")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A synthetic bench.csv: star, chain and random-recursive at 2^10 and 2^12 vertices and one
+/// tree file, rootfix and leaffix, sequential on the CPU, parallel and vectorial on a GPU,
+/// and the copy / upload / download baselines.
+fn synthetic_bench(with_sequential: bool) -> Vec<analysis::records::bench::BenchRecord> {
+    use analysis::records::bench::BenchRecord;
+    let gpu = "gpu: Test Adapter (Vulkan, driver 1)";
+    let mut rows = Vec::new();
+    let trees: [(&str, usize, u32); 7] = [
+        ("star", 1024, 1),
+        ("star", 4096, 1),
+        ("chain", 1024, 1023),
+        ("chain", 4096, 4095),
+        ("random-recursive", 1024, 9),
+        ("random-recursive", 4096, 12),
+        ("road-net.tree", 3000, 57),
+    ];
+    for (ti, (topology, n, height)) in trees.iter().enumerate() {
+        for (oi, op) in ["rootfix", "leaffix"].iter().enumerate() {
+            for (ai, algorithm) in ["sequential", "parallel", "vectorial"].iter().enumerate() {
+                if *algorithm == "sequential" && !with_sequential {
+                    continue;
+                }
+                let cpu = *algorithm == "sequential";
+                // Distinct, exactly representable-ish times per row.
+                let ns = 0.37 + ti as f64 * 1.3 + oi as f64 * 0.71 + ai as f64 * 2.9;
+                let compute_s = ns * *n as f64 * 1e-9;
+                let transfer_s = if cpu { 0.0 } else { 1.7e-9 * *n as f64 + 2e-5 };
+                rows.push(BenchRecord {
+                    topology: topology.to_string(),
+                    n: *n,
+                    height: *height,
+                    op: op.to_string(),
+                    algorithm: algorithm.to_string(),
+                    backend: if cpu { "cpu".into() } else { gpu.into() },
+                    compute_s,
+                    compute_min_s: compute_s * 0.9,
+                    compute_max_s: compute_s * 1.3,
+                    transfer_s,
+                    transfer_min_s: transfer_s * 0.95,
+                    transfer_max_s: transfer_s * 1.1,
+                    bytes_moved: 12 * *n as u64,
+                    reps: 5,
+                });
+            }
+        }
+    }
+    for (algorithm, s, t) in [
+        ("copy", 2.1e-4, 0.0),
+        ("upload", 0.0, 9.3e-3),
+        ("download", 0.0, 1.1e-2),
+    ] {
+        rows.push(BenchRecord {
+            topology: String::new(),
+            n: 1 << 26,
+            height: 0,
+            op: String::new(),
+            algorithm: algorithm.into(),
+            backend: gpu.into(),
+            compute_s: s,
+            compute_min_s: s * 0.98,
+            compute_max_s: s * 1.02,
+            transfer_s: t,
+            transfer_min_s: t * 0.99,
+            transfer_max_s: t * 1.01,
+            bytes_moved: 512 << 20,
+            reps: 3,
+        });
+    }
+    rows
+}
+
+fn write_bench(dir: &Path, rows: &[analysis::records::bench::BenchRecord]) {
+    let mut w = csv::Writer::from_path(dir.join("bench.csv")).unwrap();
+    for r in rows {
+        w.serialize(r).unwrap();
+    }
+    w.flush().unwrap();
+}
+
+/// `x` shown to 3 significant digits: at most half a unit of its third digit away.
+fn three_digits_of(shown: &str, x: f64) -> bool {
+    let v: f64 = shown.parse().unwrap();
+    if x == 0.0 {
+        return shown == "0";
+    }
+    let digits: String = shown.chars().filter(char::is_ascii_digit).collect();
+    let significant = digits.trim_start_matches('0');
+    // Three digits, or (from 1000 up) three followed by the zeros of an integer.
+    let three = significant.len() == 3
+        || (!shown.contains('.')
+            && significant.len() > 3
+            && significant[3..].bytes().all(|b| b == b'0'));
+    let unit = 10f64.powi(v.abs().log10().floor() as i32 - 2);
+    three && (v - x).abs() <= 0.5 * unit * (1.0 + 1e-12)
+}
+
+#[test]
+fn bench_report_holds_the_papers_figures_and_the_numbers_of_bench_csv() {
+    let dir = scratch("bench");
+    let rows = synthetic_bench(true);
+    write_bench(&dir, &rows);
+    let written = analysis::report::write_bench_report(&dir).unwrap();
+    assert_eq!(written.path, dir.join("bench.html"));
+    let (text, doc) = parse(&written.path);
+    assert!(doc.errors.is_empty(), "HTML parse errors: {:?}", doc.errors);
+    assert!(text.starts_with("<!DOCTYPE html>"));
+    assert_self_contained(&text);
+
+    // Fig. 7 on the star and the chain only, per op; Fig. 5 per op; Fig. 4 per topology and op
+    // and one for the tree files.
+    for id in [
+        "#fig-time-star-rootfix svg",
+        "#fig-time-star-leaffix svg",
+        "#fig-time-chain-rootfix svg",
+        "#fig-time-chain-leaffix svg",
+        "#fig-speedup-rootfix svg",
+        "#fig-speedup-leaffix svg",
+        "#fig-per-tree-star-rootfix svg",
+        "#fig-per-tree-random-recursive-leaffix svg",
+        "#fig-per-tree-tree-files-rootfix svg",
+        "#bench-table",
+        "#bench-baselines",
+    ] {
+        assert!(doc.select(&sel(id)).next().is_some(), "missing {id}");
+    }
+    assert!(doc.select(&sel("[id^=fig-time-random]")).next().is_none());
+    let legend = |id: &str| -> Vec<String> {
+        doc.select(&sel(&format!("{id} svg text")))
+            .map(text_of)
+            .collect()
+    };
+    let fig7 = legend("#fig-time-chain-rootfix");
+    for s in [
+        "sequential compute",
+        "parallel compute",
+        "parallel + transfers",
+        "vectorial + transfers",
+    ] {
+        assert!(
+            fig7.iter().any(|t| t == s),
+            "Fig. 7 legend lacks {s}: {fig7:?}"
+        );
+    }
+    assert!(
+        !fig7.iter().any(|t| t == "sequential + transfers"),
+        "the CPU has no transfers"
+    );
+    let fig5 = legend("#fig-speedup-rootfix");
+    assert!(
+        fig5.iter().any(|t| t == "vectorial · road-net.tree"),
+        "{fig5:?}"
+    );
+    assert!(
+        !fig5.iter().any(|t| t.starts_with("sequential")),
+        "{fig5:?}"
+    );
+    let fig4 = doc
+        .select(&sel("#fig-per-tree-star-rootfix svg"))
+        .next()
+        .unwrap();
+    let labels: Vec<String> = fig4.select(&sel("text")).map(text_of).collect();
+    assert!(labels.contains(&"2¹⁰".to_string()) && labels.contains(&"2¹²".to_string()));
+    // 2 trees × (sequential, parallel and vectorial compute, parallel and vectorial transfers)
+    // bars, 5 legend swatches and the background.
+    assert_eq!(fig4.select(&sel("rect")).count(), 2 * 5 + 5 + 1);
+
+    // The table: every row, every number as in bench.csv.
+    let table = doc.select(&sel("#bench-table")).next().unwrap();
+    let keys: Vec<String> = table
+        .select(&sel("thead th"))
+        .map(|th| th.value().attr("title").unwrap().to_string())
+        .collect();
+    let trs: Vec<ElementRef> = table.select(&sel("tbody tr")).collect();
+    assert_eq!(trs.len(), rows.len());
+    for (tr, r) in trs.iter().zip(&rows) {
+        let cells: Vec<String> = tr.select(&sel("td")).map(text_of).collect();
+        assert_eq!(cells.len(), keys.len());
+        for (k, c) in keys.iter().zip(&cells) {
+            let exact = |x: f64| assert_eq!(c.parse::<f64>().unwrap(), x, "{k}: {c}");
+            match k.as_str() {
+                "topology" => assert_eq!(*c, r.topology),
+                "op" => assert_eq!(*c, r.op),
+                "algorithm" => assert_eq!(*c, r.algorithm),
+                "backend" => assert_eq!(*c, r.backend),
+                "n" => assert_eq!(*c, r.n.to_string()),
+                "height" => assert_eq!(*c, r.height.to_string()),
+                "reps" => assert_eq!(*c, r.reps.to_string()),
+                "bytes_moved" => assert_eq!(*c, r.bytes_moved.to_string()),
+                "compute_s" => exact(r.compute_s),
+                "compute_min_s" => exact(r.compute_min_s),
+                "compute_max_s" => exact(r.compute_max_s),
+                "transfer_s" => exact(r.transfer_s),
+                "transfer_min_s" => exact(r.transfer_min_s),
+                "transfer_max_s" => exact(r.transfer_max_s),
+                "compute_ns_per_vertex" => {
+                    assert!(
+                        three_digits_of(c, r.compute_ns_per_vertex()),
+                        "{k}: {c} vs {r:?}"
+                    )
+                }
+                "total_ns_per_vertex" => {
+                    let x = (r.compute_s + r.transfer_s) * 1e9 / r.n as f64;
+                    assert!(three_digits_of(c, x), "{k}: {c} vs {x}")
+                }
+                other => panic!("unexpected column {other}"),
+            }
+        }
+    }
+
+    // Baselines: bytes moved ÷ the row's time, in GB/s.
+    let base: Vec<Vec<String>> = doc
+        .select(&sel("#bench-baselines tbody tr"))
+        .map(|tr| tr.select(&sel("td")).map(text_of).collect())
+        .collect();
+    let expected: Vec<&analysis::records::bench::BenchRecord> =
+        rows.iter().filter(|r| r.op.is_empty()).collect();
+    assert_eq!(base.len(), expected.len());
+    for (cells, r) in base.iter().zip(expected) {
+        assert!(cells[0].starts_with(&r.algorithm), "{cells:?}");
+        assert_eq!(cells[2], r.bytes_moved.to_string());
+        let t = r.compute_s + r.transfer_s;
+        assert_eq!(cells[3].parse::<f64>().unwrap(), t);
+        assert!(
+            three_digits_of(&cells[4], r.bytes_moved as f64 / t / 1e9),
+            "{cells:?}"
+        );
+        let best = r.compute_min_s + r.transfer_min_s;
+        assert!(
+            three_digits_of(&cells[5], r.bytes_moved as f64 / best / 1e9),
+            "{cells:?}"
+        );
+    }
+
+    assert!(assert_every_char_in_the_font(&doc) > 500);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_report_without_a_sequential_baseline_says_so() {
+    let dir = scratch("bench-no-seq");
+    write_bench(&dir, &synthetic_bench(false));
+    let written = analysis::report::write_bench_report(&dir).unwrap();
+    let (_, doc) = parse(&written.path);
+    let fig5 = doc.select(&sel("#fig5")).next().unwrap();
+    assert!(fig5.select(&sel("svg")).next().is_none());
+    assert!(
+        text_of(fig5).contains("Not available in this run"),
+        "{}",
+        text_of(fig5)
+    );
+    assert!(
+        doc.select(&sel("#fig-time-star-rootfix svg"))
+            .next()
+            .is_some()
+    );
+
+    // No bench.csv: a one-line error naming the file.
+    let empty = scratch("bench-empty");
+    let e = analysis::report::write_bench_report(&empty)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains("bench.csv") && e.contains("not found"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&empty);
 }

@@ -3,7 +3,11 @@
 //! Baselines measured in the same run use `algorithm` = `copy` (device-to-device copy kernel),
 //! `upload` or `download` (host↔device buffer copies), with `op` empty.
 
+use super::fields::field_names;
 use serde::{Deserialize, Serialize};
+
+/// The file's name in a bench output directory.
+pub const FILE: &str = "bench.csv";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BenchRecord {
@@ -30,6 +34,11 @@ pub struct BenchRecord {
 }
 
 impl BenchRecord {
+    /// Every column of `bench.csv`, in file order.
+    pub fn columns() -> &'static [&'static str] {
+        field_names::<BenchRecord>()
+    }
+
     /// Compute nanoseconds per vertex (median).
     pub fn compute_ns_per_vertex(&self) -> f64 {
         self.compute_s * 1e9 / self.n.max(1) as f64

@@ -1,5 +1,12 @@
 //! The on-disk record types: one definition per file format, used by its writer and its
 //! readers alike. Columns added later are `Option` fields with `#[serde(default)]`, so files
-//! written by an older version still read.
+//! written by an older version still read; the column lists derive from the types
+//! ([`field_names`]).
 
 pub mod bench;
+pub mod bounds_table;
+mod fields;
+pub mod nodes_sample;
+pub mod results;
+
+pub use fields::field_names;

@@ -1,119 +1,18 @@
-//! Reading a sweep directory: lenient structs, so a report works with files written before or
-//! after columns were added (unknown columns are ignored, later ones are optional).
+//! Reading a sweep directory into the record types of [`crate::records`], the same types the
+//! sweep writes them with (unknown columns are ignored, columns added later are optional).
 
 use super::{BOUNDS_TABLE_FILE, ReportError};
-use serde::Deserialize;
+pub use crate::records::bounds_table::{TableReport, TableRow};
+pub use crate::records::nodes_sample::NodeRecord;
+pub use crate::records::results::{BOUND_COLUMNS, ResultRow, SOURCE_COLUMNS};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-/// The columns of `results.csv` added by the bounds issue; a report shows "not available in
-/// this run" where they are absent.
-pub const BOUND_COLUMNS: [&str; 7] = [
-    "bound_violations",
-    "sharp_violations",
-    "running_violations",
-    "prob_violations",
-    "median_tightness",
-    "max_tightness",
-    "max_bound_lost_bits",
-];
-
-/// One row of `results.csv` (one tree × algorithm × op), as the report reads it.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct ReportRow {
-    pub tree: usize,
-    #[serde(default)]
-    pub topology: String,
-    #[serde(default)]
-    pub n: usize,
-    #[serde(default)]
-    pub height: u32,
-    #[serde(default)]
-    pub child_order: String,
-    #[serde(default)]
-    pub weights: String,
-    #[serde(default)]
-    pub seed: u64,
-    #[serde(default)]
-    pub target_cond: f64,
-    pub achieved_cond: f64,
-    pub algorithm: String,
-    pub op: String,
-    #[serde(default)]
-    pub backend: String,
-    #[serde(default)]
-    pub reference: String,
-    pub max_rel_error: f64,
-    #[serde(default)]
-    pub median_rel_error: f64,
-    #[serde(default)]
-    pub p99_rel_error: f64,
-    pub max_lost_bits: f64,
-    #[serde(default)]
-    pub flagged_nodes: usize,
-    /// Nodes whose measured error exceeded the deterministic bound (must be 0).
-    #[serde(default)]
-    pub bound_violations: Option<u64>,
-    /// Nodes above the sharp a priori bound (must be 0).
-    #[serde(default)]
-    pub sharp_violations: Option<u64>,
-    /// Nodes above the a posteriori running error bound (must be 0).
-    #[serde(default)]
-    pub running_violations: Option<u64>,
-    /// Nodes whose measured error exceeded the probabilistic bound.
-    #[serde(default)]
-    pub prob_violations: Option<u64>,
-    /// Median over nodes of measured error / deterministic bound.
-    #[serde(default)]
-    pub median_tightness: Option<f64>,
-    /// Largest measured error / deterministic bound.
-    #[serde(default)]
-    pub max_tightness: Option<f64>,
-    /// The most bits the a priori deterministic bound allows any node of the tree to lose.
-    #[serde(default)]
-    pub max_bound_lost_bits: Option<f64>,
-}
-
-impl ReportRow {
-    /// Nodes above any deterministic bound (a priori, sharp, running), if the run has them.
-    pub fn deterministic_violations(&self) -> Option<u64> {
-        let v = [
-            self.bound_violations,
-            self.sharp_violations,
-            self.running_violations,
-        ];
-        v.iter()
-            .any(Option::is_some)
-            .then(|| v.iter().flatten().sum())
-    }
-}
-
-/// One sampled node of `nodes-sample.csv`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct NodeRecord {
-    pub tree: usize,
-    pub algorithm: String,
-    pub op: String,
-    #[serde(default)]
-    pub vertex: Option<u64>,
-    /// Per-node condition number κ_v (may be `inf` when the exact value is 0).
-    pub cond: f64,
-    pub rel_error: f64,
-    #[serde(default)]
-    pub lost_bits: Option<f64>,
-    /// The deterministic bound on the relative error at this node, when the run had bounds.
-    #[serde(default)]
-    pub bound_rel: Option<f64>,
-    /// 1 if this is the worst node of its tree × algorithm × op.
-    #[serde(default)]
-    pub worst: Option<u8>,
-}
 
 /// Everything a report is rendered from.
 #[derive(Debug, Clone)]
 pub struct ReportData {
     pub dir: PathBuf,
-    pub rows: Vec<ReportRow>,
+    pub rows: Vec<ResultRow>,
     /// `results.csv`'s header and fields exactly as stored (the report's full results table).
     pub header: Vec<String>,
     pub raw: Vec<Vec<String>>,
@@ -126,24 +25,24 @@ pub struct ReportData {
     /// `sweep.json` (the sweep parameters), if present.
     pub params: Option<Value>,
     /// The per-topology bounds table and where it came from.
-    pub bounds_table: Option<(PathBuf, Value)>,
+    pub bounds_table: Option<(PathBuf, TableReport)>,
 }
 
 impl ReportData {
     /// Reads `dir`. Only `results.csv` is required; `bounds_table` overrides
     /// `dir/bounds-table.json`.
     pub fn load(dir: &Path, bounds_table: Option<&Path>) -> Result<ReportData, ReportError> {
-        let results = dir.join("results.csv");
+        let results = dir.join(crate::records::results::FILE);
         if !results.is_file() {
             return Err(ReportError::MissingResults { path: results });
         }
-        let (rows, header, raw) = read_csv::<ReportRow>(&results)?;
+        let (rows, header, raw) = read_csv::<ResultRow>(&results)?;
         let bound_columns = BOUND_COLUMNS
             .iter()
             .filter(|c| header.iter().any(|h| h == *c))
             .map(|c| c.to_string())
             .collect();
-        let nodes_path = dir.join("nodes-sample.csv");
+        let nodes_path = dir.join(crate::records::nodes_sample::FILE);
         let nodes = if nodes_path.is_file() {
             Some(read_csv::<NodeRecord>(&nodes_path)?.0)
         } else {
@@ -155,8 +54,8 @@ impl ReportData {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| dir.join(BOUNDS_TABLE_FILE));
         let bounds_table = if bounds_table.is_some() || bt_path.is_file() {
-            let v = read_json(&bt_path)?;
-            Some((bt_path, v))
+            let t = read_json(&bt_path)?;
+            Some((bt_path, t))
         } else {
             None
         };
@@ -225,12 +124,12 @@ impl ReportData {
         ops
     }
 
-    /// Topologies in order of first appearance.
+    /// Topologies (or tree files, [`ResultRow::tree_label`]) in order of first appearance.
     pub fn topologies(&self) -> Vec<String> {
         let mut t: Vec<String> = Vec::new();
         for r in &self.rows {
-            if !t.contains(&r.topology) {
-                t.push(r.topology.clone());
+            if !t.iter().any(|x| x == r.tree_label()) {
+                t.push(r.tree_label().to_string());
             }
         }
         t
@@ -272,7 +171,7 @@ fn read_csv<T: serde::de::DeserializeOwned>(
     Ok((rows, header, raw))
 }
 
-fn read_json(path: &Path) -> Result<Value, ReportError> {
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ReportError> {
     let text = std::fs::read_to_string(path).map_err(|source| ReportError::Io {
         path: path.to_path_buf(),
         source,

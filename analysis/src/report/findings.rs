@@ -1,6 +1,6 @@
 //! Plain-language findings computed from the numbers of a report.
 
-use super::data::{ReportData, ReportRow};
+use super::data::{ReportData, ResultRow};
 use super::fmt::sci;
 use std::collections::BTreeMap;
 
@@ -46,7 +46,7 @@ fn slope(pts: &[(f64, f64)]) -> Option<f64> {
 
 /// The threshold of the "high κ" comparison: the largest power of ten at or below the median
 /// achieved condition number, so at least half of the trees are compared.
-pub fn high_cond_threshold(rows: &[&ReportRow]) -> Option<f64> {
+pub fn high_cond_threshold(rows: &[&ResultRow]) -> Option<f64> {
     let m = median(
         rows.iter()
             .map(|r| r.achieved_cond)
@@ -86,16 +86,39 @@ pub fn findings(data: &ReportData) -> Vec<String> {
             sci(w.max_rel_error),
             w.algorithm,
             w.op,
-            w.topology,
+            w.tree_label(),
             w.tree,
             w.n,
             sci(w.achieved_cond)
         ));
     }
 
+    // GPU results must equal their CPU twins bit for bit: a mismatch is a bug, said early.
+    let gpu: Vec<(&ResultRow, usize)> = rows
+        .iter()
+        .filter_map(|r| r.gpu_mismatches.map(|m| (r, m)))
+        .collect();
+    let mismatched: Vec<&(&ResultRow, usize)> = gpu.iter().filter(|(_, m)| *m > 0).collect();
+    if !mismatched.is_empty() {
+        let mut who: Vec<String> = Vec::new();
+        for (r, _) in &mismatched {
+            let k = format!("{} {}", r.algorithm, r.op);
+            if !who.contains(&k) {
+                who.push(k);
+            }
+        }
+        out.push(format!(
+            "The GPU result differed from its CPU twin at {} nodes in {} of {} runs ({}) — a bug to investigate: they must agree bit for bit.",
+            mismatched.iter().map(|(_, m)| m).sum::<usize>(),
+            mismatched.len(),
+            gpu.len(),
+            who.join(", ")
+        ));
+    }
+
     // 2. Algorithms compared at high condition numbers, per op.
     for op in data.ops() {
-        let here: Vec<&ReportRow> = rows.iter().filter(|r| r.op == op).collect();
+        let here: Vec<&ResultRow> = rows.iter().filter(|r| r.op == op).collect();
         let Some(t) = high_cond_threshold(&here) else {
             continue;
         };
@@ -203,7 +226,7 @@ pub fn findings(data: &ReportData) -> Vec<String> {
     }
 
     // 5. Errors beyond u·κ.
-    let beyond: Vec<&ReportRow> = rows
+    let beyond: Vec<&ResultRow> = rows
         .iter()
         .filter(|r| r.max_rel_error > U * r.achieved_cond)
         .collect();
@@ -229,16 +252,16 @@ pub fn findings(data: &ReportData) -> Vec<String> {
     });
 
     // 6. Bounds.
-    let viol: Vec<u64> = rows
+    let viol: Vec<usize> = rows
         .iter()
-        .filter_map(ReportRow::deterministic_violations)
+        .filter_map(ResultRow::deterministic_violations)
         .collect();
     if viol.is_empty() {
         out.push(
             "Error bounds are not available in this run (results.csv has no bound columns).".into(),
         );
     } else {
-        let total: u64 = viol.iter().sum();
+        let total: usize = viol.iter().sum();
         if total == 0 {
             out.push(format!(
                 "The deterministic bounds held at every node of all {} runs that report them (0 violations).",
@@ -274,6 +297,13 @@ pub fn findings(data: &ReportData) -> Vec<String> {
         }
     }
 
+    if !gpu.is_empty() && mismatched.is_empty() {
+        out.push(format!(
+            "Every GPU result equalled its CPU twin bit for bit, at every node of the {} runs that compared them.",
+            gpu.len()
+        ));
+    }
+
     // 7. Topologies compared.
     let topos = data.topologies();
     if topos.len() > 1 {
@@ -283,7 +313,7 @@ pub fn findings(data: &ReportData) -> Vec<String> {
                 .filter_map(|t| {
                     let bits: Vec<f64> = rows
                         .iter()
-                        .filter(|r| &r.topology == t && r.op == op)
+                        .filter(|r| r.tree_label() == t && r.op == op)
                         .map(|r| r.max_lost_bits)
                         .collect();
                     (!bits.is_empty()).then(|| (t.clone(), mean(&bits)))
@@ -304,8 +334,14 @@ pub fn findings(data: &ReportData) -> Vec<String> {
     // 8. Flagged nodes.
     let flagged: usize = rows.iter().map(|r| r.flagged_nodes).sum();
     if flagged > 0 {
+        let largest = rows
+            .iter()
+            .filter_map(|r| r.max_flagged_abs_error)
+            .reduce(f64::max)
+            .map(|e| format!(" The largest absolute error among them was {}.", sci(e)))
+            .unwrap_or_default();
         out.push(format!(
-            "{flagged} nodes had an exact value of 0 but a non-zero computed result (flagged: no relative error exists; see flagged_nodes)."
+            "{flagged} nodes had an exact value of 0 but a non-zero computed result (flagged: no relative error exists; see flagged_nodes).{largest}"
         ));
     }
     out
@@ -316,8 +352,8 @@ mod tests {
     use super::*;
     use crate::report::data::ReportData;
 
-    fn row(tree: usize, algo: &str, op: &str, cond: f64, bits: f64) -> ReportRow {
-        ReportRow {
+    fn row(tree: usize, algo: &str, op: &str, cond: f64, bits: f64) -> ResultRow {
+        ResultRow {
             tree,
             topology: "chain".into(),
             n: 100,
@@ -343,10 +379,14 @@ mod tests {
             sharp_violations: None,
             running_violations: None,
             max_bound_lost_bits: None,
+            gpu_mismatches: None,
+            max_flagged_abs_error: None,
+            source: None,
+            source_sha256: None,
         }
     }
 
-    fn data(rows: Vec<ReportRow>) -> ReportData {
+    fn data(rows: Vec<ResultRow>) -> ReportData {
         ReportData {
             dir: "d".into(),
             rows,
@@ -397,5 +437,32 @@ mod tests {
         assert!(f[0].contains("computed exactly"), "{f:#?}");
         assert!(f.iter().any(|s| s.contains("0 violations")), "{f:#?}");
         assert!(f.iter().any(|s| s.contains("≈ 1e2× pessimistic")), "{f:#?}");
+    }
+
+    #[test]
+    fn gpu_mismatches_in_words() {
+        let mut a = row(0, "parallel", "rootfix", 10.0, 1.0);
+        a.gpu_mismatches = Some(0);
+        let mut b = row(0, "vectorial", "rootfix", 10.0, 1.0);
+        b.gpu_mismatches = Some(0);
+        let cpu_only = row(0, "sequential", "rootfix", 10.0, 1.0);
+        let f = findings(&data(vec![a.clone(), b.clone(), cpu_only.clone()]));
+        assert!(
+            f.iter().any(|s| s
+                == "Every GPU result equalled its CPU twin bit for bit, at every node of the 2 runs that compared them."),
+            "{f:#?}"
+        );
+        b.gpu_mismatches = Some(4);
+        let f = findings(&data(vec![a, b, cpu_only.clone()]));
+        assert!(
+            f[1].starts_with(
+                "The GPU result differed from its CPU twin at 4 nodes in 1 of 2 runs (vectorial rootfix)"
+            ),
+            "{f:#?}"
+        );
+        assert!(!f.iter().any(|s| s.starts_with("Every GPU result")));
+        // No GPU columns: no GPU sentence at all.
+        let f = findings(&data(vec![cpu_only]));
+        assert!(!f.iter().any(|s| s.contains("GPU")), "{f:#?}");
     }
 }

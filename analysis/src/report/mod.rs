@@ -7,15 +7,19 @@
 //! embedded DejaVu Sans font (as an `@font-face` data URI, also used for the plots' text
 //! metrics), so it looks the same on every machine, offline, without JavaScript.
 
+pub mod bench;
 pub mod data;
+pub mod figure;
 pub mod findings;
 mod fmt;
 pub mod font;
 pub mod html;
+mod page;
 pub mod plots;
 mod style;
 
-pub use data::{BOUND_COLUMNS, NodeRecord, ReportData, ReportRow};
+pub use bench::write_bench_report;
+pub use data::{BOUND_COLUMNS, NodeRecord, ReportData, ResultRow};
 pub use fmt::{pow10_label, round_trip, sci};
 
 use std::path::{Path, PathBuf};
@@ -29,6 +33,11 @@ pub enum ReportError {
         path.display()
     )]
     MissingResults { path: PathBuf },
+    #[error(
+        "{}: not found; `accuracy bench --out DIR` writes it",
+        path.display()
+    )]
+    MissingBench { path: PathBuf },
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -48,7 +57,7 @@ pub enum ReportError {
 /// The file name of a report inside its sweep directory.
 pub const REPORT_FILE: &str = "report.html";
 /// The optional per-topology bounds table (written by `accuracy bounds-table`).
-pub const BOUNDS_TABLE_FILE: &str = "bounds-table.json";
+pub const BOUNDS_TABLE_FILE: &str = crate::records::bounds_table::FILE;
 
 /// What `write_report` produced.
 #[derive(Debug, Clone)]
@@ -71,12 +80,20 @@ pub fn write_report(
     bounds_table: Option<&Path>,
     out: Option<&Path>,
 ) -> Result<Written, ReportError> {
-    let t0 = Instant::now();
-    let text = render_dir(dir, bounds_table)?;
-    let render_s = t0.elapsed().as_secs_f64();
     let path = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| dir.join(REPORT_FILE));
+    write_page(path, || render_dir(dir, bounds_table))
+}
+
+/// Renders a page (timed) and writes it to `path`.
+fn write_page(
+    path: PathBuf,
+    render: impl FnOnce() -> Result<String, ReportError>,
+) -> Result<Written, ReportError> {
+    let t0 = Instant::now();
+    let text = render()?;
+    let render_s = t0.elapsed().as_secs_f64();
     std::fs::write(&path, &text).map_err(|source| ReportError::Io {
         path: path.clone(),
         source,

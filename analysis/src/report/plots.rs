@@ -8,7 +8,7 @@
 //! covers data or text.
 
 use super::ReportError;
-use super::fmt::pow10_label;
+use super::fmt::{escape, pow10_label};
 use super::font::{self, FAMILY};
 use super::style::{SeriesStyle, Shape};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
@@ -31,6 +31,8 @@ pub struct Axis {
     pub label: String,
     pub scale: Scale,
     pub range: Option<(f64, f64)>,
+    /// A categorical axis: category `i` sits at `i` and is labelled with its name.
+    pub categories: Vec<String>,
 }
 
 impl Axis {
@@ -39,6 +41,7 @@ impl Axis {
             label: label.into(),
             scale: Scale::Log10,
             range: None,
+            categories: Vec::new(),
         }
     }
     pub fn linear(label: impl Into<String>) -> Axis {
@@ -46,6 +49,37 @@ impl Axis {
             label: label.into(),
             scale: Scale::Linear,
             range: None,
+            categories: Vec::new(),
+        }
+    }
+    /// Named categories at 0, 1, …, each with room for a group of bars.
+    pub fn categories(label: impl Into<String>, names: Vec<String>) -> Axis {
+        let k = names.len().max(1) as f64;
+        Axis {
+            label: label.into(),
+            scale: Scale::Linear,
+            range: Some((-0.5, k - 0.5)),
+            categories: names,
+        }
+    }
+    /// Labelled and light ticks in page coordinates.
+    fn ticks(&self, lo: f64, hi: f64, max_labels: usize) -> (Vec<f64>, Vec<f64>) {
+        if self.categories.is_empty() {
+            ticks(self.scale, lo, hi, max_labels)
+        } else {
+            (
+                (0..self.categories.len()).map(|i| i as f64).collect(),
+                vec![],
+            )
+        }
+    }
+    /// The label of the tick at page coordinate `v`.
+    fn tick_label(&self, v: f64, step: f64) -> String {
+        if self.categories.is_empty() {
+            tick_label(self.scale, v, step)
+        } else {
+            let i = v.round().max(0.0) as usize;
+            self.categories.get(i).cloned().unwrap_or_default()
         }
     }
     pub fn with_range(mut self, lo: f64, hi: f64) -> Axis {
@@ -97,6 +131,16 @@ pub struct RefLine {
     pub points: Vec<(f64, f64)>,
 }
 
+/// One bar per category of a categorical x axis (`None`: no bar), grouped side by side with
+/// the other bar series, each with an optional range (min, max) drawn as a whisker.
+#[derive(Debug, Clone)]
+pub struct Bars {
+    pub label: String,
+    pub color: RGBColor,
+    pub values: Vec<Option<f64>>,
+    pub ranges: Vec<Option<(f64, f64)>>,
+}
+
 /// A whole chart.
 #[derive(Debug, Clone)]
 pub struct Chart {
@@ -106,6 +150,8 @@ pub struct Chart {
     pub y: Axis,
     pub series: Vec<Series>,
     pub lines: Vec<RefLine>,
+    /// Bar groups (for a categorical x axis), drawn behind the lines and markers.
+    pub bars: Vec<Bars>,
 }
 
 /// An SVG chart and what it showed.
@@ -129,6 +175,9 @@ pub fn text(px: f64) -> TextStyle<'static> {
 const TICK_PX: f64 = 14.0;
 const DESC_PX: f64 = 15.0;
 const LEGEND_PX: f64 = 14.0;
+/// Legend: the first row's centre and the height of a row, in pixels.
+const LEGEND_TOP: i32 = 22;
+const LEGEND_ROW: i32 = (LEGEND_PX * 1.9) as i32;
 
 /// A linear f64 axis whose ticks are exactly the given values (bold: labelled grid lines,
 /// light: minor grid lines).
@@ -459,7 +508,11 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
             chart
                 .series
                 .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.1)),
+                .flat_map(|s| s.points.iter().map(|p| p.1))
+                .chain(chart.bars.iter().flat_map(|b| {
+                    let ranges = b.ranges.iter().flatten().flat_map(|r| [r.0, r.1]);
+                    b.values.iter().flatten().copied().chain(ranges)
+                })),
         ),
     );
     let tick_style = text(TICK_PX);
@@ -468,6 +521,7 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
     // Legend column width from the measured labels.
     let mut legend_labels: Vec<&str> = chart.lines.iter().map(|l| l.label.as_str()).collect();
     legend_labels.extend(chart.series.iter().map(|s| s.label.as_str()));
+    legend_labels.extend(chart.bars.iter().map(|b| b.label.as_str()));
     let measure = |s: &str, st: &TextStyle| -> Result<(u32, u32), ReportError> {
         st.font.box_size(s).map_err(plot_err(what))
     };
@@ -482,9 +536,14 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
     };
 
     let max_x_labels = ((chart.width - legend_w) / 70).max(2) as usize;
-    let max_y_labels = (chart.height / 32).max(2) as usize;
-    let (xb, xl) = ticks(chart.x.scale, xr.0, xr.1, max_x_labels);
-    let (yb, yl) = ticks(chart.y.scale, yr.0, yr.1, max_y_labels);
+    // A chart grows taller rather than cut its legend (one row per line, series and bars).
+    let legend_rows = (chart.lines.len() + chart.series.len() + chart.bars.len()) as u32;
+    let height = chart
+        .height
+        .max(LEGEND_TOP as u32 + legend_rows * LEGEND_ROW as u32);
+    let max_y_labels = (height / 32).max(2) as usize;
+    let (xb, xl) = chart.x.ticks(xr.0, xr.1, max_x_labels);
+    let (yb, yl) = chart.y.ticks(yr.0, yr.1, max_y_labels);
     let step = |b: &[f64]| {
         if b.len() > 1 {
             (b[1] - b[0]).abs()
@@ -495,7 +554,7 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
     let (xstep, ystep) = (step(&xb), step(&yb));
     let y_label_w = yb
         .iter()
-        .map(|&v| measure(&tick_label(chart.y.scale, v, ystep), &tick_style).map(|s| s.0))
+        .map(|&v| measure(&chart.y.tick_label(v, ystep), &tick_style).map(|s| s.0))
         .collect::<Result<Vec<u32>, _>>()?
         .into_iter()
         .max()
@@ -516,7 +575,7 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
     )?;
     let y_desc_style = fit(
         &chart.y.label,
-        f64::from(chart.height) - f64::from(tick_h + desc_h + 22) - 30.0,
+        f64::from(height) - f64::from(tick_h + desc_h + 22) - 30.0,
     )?;
 
     let mut svg = String::new();
@@ -524,7 +583,7 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
     let mut not_shown = 0;
     let mut lines_outside = Vec::new();
     {
-        let backend = SVGBackend::with_string(&mut svg, (chart.width, chart.height));
+        let backend = SVGBackend::with_string(&mut svg, (chart.width, height));
         let root = backend.into_drawing_area();
         root.fill(&WHITE).map_err(&err)?;
         let (plot_area, legend_area) = root.split_horizontally(chart.width - legend_w);
@@ -547,10 +606,8 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
             .y_label_area_size(y_label_w + desc_h + 22)
             .build_cartesian_2d(x_coord, y_coord)
             .map_err(&err)?;
-        let xs = chart.x.scale;
-        let ys = chart.y.scale;
-        let fx = move |v: &f64| tick_label(xs, *v, xstep);
-        let fy = move |v: &f64| tick_label(ys, *v, ystep);
+        let fx = |v: &f64| chart.x.tick_label(*v, xstep);
+        let fy = |v: &f64| chart.y.tick_label(*v, ystep);
         cc.configure_mesh()
             .x_desc(chart.x.label.as_str())
             .x_label_formatter(&fx)
@@ -576,6 +633,7 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
             .map_err(&err)?;
 
         let rect = (xr.0, xr.1, yr.0, yr.1);
+        draw_bars(&mut cc, chart, yr).map_err(&err)?;
         for line in &chart.lines {
             let pts: Vec<(f64, f64)> = line
                 .points
@@ -629,10 +687,10 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
         }
 
         // Legend: reference lines first, then the series, one row each.
-        let row_h = (LEGEND_PX * 1.9) as i32;
+        let row_h = LEGEND_ROW;
         let x_mark = 16;
         let x_text = 38;
-        let mut y = 22;
+        let mut y = LEGEND_TOP;
         let anchor = legend_style.pos(Pos::new(HPos::Left, VPos::Center));
         for line in &chart.lines {
             legend_area
@@ -690,6 +748,18 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
                 .map_err(&err)?;
             y += row_h;
         }
+        for b in &chart.bars {
+            legend_area
+                .draw(&Rectangle::new(
+                    [(x_mark - 7, y - 7), (x_mark + 7, y + 7)],
+                    b.color.filled(),
+                ))
+                .map_err(&err)?;
+            legend_area
+                .draw_text(&b.label, &anchor, (x_text, y))
+                .map_err(&err)?;
+            y += row_h;
+        }
         root.present().map_err(&err)?;
     }
     Ok(Rendered {
@@ -698,6 +768,51 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
         not_shown,
         lines_outside,
     })
+}
+
+/// The bars of `chart` (x: category index; y: page coordinates, from the bottom of the plot
+/// or from 0 on a linear axis), with their whiskers.
+fn draw_bars(
+    cc: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<Coord, Coord>>,
+    chart: &Chart,
+    yr: (f64, f64),
+) -> Result<(), DrawingAreaErrorKind<<SVGBackend<'static> as DrawingBackend>::ErrorType>> {
+    let groups = chart.bars.len();
+    if groups == 0 {
+        return Ok(());
+    }
+    let base = match chart.y.scale {
+        Scale::Log10 => yr.0,
+        Scale::Linear => 0f64.clamp(yr.0, yr.1),
+    };
+    let clamp = |v: f64| v.clamp(yr.0, yr.1);
+    let width = 0.8 / groups as f64;
+    for (j, b) in chart.bars.iter().enumerate() {
+        let left = |i: usize| i as f64 - 0.4 + j as f64 * width;
+        let rects = b.values.iter().enumerate().filter_map(|(i, v)| {
+            let top = chart.y.to_page((*v)?);
+            top.is_finite().then(|| {
+                Rectangle::new(
+                    [(left(i), base), (left(i) + 0.9 * width, clamp(top))],
+                    b.color.filled(),
+                )
+            })
+        });
+        cc.draw_series(rects)?;
+        let whiskers = b.ranges.iter().enumerate().filter_map(|(i, r)| {
+            let (lo, hi) = (*r)?;
+            let (lo, hi) = (chart.y.to_page(lo), chart.y.to_page(hi));
+            let x = left(i) + 0.45 * width;
+            (lo.is_finite() && hi.is_finite()).then(|| {
+                PathElement::new(
+                    vec![(x, clamp(lo)), (x, clamp(hi))],
+                    RGBColor(0x22, 0x22, 0x22).stroke_width(1),
+                )
+            })
+        });
+        cc.draw_series(whiskers)?;
+    }
+    Ok(())
 }
 
 fn draw_path(
@@ -733,7 +848,7 @@ fn draw_path(
 /// Makes the SVG scale down in narrow windows (it keeps its size otherwise) and gives it an
 /// accessible name.
 fn responsive(svg: String, what: &str) -> String {
-    let title = super::html::escape(what);
+    let title = escape(what);
     match svg.find("<svg ") {
         Some(i) => {
             let end = svg[i..].find('>').map(|j| i + j).unwrap_or(i);

@@ -112,3 +112,33 @@ pub fn styles_for(keys: &[(String, String)]) -> Vec<SeriesStyle> {
 pub const LINE_U_KAPPA: RGBColor = RGBColor(0x44, 0x44, 0x44);
 pub const LINE_BOUND: RGBColor = RGBColor(0xB2, 0x18, 0x2B);
 pub const LINE_PROB: RGBColor = RGBColor(0x21, 0x66, 0xAC);
+
+/// The open (outline) variant of a filled marker shape; open shapes stay as they are.
+pub fn open_variant(shape: Shape) -> Shape {
+    FILLED
+        .iter()
+        .position(|s| *s == shape)
+        .map_or(shape, |i| OPEN[i])
+}
+
+/// `color` mixed with white: `share` of the colour, the rest white (lighter bars).
+pub fn lighter(color: RGBColor, share: f64) -> RGBColor {
+    let mix = |c: u8| (f64::from(c) * share + 255.0 * (1.0 - share)).round() as u8;
+    RGBColor(mix(color.0), mix(color.1), mix(color.2))
+}
+
+/// The `i`-th colour of the report's palette (the rootfix then the leaffix colours), cycling.
+pub fn palette(i: usize) -> RGBColor {
+    let all = ROOTFIX_COLORS.len() + LEAFFIX_COLORS.len();
+    let i = i % all;
+    if i < ROOTFIX_COLORS.len() {
+        ROOTFIX_COLORS[i]
+    } else {
+        LEAFFIX_COLORS[i - ROOTFIX_COLORS.len()]
+    }
+}
+
+/// The `i`-th filled marker shape, cycling.
+pub fn filled_shape(i: usize) -> Shape {
+    FILLED[i % FILLED.len()]
+}

@@ -1,0 +1,390 @@
+//! The paper's performance figures (Fig. 7, 5 and 4) from the kernel rows of `bench.csv`.
+
+use super::{BenchData, backend_kind, is_file};
+use crate::records::bench::BenchRecord;
+use crate::report::ReportError;
+use crate::report::figure::{FIG_H, FIG_W, figure, not_available};
+use crate::report::fmt::{escape, pow2_label};
+use crate::report::plots::{self, Axis, Bars, Chart, Dash, RefLine, Series};
+use crate::report::style::{self, LINE_U_KAPPA, SeriesStyle};
+use std::collections::HashMap;
+
+/// The paper's caterpillar is this project's `chain`; the star is the star.
+const FIG7_TOPOLOGIES: [&str; 2] = ["star", "chain"];
+
+/// One algorithm on one kind of backend: a series of every figure, with its colour and shape.
+struct Group {
+    algorithm: String,
+    kind: &'static str,
+    label: String,
+    style: SeriesStyle,
+}
+
+impl Group {
+    fn has(&self, r: &BenchRecord) -> bool {
+        r.algorithm == self.algorithm && backend_kind(&r.backend) == self.kind
+    }
+}
+
+/// The (algorithm, backend kind) pairs of the kernel rows; the backend kind is named only for
+/// algorithms measured on both.
+fn groups(data: &BenchData) -> Vec<Group> {
+    let mut pairs: Vec<(String, &'static str)> = Vec::new();
+    for r in data.kernels() {
+        let p = (r.algorithm.clone(), backend_kind(&r.backend));
+        if !pairs.contains(&p) {
+            pairs.push(p);
+        }
+    }
+    pairs
+        .iter()
+        .enumerate()
+        .map(|(i, (a, kind))| {
+            let both = pairs.iter().filter(|(b, _)| b == a).count() > 1;
+            Group {
+                algorithm: a.clone(),
+                kind,
+                label: if both {
+                    format!("{a} ({kind})")
+                } else {
+                    a.clone()
+                },
+                style: SeriesStyle {
+                    color: style::palette(i),
+                    shape: style::filled_shape(i),
+                },
+            }
+        })
+        .collect()
+}
+
+fn total_s(r: &BenchRecord) -> f64 {
+    r.compute_s + r.transfer_s
+}
+
+fn id_part(s: &str) -> String {
+    s.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+}
+
+/// Points of `rows` sorted by n.
+fn by_n(rows: &[&BenchRecord], f: impl Fn(&BenchRecord) -> f64) -> Vec<(f64, f64)> {
+    let mut pts: Vec<(f64, f64)> = rows.iter().map(|r| (r.n as f64, f(r))).collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    pts
+}
+
+/// A connected series of `compute(r)` over n in style `st`, and, where the rows have transfers,
+/// one of `with_transfers(r)` in the open variant of its marker, labelled `labels.0` and
+/// `labels.1 + transfers`.
+fn push_pair(
+    series: &mut Vec<Series>,
+    labels: (String, String),
+    st: SeriesStyle,
+    rows: &[&BenchRecord],
+    compute: impl Fn(&BenchRecord) -> f64,
+    with_transfers: impl Fn(&BenchRecord) -> f64,
+) {
+    let line = |label: String, style: SeriesStyle, points: Vec<(f64, f64)>| Series {
+        label,
+        style,
+        points,
+        size: 4,
+        connect: true,
+        opacity: 1.0,
+    };
+    series.push(line(labels.0, st, by_n(rows, compute)));
+    if rows.iter().any(|r| r.transfer_s > 0.0) {
+        let open = SeriesStyle {
+            color: st.color,
+            shape: style::open_variant(st.shape),
+        };
+        let label = format!("{} + transfers", labels.1);
+        series.push(line(label, open, by_n(rows, with_transfers)));
+    }
+}
+
+/// Fig. 7: time per call versus the number of vertices, one chart per topology (star, chain)
+/// and op, compute alone and with transfers.
+pub(super) fn fig7(h: &mut String, data: &BenchData) -> Result<(), ReportError> {
+    h.push_str("<section id=\"fig7\">\n<h2>Time versus tree size on the star and the chain (the paper's Fig. 7)</h2>\n");
+    let groups = groups(data);
+    let mut drawn = 0;
+    for topo in FIG7_TOPOLOGIES {
+        for op in data.ops() {
+            let rows: Vec<&BenchRecord> = data
+                .kernels()
+                .filter(|r| r.topology == topo && r.op == op)
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            let mut series = Vec::new();
+            for g in &groups {
+                let mine: Vec<&BenchRecord> = rows.iter().copied().filter(|r| g.has(r)).collect();
+                if mine.is_empty() {
+                    continue;
+                }
+                push_pair(
+                    &mut series,
+                    (format!("{} compute", g.label), g.label.clone()),
+                    g.style,
+                    &mine,
+                    |r| r.compute_s,
+                    total_s,
+                );
+            }
+            let title = format!("{topo}, {op}: time per call versus vertices");
+            let chart = Chart {
+                width: FIG_W,
+                height: FIG_H,
+                x: Axis::log("vertices n"),
+                y: Axis::log("median time per call (s)"),
+                series,
+                lines: vec![],
+                bars: vec![],
+            };
+            let r = plots::render(&chart, &title)?;
+            let shape = if topo == "star" {
+                "The star has one level below the root: every vertex but the root is processed at once (the parallel algorithm's best case)."
+            } else {
+                "The chain (the paper's caterpillar) has n levels of one vertex: the parallel algorithm runs them one after the other (its worst case)."
+            };
+            let cap = format!(
+                "{shape} Both axes logarithmic; filled markers: compute alone; open markers: compute + transfers (weights up, results down). {} markers.",
+                r.markers
+            );
+            figure(
+                h,
+                &format!("fig-time-{}-{}", id_part(topo), id_part(&op)),
+                &title,
+                Some(&r.svg),
+                &escape(&cap),
+            );
+            drawn += 1;
+        }
+    }
+    if drawn == 0 {
+        not_available(
+            h,
+            "fig-time-none",
+            "Time versus vertices on the star and the chain",
+            "bench.csv has no star or chain rows.",
+        );
+    }
+    h.push_str("</section>\n");
+    Ok(())
+}
+
+/// Fig. 5: speed-up over the sequential CPU order (rows with algorithm `sequential` and
+/// backend `cpu` at the same topology, n and op), compute alone and with transfers.
+pub(super) fn fig5(h: &mut String, data: &BenchData) -> Result<(), ReportError> {
+    h.push_str("<section id=\"fig5\">\n<h2>Speed-up over sequential (the paper's Fig. 5)</h2>\n");
+    let base: HashMap<(&str, usize, &str), f64> = data
+        .kernels()
+        .filter(|r| r.algorithm == "sequential" && r.backend == "cpu" && r.compute_s > 0.0)
+        .map(|r| ((r.topology.as_str(), r.n, r.op.as_str()), r.compute_s))
+        .collect();
+    if base.is_empty() {
+        not_available(
+            h,
+            "fig-speedup-none",
+            "Speed-up over sequential",
+            "bench.csv has no rows with algorithm sequential and backend cpu, the baseline of the speed-up.",
+        );
+        h.push_str("</section>\n");
+        return Ok(());
+    }
+    let groups = groups(data);
+    let topologies = data.topologies();
+    for op in data.ops() {
+        let mut series = Vec::new();
+        for (gi, g) in groups.iter().enumerate() {
+            if g.algorithm == "sequential" && g.kind == "cpu" {
+                continue;
+            }
+            for (ti, topo) in topologies.iter().enumerate() {
+                let mine: Vec<&BenchRecord> = data
+                    .kernels()
+                    .filter(|r| g.has(r) && &r.topology == topo && r.op == op)
+                    .filter(|r| base.contains_key(&(r.topology.as_str(), r.n, r.op.as_str())))
+                    .collect();
+                if mine.is_empty() {
+                    continue;
+                }
+                let seq = |r: &BenchRecord| base[&(r.topology.as_str(), r.n, r.op.as_str())];
+                let st = SeriesStyle {
+                    color: style::palette(ti),
+                    shape: style::filled_shape(gi),
+                };
+                let label = format!("{} · {topo}", g.label);
+                push_pair(
+                    &mut series,
+                    (label.clone(), label),
+                    st,
+                    &mine,
+                    |r| seq(r) / r.compute_s,
+                    |r| seq(r) / total_s(r),
+                );
+            }
+        }
+        let title = format!("{op}: speed-up over the sequential CPU order");
+        let id = format!("fig-speedup-{}", id_part(&op));
+        if series.is_empty() {
+            not_available(
+                h,
+                &id,
+                &title,
+                "no row of this op shares its topology and size with a sequential CPU row.",
+            );
+            continue;
+        }
+        let chart = Chart {
+            width: FIG_W,
+            height: FIG_H,
+            x: Axis::log("vertices n"),
+            y: Axis::log("speed-up = sequential time ÷ time (dimensionless)"),
+            series,
+            lines: vec![RefLine {
+                label: "1: as fast as sequential".into(),
+                color: LINE_U_KAPPA,
+                dash: Dash::Dashed,
+                points: vec![(1e-30, 1.0), (1e30, 1.0)],
+            }],
+            bars: vec![],
+        };
+        let r = plots::render(&chart, &title)?;
+        let cap = format!(
+            "Sequential CPU time (median) ÷ median time of each algorithm on the same tree; above 1 is faster. Colour: topology; marker: algorithm, filled for compute alone, open with the transfers counted. Both axes logarithmic; {} markers.",
+            r.markers
+        );
+        figure(h, &id, &title, Some(&r.svg), &escape(&cap));
+    }
+    h.push_str("</section>\n");
+    Ok(())
+}
+
+/// `n` as `2ᵏ` when it is a power of two.
+fn size_label(n: usize) -> String {
+    if n.is_power_of_two() {
+        pow2_label(n.trailing_zeros() as i32)
+    } else {
+        n.to_string()
+    }
+}
+
+/// Fig. 4: compute and transfer time of every tree, as bars; one chart per topology family
+/// (one tree per size) and op, and one for the tree files.
+pub(super) fn fig4(h: &mut String, data: &BenchData) -> Result<(), ReportError> {
+    h.push_str(
+        "<section id=\"fig4\">\n<h2>Compute and transfer time per tree (the paper's Fig. 4)</h2>\n",
+    );
+    let groups = groups(data);
+    let topologies = data.topologies();
+    let families: Vec<&String> = topologies.iter().filter(|t| !is_file(t)).collect();
+    let files: Vec<&String> = topologies.iter().filter(|t| is_file(t)).collect();
+    let mut panels: Vec<(String, Vec<&String>)> =
+        families.iter().map(|t| ((*t).clone(), vec![*t])).collect();
+    if !files.is_empty() {
+        panels.push(("tree files".into(), files));
+    }
+    for (name, members) in &panels {
+        for op in data.ops() {
+            let rows: Vec<&BenchRecord> = data
+                .kernels()
+                .filter(|r| members.contains(&&r.topology) && r.op == op)
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            // Categories: one per tree, by size (files: by size, then name).
+            let mut trees: Vec<(usize, String)> =
+                rows.iter().map(|r| (r.n, r.topology.clone())).collect();
+            trees.sort();
+            trees.dedup();
+            let labels: Vec<String> = trees
+                .iter()
+                .map(|(n, t)| {
+                    if members.len() > 1 {
+                        t.clone()
+                    } else {
+                        size_label(*n)
+                    }
+                })
+                .collect();
+            let at = |r: &BenchRecord| {
+                trees
+                    .iter()
+                    .position(|(n, t)| *n == r.n && *t == r.topology)
+            };
+            let mut bars = Vec::new();
+            for g in &groups {
+                let mine: Vec<&BenchRecord> = rows.iter().copied().filter(|r| g.has(r)).collect();
+                if mine.is_empty() {
+                    continue;
+                }
+                let mut compute = vec![None; trees.len()];
+                let mut compute_r = vec![None; trees.len()];
+                let mut transfer = vec![None; trees.len()];
+                let mut transfer_r = vec![None; trees.len()];
+                for r in &mine {
+                    if let Some(i) = at(r) {
+                        compute[i] = Some(r.compute_s);
+                        compute_r[i] = Some((r.compute_min_s, r.compute_max_s));
+                        if r.transfer_s > 0.0 {
+                            transfer[i] = Some(r.transfer_s);
+                            transfer_r[i] = Some((r.transfer_min_s, r.transfer_max_s));
+                        }
+                    }
+                }
+                bars.push(Bars {
+                    label: format!("{} compute", g.label),
+                    color: g.style.color,
+                    values: compute,
+                    ranges: compute_r,
+                });
+                if transfer.iter().any(Option::is_some) {
+                    bars.push(Bars {
+                        label: format!("{} transfers", g.label),
+                        color: style::lighter(g.style.color, 0.45),
+                        values: transfer,
+                        ranges: transfer_r,
+                    });
+                }
+            }
+            let title = format!("{name}, {op}: compute and transfer time per tree");
+            let x_label = if members.len() > 1 {
+                "tree file (by vertices)"
+            } else {
+                "vertices n (one tree per size)"
+            };
+            let chart = Chart {
+                width: FIG_W,
+                height: FIG_H,
+                x: Axis::categories(x_label, labels),
+                y: Axis::log("median time per call (s)"),
+                series: vec![],
+                lines: vec![],
+                bars,
+            };
+            let r = plots::render(&chart, &title)?;
+            let cap = "One group of bars per tree, ordered by vertices: per algorithm the compute time (dark) and the transfer time (light, weights up and results down); whiskers span the fastest and slowest repetition. The y axis is logarithmic.";
+            figure(
+                h,
+                &format!("fig-per-tree-{}-{}", id_part(name), id_part(&op)),
+                &title,
+                Some(&r.svg),
+                cap,
+            );
+        }
+    }
+    if panels.is_empty() {
+        not_available(
+            h,
+            "fig-per-tree-none",
+            "Compute and transfer time per tree",
+            "bench.csv has no kernel rows.",
+        );
+    }
+    h.push_str("</section>\n");
+    Ok(())
+}

@@ -1,0 +1,134 @@
+//! How tight the bound is: a histogram of measured error ÷ deterministic bound.
+
+use super::common::series_label;
+use crate::report::ReportError;
+use crate::report::data::ReportData;
+use crate::report::figure::{FIG_H, FIG_W, figure, not_available};
+use crate::report::plots::{self, Axis, Chart, Dash, RefLine, Series};
+use crate::report::style::{self, LINE_PROB};
+use std::fmt::Write;
+
+/// Histogram of measured error ÷ deterministic bound.
+pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
+    h.push_str("<section id=\"fig-tightness\">\n<h2>How tight is the bound?</h2>\n");
+    let title = "Tightness: measured error ÷ deterministic bound";
+    let keys = data.series_keys();
+    let styles = style::styles_for(&keys);
+    // Per node where the sample carries bounds, else per run from results.csv.
+    let mut per_key: Vec<Vec<f64>> = vec![vec![]; keys.len()];
+    let mut source = "";
+    if let Some(nodes) = &data.nodes {
+        for r in nodes {
+            if let (Some(b), Some(i)) = (
+                r.bound_rel,
+                keys.iter()
+                    .position(|(o, a)| *o == r.op && *a == r.algorithm),
+            ) {
+                if b > 0.0 {
+                    per_key[i].push(r.rel_error / b);
+                }
+            }
+        }
+        if per_key.iter().any(|v| !v.is_empty()) {
+            source = "per sampled node (rel_error ÷ bound_rel of nodes-sample.csv)";
+        }
+    }
+    if source.is_empty() {
+        for r in &data.rows {
+            if let (Some(t), Some(i)) = (
+                r.max_tightness,
+                keys.iter()
+                    .position(|(o, a)| *o == r.op && *a == r.algorithm),
+            ) {
+                per_key[i].push(t);
+            }
+        }
+        if per_key.iter().any(|v| !v.is_empty()) {
+            source = "per run: the largest measured error ÷ bound over the tree's nodes (max_tightness of results.csv)";
+        }
+    }
+    if source.is_empty() {
+        not_available(
+            h,
+            "fig-tightness-hist",
+            title,
+            "results.csv has no max_tightness column and nodes-sample.csv no bound_rel values (the bounds issue adds them).",
+        );
+        h.push_str("</section>\n");
+        return Ok(());
+    }
+    let positive = || {
+        per_key
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|t| *t > 0.0 && t.is_finite())
+    };
+    let lo = positive().fold(f64::INFINITY, f64::min);
+    let hi = positive().fold(0.0f64, f64::max);
+    // Up to 10 at least, so the region of violations (> 1) is visible.
+    let (a, b) = (lo.log10().floor(), hi.log10().ceil().max(1.0));
+    const BINS_PER_DECADE: f64 = 4.0;
+    let nbins = ((b - a) * BINS_PER_DECADE).round().max(1.0) as usize;
+    let zero_total: usize = per_key.iter().flatten().filter(|t| **t <= 0.0).count();
+    let mut series = Vec::new();
+    let mut ymax = 0.0f64;
+    for (((op, algo), st), vals) in keys.iter().zip(&styles).zip(&per_key) {
+        if vals.is_empty() {
+            continue;
+        }
+        let mut counts = vec![0usize; nbins];
+        for t in vals.iter().filter(|t| **t > 0.0 && t.is_finite()) {
+            let i =
+                (((t.log10() - a) * BINS_PER_DECADE).floor() as isize).clamp(0, nbins as isize - 1);
+            counts[i as usize] += 1;
+        }
+        let pts: Vec<(f64, f64)> = counts
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                let centre = a + (i as f64 + 0.5) / BINS_PER_DECADE;
+                (10f64.powf(centre), 100.0 * c as f64 / vals.len() as f64)
+            })
+            .collect();
+        ymax = ymax.max(pts.iter().map(|p| p.1).fold(0.0, f64::max));
+        series.push(Series {
+            label: series_label(op, algo),
+            style: *st,
+            points: pts,
+            size: 4,
+            connect: true,
+            opacity: 1.0,
+        });
+    }
+    let ytop = (ymax * 1.1).max(1.0);
+    let chart = Chart {
+        width: FIG_W,
+        height: FIG_H,
+        x: Axis::log("tightness = measured relative error ÷ deterministic bound (dimensionless)")
+            .with_range(10f64.powf(a), 10f64.powf(b)),
+        y: Axis::linear("share of the series' values in the bin (%)").with_range(0.0, ytop),
+        series,
+        lines: vec![RefLine {
+            label: "tightness 1: error equals the bound".into(),
+            color: LINE_PROB,
+            dash: Dash::Dashed,
+            points: vec![(1.0, 0.0), (1.0, ytop)],
+        }],
+        bars: Vec::new(),
+    };
+    let r = plots::render(&chart, title)?;
+    let mut cap = format!(
+        "Histogram with {} bins per decade, {source}; each series sums to 100 %. Values right of 1 would be bound violations.",
+        BINS_PER_DECADE
+    );
+    if zero_total > 0 {
+        let _ = write!(
+            cap,
+            " {zero_total} values were 0 (exact results) and are not binned."
+        );
+    }
+    figure(h, "fig-tightness-hist", title, Some(&r.svg), &cap);
+    h.push_str("</section>\n");
+    Ok(())
+}
