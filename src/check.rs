@@ -33,9 +33,10 @@
 //! full suite's, so the same comparison applies.
 
 use crate::Error;
-use crate::bounds_table::{self, GridParams, InstanceInfo};
 use crate::experiment::Backend;
 use crate::format::sci;
+use crate::grid::{self, GridParams, InstanceInfo};
+use crate::{bounds_table, verdict};
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Topology, WeightModel};
 use serde::{Deserialize, Serialize};
@@ -108,7 +109,7 @@ pub struct Baseline {
 pub struct Measured {
     pub entries: Vec<Entry>,
     pub instances: Vec<InstanceInfo>,
-    pub violations: bounds_table::Violations,
+    pub violations: verdict::Violations,
     pub wall_s: f64,
 }
 
@@ -148,7 +149,7 @@ pub fn band_name(cond: f64) -> String {
 
 /// Evaluates a (sub-)grid of the suite.
 pub fn measure(params: &GridParams, backend: &dyn Backend) -> Result<Measured, Error> {
-    let mut grid = bounds_table::evaluate_grid(params, backend)?;
+    let mut grid = grid::evaluate_grid(params, backend)?;
     let rep = bounds_table::report(&mut grid, &backend.describe());
     let entries = rep
         .rows
@@ -298,7 +299,7 @@ pub fn run(baseline_path: &Path, update: bool, backend: &dyn Backend) -> Result<
     );
     if m.violations.count > 0 {
         print!("{out}");
-        return bounds_table::fail_on_violations(&m.violations, ReferenceKind::Exact)
+        return verdict::fail_on_violations(&m.violations, ReferenceKind::Exact)
             .map(|_| String::new());
     }
     if update {

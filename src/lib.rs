@@ -10,9 +10,11 @@ pub mod error;
 pub mod experiment;
 pub mod format;
 pub mod gpu;
+pub mod grid;
 pub mod inputs;
 pub mod kernels;
 pub mod nodes_sample;
 pub mod sweep;
+pub mod verdict;
 
 pub use error::Error;

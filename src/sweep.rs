@@ -3,10 +3,10 @@
 //! stopped when run again with the same `--out`.
 
 use crate::Error;
-use crate::bounds_table::Violations;
 use crate::experiment::{self, Backend, InstanceSpec};
 use crate::format::sci;
 use crate::inputs::{LoadedTree, TreeInput, WeightChoice};
+use crate::verdict::Violations;
 pub use analysis::records::results::ResultRow;
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Topology};
@@ -294,22 +294,9 @@ pub fn run(
     let summary_path = dir.join("summary.json");
     let json = serde_json::to_string_pretty(&summary).map_err(Error::json(&summary_path))?;
     fs::write(&summary_path, json + "\n").map_err(Error::io(&summary_path))?;
-    fail_on_mismatches(&mismatches)?;
-    crate::bounds_table::fail_on_violations(&violations, params.reference)?;
+    crate::verdict::fail_on_mismatches(&mismatches)?;
+    crate::verdict::fail_on_violations(&violations, params.reference)?;
     Ok(rows)
-}
-
-/// Prints the nodes where a backend differs from its CPU twin and fails with exit code 3 if
-/// there are any. Call it after the results are written.
-pub fn fail_on_mismatches((count, lines): &(usize, Vec<String>)) -> Result<(), Error> {
-    if *count == 0 {
-        return Ok(());
-    }
-    eprintln!("GPU RESULT DIFFERS FROM ITS CPU TWIN (a bug):");
-    for line in lines {
-        eprintln!("  {line}");
-    }
-    Err(Error::GpuMismatch(*count))
 }
 
 /// What one evaluated tree contributes to the sweep's files.
@@ -417,7 +404,7 @@ fn evaluate_tree(
     Ok(TreeDone {
         rows,
         sample: crate::nodes_sample::sample(job.index, &results),
-        violations: crate::bounds_table::violations(&context, &results),
+        violations: crate::verdict::violations(&context, &results),
         mismatches: experiment::mismatch_report(&context, &results),
         generate_s: (t1 - t0).as_secs_f64(),
         evaluate_s: (t2 - t1).as_secs_f64(),

@@ -9,10 +9,10 @@ use analysis::scan_plan::{self, ScanValue};
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Rng, Topology, Tree, WeightModel};
 use rand::Rng as _;
-use treefix_accuracy::bounds_table;
 use treefix_accuracy::check;
 use treefix_accuracy::experiment::{self, Backend, Cpu, Instance, InstanceSpec};
 use treefix_accuracy::kernels;
+use treefix_accuracy::verdict;
 
 /// A random topology with random parameters.
 fn random_topology(rng: &mut Rng) -> Topology {
@@ -107,7 +107,7 @@ fn no_deterministic_bound_violation_over_two_million_nodes() {
         let results =
             experiment::evaluate(&inst, &Op::ALL, &Algorithm::ALL, ReferenceKind::Exact, &Cpu)
                 .unwrap();
-        let bad = bounds_table::violations(&format!("{:?}", inst.spec), &results);
+        let bad = verdict::violations(&format!("{:?}", inst.spec), &results);
         assert_eq!(bad.count, 0, "{}", bad.lines.join("\n"));
         for r in &results {
             for o in &r.outcomes {
@@ -297,11 +297,11 @@ fn a_wrong_result_is_a_violation_with_exit_code_3() {
         &Corrupt,
     )
     .unwrap();
-    let bad = bounds_table::violations("test", &results);
+    let bad = verdict::violations("test", &results);
     // Every corrupted node violates both a priori bounds (Σγ|t| and sharp).
     assert_eq!(bad.count, 8, "{:?}", bad.lines);
     assert!(bad.lines.iter().all(|l| l.contains("vertex 500")));
-    let err = bounds_table::fail_on_violations(&bad, ReferenceKind::Exact).unwrap_err();
+    let err = verdict::fail_on_violations(&bad, ReferenceKind::Exact).unwrap_err();
     assert_eq!(err.exit_code(), 3);
     // The replay does not describe a corrupted value: no running bound is claimed there.
     let o = &results[0].outcomes[0];

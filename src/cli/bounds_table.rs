@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
 use treefix_accuracy::experiment::{Backend, Cpu};
 use treefix_accuracy::inputs::WeightChoice;
-use treefix_accuracy::{Error, bounds_table};
+use treefix_accuracy::{Error, bounds_table, grid, verdict};
 
 #[derive(Args)]
 pub struct BoundsTableArgs {
@@ -43,9 +43,9 @@ pub fn run(a: BoundsTableArgs) -> Result<(), Error> {
             "bounds-table generates its trees: --weights file needs `run` or `sweep --tree`".into(),
         ));
     };
-    let params = bounds_table::GridParams {
+    let params = grid::GridParams {
         topologies: if a.topology.is_empty() {
-            bounds_table::default_topologies()
+            grid::default_topologies()
         } else {
             a.topology
         },
@@ -60,7 +60,7 @@ pub fn run(a: BoundsTableArgs) -> Result<(), Error> {
     };
     let backend = Cpu;
     eprintln!("backend: {}", backend.describe());
-    let mut grid = bounds_table::evaluate_grid(&params, &backend)?;
+    let mut grid = grid::evaluate_grid(&params, &backend)?;
     let report = bounds_table::report(&mut grid, &backend.describe());
     let text = bounds_table::render(&report);
     let dir = a.out.unwrap_or_else(bounds_table::default_dir);
@@ -71,5 +71,5 @@ pub fn run(a: BoundsTableArgs) -> Result<(), Error> {
         dir.display(),
         report.wall_s
     );
-    bounds_table::fail_on_violations(&grid.violations, analysis::ReferenceKind::Exact)
+    verdict::fail_on_violations(&grid.violations, analysis::ReferenceKind::Exact)
 }

@@ -314,7 +314,7 @@ pub fn newick_label(s: &str) -> String {
 /// Writes `f` so that it reads back to the same bits (shortest round-trip form; `{:e}` or
 /// plain, alternating by `style`).
 pub fn num(f: f32, style: usize) -> String {
-    if style % 2 == 0 {
+    if style.is_multiple_of(2) {
         format!("{f}")
     } else {
         format!("{f:e}")
