@@ -8,7 +8,7 @@ use analysis::bounds::{self, APriori, LAMBDA, U, gamma};
 use analysis::scan_plan::{self, ScanValue};
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Rng, Topology, Tree, WeightModel};
-use rand::Rng as _;
+use rand::RngExt as _;
 use treefix_accuracy::check;
 use treefix_accuracy::experiment::{self, Backend, Cpu, Instance, InstanceSpec};
 use treefix_accuracy::kernels;

@@ -20,7 +20,7 @@ mod common;
 
 use common::*;
 use generators::io::{ReadOptions, Reason, TreeFile, read_tree_bytes, read_weights_bytes};
-use rand::Rng;
+use rand::RngExt;
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};

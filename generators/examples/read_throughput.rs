@@ -14,7 +14,7 @@
 //! MB/s of the file as stored, and vertices/s.
 
 use generators::io::{ForestMode, ReadOptions, TreeStats, read_tree};
-use rand::Rng;
+use rand::RngExt;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 

@@ -67,7 +67,7 @@
 
 use crate::Rng;
 use crate::exact_sum::EXACT_PREC;
-use rand::Rng as _;
+use rand::RngExt as _;
 use rand::seq::SliceRandom;
 use rug::{Assign, Float};
 

@@ -4,7 +4,7 @@
 
 use crate::tree::NO_PARENT;
 use crate::{ChildOrder, Rng, Tree, TreeError};
-use rand::Rng as _;
+use rand::RngExt as _;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

@@ -2,7 +2,7 @@
 
 use crate::Rng;
 use crate::gensum::{GenError, gensum};
-use rand::Rng as _;
+use rand::RngExt as _;
 use rand::seq::SliceRandom;
 use rand_distr::{Distribution, LogNormal, Normal};
 use serde::{Deserialize, Serialize};

@@ -368,7 +368,7 @@ fn fuzz(target: Target, seeds: &[Vec<u8>], name: &str, cases: u32, seed: u8) -> 
 
 fn generated(f: impl Fn(&Tree, &[f32], &[u32]) -> String) -> Vec<Vec<u8>> {
     let mut rng = generators::rng(7);
-    use rand::Rng;
+    use rand::RngExt;
     (0..4)
         .map(|k| {
             let n = [1, 2, 17, 60][k];

@@ -246,7 +246,7 @@ pub fn mutate(input: &[u8], target: Target, muts: &[Mutation]) -> Vec<u8> {
 }
 
 /// A random mutation from a generator (for the long-run driver).
-pub fn random_mutation(rng: &mut impl rand::Rng) -> Mutation {
+pub fn random_mutation(rng: &mut impl rand::RngExt) -> Mutation {
     let at = rng.random::<u32>() as usize;
     match rng.random_range(0..9) {
         0 => Mutation::FlipBit {
