@@ -1,0 +1,84 @@
+// Parallel leaffix, narrow levels: one workgroup walks windows of consecutive levels held in workgroup memory, deepest first, a barrier per level (none for levels of a few vertices, done by one invocation); CPU twin: kernels::parallel::leaffix.
+//
+// Same additions as leaffix_level.wgsl, l[i] = ((w[i] + l[c1]) + l[c2]) + … in child order,
+// level after level from the deepest. A window holds its levels' weights and child ranges,
+// and the values of its levels and of the level below it (read from l, written by an earlier
+// window or dispatch): the children of every vertex of the window are in workgroup memory.
+
+override WG: u32;
+// Values (and child starts, level starts) a window holds.
+override NARROW_CAP: u32;
+
+@group(0) @binding(0) var<uniform> run: WindowDispatch;
+@group(0) @binding(1) var<storage, read> windows: array<Window>;
+@group(0) @binding(2) var<storage, read> steps: array<Step>;
+@group(0) @binding(3) var<storage, read> level_start: array<u32>;
+@group(0) @binding(4) var<storage, read> child_start: array<u32>;
+@group(0) @binding(5) var<storage, read> orig: array<u32>;
+@group(0) @binding(6) var<storage, read> w: array<f32>;
+@group(0) @binding(7) var<storage, read_write> l: array<f32>;
+@group(0) @binding(8) var<storage, read_write> out: array<f32>;
+
+var<workgroup> sh_start: array<u32, NARROW_CAP>;
+var<workgroup> sh_child: array<u32, NARROW_CAP>;
+var<workgroup> sh_w: array<f32, NARROW_CAP>;
+var<workgroup> sh_l: array<f32, NARROW_CAP>;
+
+fn vertex(i: u32, v0: u32) {
+    var acc = sh_w[i - v0];
+    let end = sh_child[i - v0 + 1u];
+    for (var c = sh_child[i - v0]; c < end; c = c + 1u) {
+        acc = acc + sh_l[c - v0];
+    }
+    sh_l[i - v0] = acc;
+}
+
+@compute @workgroup_size(WG)
+fn leaffix_narrow(@builtin(local_invocation_index) t: u32) {
+    for (var k = run.window_first; k < run.window_end; k = k + 1u) {
+        let win = windows[k];
+        let v0 = win.vertex_first;
+        let levels = win.level_end - win.level_first;
+        for (var j = t; j <= levels; j = j + WG) {
+            sh_start[j] = level_start[win.level_first + j];
+        }
+        for (var i = v0 + t; i <= win.vertex_end; i = i + WG) {
+            sh_child[i - v0] = child_start[i];
+        }
+        for (var i = v0 + t; i < win.vertex_end; i = i + WG) {
+            sh_w[i - v0] = w[orig[i]];
+        }
+        for (var i = win.vertex_end + t; i < win.stage_end; i = i + WG) {
+            sh_l[i - v0] = l[i];
+        }
+        workgroupBarrier();
+        for (var s = win.step_first; s < win.step_end; s = s + 1u) {
+            let step = steps[s];
+            let d0 = step.level_first - win.level_first;
+            let d1 = step.level_end - win.level_first;
+            if step.serial != 0u {
+                if t == 0u {
+                    for (var i = sh_start[d1]; i > sh_start[d0]; i = i - 1u) {
+                        vertex(i - 1u, v0);
+                    }
+                }
+                workgroupBarrier();
+            } else {
+                for (var d = d1; d > d0; d = d - 1u) {
+                    for (var i = sh_start[d - 1u] + t; i < sh_start[d]; i = i + WG) {
+                        vertex(i, v0);
+                    }
+                    workgroupBarrier();
+                }
+            }
+        }
+        for (var i = v0 + t; i < win.vertex_end; i = i + WG) {
+            let x = sh_l[i - v0];
+            l[i] = x;
+            out[orig[i]] = x;
+        }
+        // The next window reads l at its lowest level, and reuses workgroup memory.
+        storageBarrier();
+        workgroupBarrier();
+    }
+}
