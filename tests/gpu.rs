@@ -386,3 +386,22 @@ fn cli_gpu_dump_equals_cpu_dump() {
     assert_eq!(cpu.lines().count(), 1 + 3000 * 2 * 4);
     assert!(cpu == gpu, "the GPU dump differs from the CPU dump");
 }
+
+/// Subnormal weights and partial sums: every weight a multiple of the smallest subnormal
+/// (2^-149), so every sum is exact and subnormal, and the results must equal the twin's bit
+/// for bit. A device that flushed subnormals to zero would return zeros here.
+#[test]
+fn subnormal_weights() {
+    let Some(gpu) = gpu() else { return };
+    let tiny = f32::from_bits(1); // 2^-149
+    for topology in Topology::all_defaults() {
+        for n in [2, 100, 3000] {
+            let t = tree(topology, n, 13);
+            let w: Vec<f32> = (0..n)
+                .map(|v| tiny * ((v * 7919 % 201) as f32 - 100.0))
+                .collect();
+            assert!(w.iter().any(|x| x.is_subnormal()));
+            check(gpu, &t, &w, &format!("{topology} n={n} subnormal"));
+        }
+    }
+}
