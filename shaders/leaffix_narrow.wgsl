@@ -33,6 +33,45 @@ fn vertex(i: u32, v0: u32) {
     sh_l[i - v0] = acc;
 }
 
+// Vertices [a, b) by one invocation, last first. The last result stays in a register for its
+// parent (a chain's next vertex), and the next vertex's child range and weight are loaded
+// before this one is gathered: the dependent additions set the pace. Same additions, same
+// order as `vertex`.
+fn serial(a: u32, b: u32, v0: u32) {
+    var last = NONE;
+    var carry = 0.0;
+    var v = b;
+    var end = sh_child[b - v0];
+    var nb = 0u;
+    var nw = 0.0;
+    if v > a {
+        nb = sh_child[v - 1u - v0];
+        nw = sh_w[v - 1u - v0];
+    }
+    while v > a {
+        v = v - 1u;
+        let begin = nb;
+        var acc = nw;
+        if v > a {
+            nb = sh_child[v - 1u - v0];
+            nw = sh_w[v - 1u - v0];
+        }
+        for (var c = begin; c < end; c = c + 1u) {
+            var x: f32;
+            if c == last {
+                x = carry;
+            } else {
+                x = sh_l[c - v0];
+            }
+            acc = acc + x;
+        }
+        sh_l[v - v0] = acc;
+        last = v;
+        carry = acc;
+        end = begin;
+    }
+}
+
 @compute @workgroup_size(WG)
 fn leaffix_narrow(@builtin(local_invocation_index) t: u32) {
     for (var k = run.window_first; k < run.window_end; k = k + 1u) {
@@ -58,9 +97,7 @@ fn leaffix_narrow(@builtin(local_invocation_index) t: u32) {
             let d1 = step.level_end - win.level_first;
             if step.serial != 0u {
                 if t == 0u {
-                    for (var i = sh_start[d1]; i > sh_start[d0]; i = i - 1u) {
-                        vertex(i - 1u, v0);
-                    }
+                    serial(sh_start[d0], sh_start[d1], v0);
                 }
                 workgroupBarrier();
             } else {

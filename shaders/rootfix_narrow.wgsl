@@ -39,6 +39,42 @@ fn vertex(i: u32, v0: u32) {
     sh_r[i - v0] = x;
 }
 
+// Vertices [a, b) in order by one invocation. The last result stays in a register for its
+// children (a chain's next vertex), and the next vertex's parent and weight are loaded before
+// this one is added: the dependent additions, not workgroup-memory latency, set the pace.
+fn serial(a: u32, b: u32, v0: u32) {
+    var last = NONE;
+    var carry = 0.0;
+    var np = 0u;
+    var nw = 0.0;
+    if a < b {
+        np = sh_parent[a - v0];
+        nw = sh_w[a - v0];
+    }
+    for (var i = a; i < b; i = i + 1u) {
+        let p = np;
+        var x = nw;
+        if i + 1u < b {
+            np = sh_parent[i + 1u - v0];
+            nw = sh_w[i + 1u - v0];
+        }
+        if p != NONE {
+            var rp: f32;
+            if p == last {
+                rp = carry;
+            } else if p >= v0 {
+                rp = sh_r[p - v0];
+            } else {
+                rp = r[p];
+            }
+            x = rp + x;
+        }
+        sh_r[i - v0] = x;
+        last = i;
+        carry = x;
+    }
+}
+
 @compute @workgroup_size(WG)
 fn rootfix_narrow(@builtin(local_invocation_index) t: u32) {
     for (var k = run.window_first; k < run.window_end; k = k + 1u) {
@@ -59,9 +95,7 @@ fn rootfix_narrow(@builtin(local_invocation_index) t: u32) {
             let d1 = step.level_end - win.level_first;
             if step.serial != 0u {
                 if t == 0u {
-                    for (var i = sh_start[d0]; i < sh_start[d1]; i = i + 1u) {
-                        vertex(i, v0);
-                    }
+                    serial(sh_start[d0], sh_start[d1], v0);
                 }
                 workgroupBarrier();
             } else {
