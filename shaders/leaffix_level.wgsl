@@ -16,11 +16,9 @@ override GATHER_STAGE: u32;
 
 @group(0) @binding(0) var<uniform> level: LevelDispatch;
 @group(0) @binding(1) var<storage, read> child_start: array<u32>;
-@group(0) @binding(2) var<storage, read> orig: array<u32>;
-@group(0) @binding(3) var<storage, read> w: array<f32>;
-@group(0) @binding(4) var<storage, read> tasks: array<GatherTask>;
-@group(0) @binding(5) var<storage, read_write> l: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<storage, read> w: array<f32>;
+@group(0) @binding(3) var<storage, read> tasks: array<GatherTask>;
+@group(0) @binding(4) var<storage, read_write> l: array<f32>;
 
 var<workgroup> stage: array<vec4<f32>, GATHER_STAGE>;
 
@@ -36,28 +34,47 @@ fn load4(base: u32, end: u32, t: u32) -> vec4<f32> {
 }
 
 // acc + the first `count` values of the tile at `slot`, one addition at a time, in order.
+// Software-pipelined: the next sixteen values are loaded from workgroup memory before the
+// current sixteen are added, so the loads' latency hides behind the dependent additions.
 fn add_tile(acc0: f32, slot: u32, count: u32) -> f32 {
     var acc = acc0;
-    let quads = count / 4u;
-    var q = 0u;
-    // Four loads ahead of sixteen dependent additions.
-    for (; q + 4u <= quads; q = q + 4u) {
-        let a = stage[slot + q];
-        let b = stage[slot + q + 1u];
-        let c = stage[slot + q + 2u];
-        let d = stage[slot + q + 3u];
+    var q = slot;
+    let groups = count / 16u;
+    if groups > 0u {
+        var a = stage[q];
+        var b = stage[q + 1u];
+        var c = stage[q + 2u];
+        var d = stage[q + 3u];
+        for (var g = 1u; g < groups; g = g + 1u) {
+            q = q + 4u;
+            let a2 = stage[q];
+            let b2 = stage[q + 1u];
+            let c2 = stage[q + 2u];
+            let d2 = stage[q + 3u];
+            acc = acc + a.x; acc = acc + a.y; acc = acc + a.z; acc = acc + a.w;
+            acc = acc + b.x; acc = acc + b.y; acc = acc + b.z; acc = acc + b.w;
+            acc = acc + c.x; acc = acc + c.y; acc = acc + c.z; acc = acc + c.w;
+            acc = acc + d.x; acc = acc + d.y; acc = acc + d.z; acc = acc + d.w;
+            a = a2;
+            b = b2;
+            c = c2;
+            d = d2;
+        }
         acc = acc + a.x; acc = acc + a.y; acc = acc + a.z; acc = acc + a.w;
         acc = acc + b.x; acc = acc + b.y; acc = acc + b.z; acc = acc + b.w;
         acc = acc + c.x; acc = acc + c.y; acc = acc + c.z; acc = acc + c.w;
         acc = acc + d.x; acc = acc + d.y; acc = acc + d.z; acc = acc + d.w;
+        q = q + 4u;
     }
-    for (; q < quads; q = q + 1u) {
-        let a = stage[slot + q];
+    let quads = (count % 16u) / 4u;
+    for (var k = 0u; k < quads; k = k + 1u) {
+        let a = stage[q];
         acc = acc + a.x; acc = acc + a.y; acc = acc + a.z; acc = acc + a.w;
+        q = q + 1u;
     }
     let rest = count % 4u;
     if rest > 0u {
-        let a = stage[slot + quads];
+        let a = stage[q];
         acc = acc + a.x;
         if rest > 1u { acc = acc + a.y; }
         if rest > 2u { acc = acc + a.z; }
@@ -75,7 +92,7 @@ fn gather_task(task: GatherTask, t: u32) {
         if task.resume != 0u {
             acc = l[task.vertex];
         } else {
-            acc = w[orig[task.vertex]];
+            acc = w[task.vertex];
         }
     }
     var half = 0u;
@@ -91,7 +108,6 @@ fn gather_task(task: GatherTask, t: u32) {
     }
     if t == 0u {
         l[task.vertex] = acc;
-        out[orig[task.vertex]] = acc;
     }
 }
 
@@ -116,11 +132,9 @@ fn leaffix_level(
     if end - begin >= GATHER_MIN_DEGREE {
         return;
     }
-    let v = orig[i];
-    var acc = w[v];
+    var acc = w[i];
     for (var c = begin; c < end; c = c + 1u) {
         acc = acc + l[c];
     }
     l[i] = acc;
-    out[v] = acc;
 }

@@ -14,10 +14,8 @@ override NARROW_CAP: u32;
 @group(0) @binding(2) var<storage, read> steps: array<Step>;
 @group(0) @binding(3) var<storage, read> level_start: array<u32>;
 @group(0) @binding(4) var<storage, read> child_start: array<u32>;
-@group(0) @binding(5) var<storage, read> orig: array<u32>;
-@group(0) @binding(6) var<storage, read> w: array<f32>;
-@group(0) @binding(7) var<storage, read_write> l: array<f32>;
-@group(0) @binding(8) var<storage, read_write> out: array<f32>;
+@group(0) @binding(5) var<storage, read> w: array<f32>;
+@group(0) @binding(6) var<storage, read_write> l: array<f32>;
 
 var<workgroup> sh_start: array<u32, NARROW_CAP>;
 var<workgroup> sh_child: array<u32, NARROW_CAP>;
@@ -85,7 +83,7 @@ fn leaffix_narrow(@builtin(local_invocation_index) t: u32) {
             sh_child[i - v0] = child_start[i];
         }
         for (var i = v0 + t; i < win.vertex_end; i = i + WG) {
-            sh_w[i - v0] = w[orig[i]];
+            sh_w[i - v0] = w[i];
         }
         for (var i = win.vertex_end + t; i < win.stage_end; i = i + WG) {
             sh_l[i - v0] = l[i];
@@ -110,9 +108,7 @@ fn leaffix_narrow(@builtin(local_invocation_index) t: u32) {
             }
         }
         for (var i = v0 + t; i < win.vertex_end; i = i + WG) {
-            let x = sh_l[i - v0];
-            l[i] = x;
-            out[orig[i]] = x;
+            l[i] = sh_l[i - v0];
         }
         // The next window reads l at its lowest level, and reuses workgroup memory.
         storageBarrier();

@@ -1,18 +1,16 @@
 // Parallel rootfix, one wide level (a thread per vertex, breadth-first labels): r[i] = r[parent i] + w[i]; CPU twin: kernels::parallel::rootfix.
 //
-// Vertices are relabelled in breadth-first order when the tree is uploaded, so a level is a
-// contiguous range and its parents a nondecreasing run of the level above: every access but
-// w[orig i] and out[orig i] (the original labels) is coalesced. The root (parent NONE) copies
-// its weight, as the twin does.
+// Vertices are relabelled in breadth-first order when the tree is uploaded (weights and
+// results permuted on the way in and out, permute.wgsl), so a level is a contiguous range and
+// its parents a nondecreasing run of the level above: every access is coalesced. The root
+// (parent NONE) copies its weight, as the twin does.
 
 override WG: u32;
 
 @group(0) @binding(0) var<uniform> level: LevelDispatch;
 @group(0) @binding(1) var<storage, read> parent: array<u32>;
-@group(0) @binding(2) var<storage, read> orig: array<u32>;
-@group(0) @binding(3) var<storage, read> w: array<f32>;
-@group(0) @binding(4) var<storage, read_write> r: array<f32>;
-@group(0) @binding(5) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<storage, read> w: array<f32>;
+@group(0) @binding(3) var<storage, read_write> r: array<f32>;
 
 @compute @workgroup_size(WG)
 fn rootfix_level(
@@ -25,11 +23,9 @@ fn rootfix_level(
         return;
     }
     let p = parent[i];
-    let v = orig[i];
-    var x = w[v];
+    var x = w[i];
     if p != NONE {
         x = r[p] + x;
     }
     r[i] = x;
-    out[v] = x;
 }

@@ -3,7 +3,7 @@
 // Same additions as rootfix_level.wgsl, r[i] = r[parent i] + w[i], level after level; only where
 // the values live changes. A window's parents, weights and results are staged in workgroup
 // memory with coalesced loads; a parent outside the window (the level above it) is read from
-// r, written by an earlier window or dispatch. Results go back to r and out per window.
+// r, written by an earlier window or dispatch. Results go back to r per window.
 
 override WG: u32;
 // Vertices (and level starts) a window holds.
@@ -14,10 +14,8 @@ override NARROW_CAP: u32;
 @group(0) @binding(2) var<storage, read> steps: array<Step>;
 @group(0) @binding(3) var<storage, read> level_start: array<u32>;
 @group(0) @binding(4) var<storage, read> parent: array<u32>;
-@group(0) @binding(5) var<storage, read> orig: array<u32>;
-@group(0) @binding(6) var<storage, read> w: array<f32>;
-@group(0) @binding(7) var<storage, read_write> r: array<f32>;
-@group(0) @binding(8) var<storage, read_write> out: array<f32>;
+@group(0) @binding(5) var<storage, read> w: array<f32>;
+@group(0) @binding(6) var<storage, read_write> r: array<f32>;
 
 var<workgroup> sh_start: array<u32, NARROW_CAP>;
 var<workgroup> sh_parent: array<u32, NARROW_CAP>;
@@ -86,7 +84,7 @@ fn rootfix_narrow(@builtin(local_invocation_index) t: u32) {
         }
         for (var i = v0 + t; i < win.vertex_end; i = i + WG) {
             sh_parent[i - v0] = parent[i];
-            sh_w[i - v0] = w[orig[i]];
+            sh_w[i - v0] = w[i];
         }
         workgroupBarrier();
         for (var s = win.step_first; s < win.step_end; s = s + 1u) {
@@ -108,9 +106,7 @@ fn rootfix_narrow(@builtin(local_invocation_index) t: u32) {
             }
         }
         for (var i = v0 + t; i < win.vertex_end; i = i + WG) {
-            let x = sh_r[i - v0];
-            r[i] = x;
-            out[orig[i]] = x;
+            r[i] = sh_r[i - v0];
         }
         // The next window reads r at its parents, and reuses workgroup memory.
         storageBarrier();

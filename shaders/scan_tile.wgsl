@@ -1,10 +1,14 @@
-// Scan plan stage 1 (tile scan, every level): inclusive f32 scan of each tile, WG invocations x ITEMS items, Kogge-Stone over the invocation totals, tile totals one level up; CPU twin: analysis::scan_plan::scan_tile.
+// Scan plan stage 1 (tile scan, every level), level 0 fused with the vectorial write (E built from the Euler tour as it is loaded): inclusive f32 scan of each tile, WG invocations x ITEMS items, Kogge-Stone over the invocation totals, tile totals one level up; CPU twins: kernels::vectorial::write and analysis::scan_plan::scan_tile.
 //
 // The order of every addition is the plan's: serial scan of each invocation's ITEMS
 // consecutive items, log2(WG) Kogge-Stone steps s[t] = s[t-d] + s[t] for t >= d, then
 // invocation t > 0 adds the inclusive total of invocation t-1 to its items. Elements past the
 // tile's `valid` count are the plan's exact +0.0 padding. The tile goes through workgroup
 // memory so that global loads and stores are coalesced.
+//
+// Level 0 is never written as E: tour[p] = 2v + 1 if position p closes vertex v (preorder
+// label), 2v if it opens it, and E[p] is w[v] at an open, -w[v] (rootfix) or 0 (leaffix) at a
+// close, exactly the write stage's values (negation is exact: w = +0 gives -0 as in the twin).
 
 override WG: u32;
 override ITEMS: u32;
@@ -15,30 +19,14 @@ override TILE: u32;
 @group(0) @binding(1) var<storage, read> tiles: array<TileInfo>;
 @group(0) @binding(2) var<storage, read_write> data: array<f32>;
 @group(0) @binding(3) var<storage, read_write> totals: array<f32>;
+@group(0) @binding(4) var<storage, read> tour: array<u32>;
+@group(0) @binding(5) var<storage, read> w: array<f32>;
 
 var<workgroup> items: array<f32, TILE>;
 var<workgroup> s: array<f32, WG>;
 
-@compute @workgroup_size(WG)
-fn scan_tile(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) t: u32,
-) {
-    let g = group_index(wid, nwg);
-    if g >= scan.tiles {
-        return;
-    }
-    let info = tiles[g];
-    let base = g * TILE;
-    for (var j = t; j < TILE; j = j + WG) {
-        var x = 0.0;
-        if j < info.valid {
-            x = data[base + j];
-        }
-        items[j] = x;
-    }
-    workgroupBarrier();
+// The tile's inclusive scan from `items` (loaded, padding zeroed) into data; its total up.
+fn scan_items(g: u32, t: u32, info: TileInfo) {
     // Serial scan of this invocation's items.
     let mine = t * ITEMS;
     var acc = items[mine];
@@ -66,10 +54,90 @@ fn scan_tile(
         }
     }
     workgroupBarrier();
+    let base = g * TILE;
     for (var j = t; j < info.valid; j = j + WG) {
         data[base + j] = items[j];
     }
     if t == 0u && info.total_dst != NONE {
         totals[info.total_dst] = s[WG - 1u];
     }
+}
+
+// Levels k >= 1: the tile totals of level k - 1.
+@compute @workgroup_size(WG)
+fn scan_tile(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) t: u32,
+) {
+    let g = group_index(wid, nwg);
+    if g >= scan.tiles {
+        return;
+    }
+    let info = tiles[g];
+    let base = g * TILE;
+    for (var j = t; j < TILE; j = j + WG) {
+        var x = 0.0;
+        if j < info.valid {
+            x = data[base + j];
+        }
+        items[j] = x;
+    }
+    workgroupBarrier();
+    scan_items(g, t, info);
+}
+
+// Level 0 of rootfix: E[open v] = w[v], E[close v] = -w[v].
+@compute @workgroup_size(WG)
+fn scan_tour_rootfix(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) t: u32,
+) {
+    let g = group_index(wid, nwg);
+    if g >= scan.tiles {
+        return;
+    }
+    let info = tiles[g];
+    let base = g * TILE;
+    for (var j = t; j < TILE; j = j + WG) {
+        var x = 0.0;
+        if j < info.valid {
+            let k = tour[base + j];
+            x = w[k >> 1u];
+            if (k & 1u) != 0u {
+                x = -x;
+            }
+        }
+        items[j] = x;
+    }
+    workgroupBarrier();
+    scan_items(g, t, info);
+}
+
+// Level 0 of leaffix: E[open v] = w[v], E[close v] = 0.
+@compute @workgroup_size(WG)
+fn scan_tour_leaffix(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) t: u32,
+) {
+    let g = group_index(wid, nwg);
+    if g >= scan.tiles {
+        return;
+    }
+    let info = tiles[g];
+    let base = g * TILE;
+    for (var j = t; j < TILE; j = j + WG) {
+        var x = 0.0;
+        if j < info.valid {
+            let k = tour[base + j];
+            if (k & 1u) == 0u {
+                x = w[k >> 1u];
+            }
+        }
+        items[j] = x;
+    }
+    workgroupBarrier();
+    scan_items(g, t, info);
 }

@@ -3,19 +3,20 @@
 // S[p] is level 0 after the scan plan's uniform add: the tile scan's X[p], plus
 // block_prefix[k-1] (k the tile's index in its segment) when k >= 1 — the same single
 // addition the plan performs, done here for the elements read instead of a pass over E.
-// Results go to the original labels.
+// Preorder labels make open positions increase with the label: reads and writes are
+// coalesced but for the close positions of inner vertices (leaffix). Bit 31 of `open` marks
+// a root (each tree of a forest has its own segment, so S[open - 1] would be another tree's).
 
 override WG: u32;
 // Elements per tile (analysis::scan_plan::TILE).
 override TILE: u32;
 
 @group(0) @binding(0) var<uniform> count: VertexCount;
-@group(0) @binding(1) var<storage, read> orig: array<u32>;
-@group(0) @binding(2) var<storage, read> pos: array<vec2<u32>>;
-@group(0) @binding(3) var<storage, read> x: array<f32>;
-@group(0) @binding(4) var<storage, read> tiles: array<TileInfo>;
-@group(0) @binding(5) var<storage, read> block_prefix: array<f32>;
-@group(0) @binding(6) var<storage, read_write> out: array<f32>;
+@group(0) @binding(1) var<storage, read> pos: array<vec2<u32>>;
+@group(0) @binding(2) var<storage, read> x: array<f32>;
+@group(0) @binding(3) var<storage, read> tiles: array<TileInfo>;
+@group(0) @binding(4) var<storage, read> block_prefix: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out: array<f32>;
 
 const ROOT_BIT: u32 = 0x80000000u;
 
@@ -37,7 +38,7 @@ fn read_rootfix(
     if i >= count.n {
         return;
     }
-    out[orig[i]] = scanned(pos[i].x & ~ROOT_BIT);
+    out[i] = scanned(pos[i].x & ~ROOT_BIT);
 }
 
 @compute @workgroup_size(WG)
@@ -55,5 +56,5 @@ fn read_leaffix(
     if (p.x & ROOT_BIT) == 0u {
         before = scanned(p.x - 1u);
     }
-    out[orig[i]] = scanned(p.y) - before;
+    out[i] = scanned(p.y) - before;
 }

@@ -49,14 +49,14 @@ fn stats(mut xs: Vec<f64>) -> (f64, f64, f64) {
 fn kernel_bytes(algo: Algorithm, op: Op, n: usize) -> Vec<(&'static str, u64)> {
     let n = n as u64;
     match (algo, op) {
-        // parent, orig, w, r[parent], r, out.
-        (Algorithm::Parallel, Op::Rootfix) => vec![("all", 24 * n)],
-        // child_start, orig, w, l[child], l, out.
-        (Algorithm::Parallel, Op::Leaffix) => vec![("all", 24 * n)],
-        // write: orig, pos (2 words), w, E (2 words); scan: E read and written (level 0);
-        // read: pos, orig, S at open (and close, open − 1 for leaffix), out.
-        (_, Op::Rootfix) => vec![("write", 24 * n), ("scan", 16 * n), ("read", 20 * n)],
-        (_, Op::Leaffix) => vec![("write", 24 * n), ("scan", 16 * n), ("read", 28 * n)],
+        // parent, w, r[parent], r (breadth-first labels).
+        (Algorithm::Parallel, Op::Rootfix) => vec![("all", 16 * n)],
+        // child_start, w, l[child], l.
+        (Algorithm::Parallel, Op::Leaffix) => vec![("all", 16 * n)],
+        // scan (write fused into level 0): tour (2 words), w, level 0 written (2 words);
+        // read: pos (2 words), S at open (rootfix) or close and open − 1 (leaffix), out.
+        (_, Op::Rootfix) => vec![("scan", 20 * n), ("read", 16 * n)],
+        (_, Op::Leaffix) => vec![("scan", 20 * n), ("read", 20 * n)],
     }
 }
 
@@ -233,8 +233,9 @@ pub fn run(
 }
 
 /// Baseline rows for trees of `n` vertices, measured now: `copy` (a device kernel copying the
-/// 2n words of an Euler-tour vector; compute columns), `upload` and `download` (4n bytes
-/// between a mapped staging buffer and a device buffer, the bus alone; transfer columns).
+/// 2n words of an Euler-tour vector; compute columns), `upload` and `download` (4n bytes with
+/// wgpu's plain buffer copies: `Queue::write_buffer`, and a copy into a mapped buffer read
+/// back into a `Vec`; transfer columns, each waited for).
 pub fn baselines(gpu: &Gpu, n: usize, reps: usize) -> Result<Vec<BenchRecord>, Error> {
     let ctx = &gpu.ctx;
     let words = 2 * n;
@@ -250,13 +251,7 @@ pub fn baselines(gpu: &Gpu, n: usize, reps: usize) -> Result<Vec<BenchRecord>, E
     );
     let bind = ctx.kernels.copy.bind(&ctx.device, &[&count, &src, &dst]);
     let bytes = 4 * n as u64;
-    let up = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("upload baseline"),
-        size: bytes,
-        usage: U::MAP_WRITE | U::COPY_SRC,
-        mapped_at_creation: true,
-    });
-    up.unmap();
+    let host: Vec<u8> = (0..bytes).map(|i| i as u8).collect();
     let down = ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("download baseline"),
         size: bytes,
@@ -288,9 +283,8 @@ pub fn baselines(gpu: &Gpu, n: usize, reps: usize) -> Result<Vec<BenchRecord>, E
         let kernel = ctx.read_timestamps(2)?.map_or(wall, |t| t[0]);
 
         let t = Instant::now();
-        let mut rec = super::Recorder::new(ctx);
-        rec.encoder.copy_buffer_to_buffer(&up, 0, &src, 0, bytes);
-        rec.submit();
+        ctx.queue.write_buffer(&src, 0, &host);
+        ctx.queue.submit([]);
         ctx.wait()?;
         let up_s = t.elapsed().as_secs_f64();
 
@@ -298,8 +292,11 @@ pub fn baselines(gpu: &Gpu, n: usize, reps: usize) -> Result<Vec<BenchRecord>, E
         let mut rec = super::Recorder::new(ctx);
         rec.encoder.copy_buffer_to_buffer(&dst, 0, &down, 0, bytes);
         rec.submit();
-        ctx.wait()?;
+        let back = ctx.map_read(&down, bytes, |b| b.to_vec())?;
         let down_s = t.elapsed().as_secs_f64();
+        if back.len() as u64 != bytes {
+            return Err(Error::Gpu("download baseline: short read".into()));
+        }
         if rep > 0 {
             copy.push(kernel);
             upload.push(up_s);
@@ -399,7 +396,7 @@ pub fn table(gpu: &Gpu, rows: &[BenchRecord]) -> String {
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "Baselines (GB/s, medians): copy kernel (bytes read + written), upload and download (plain buffer copies between mapped and device memory)"
+        "Baselines (GB/s, medians): copy kernel (bytes read + written), upload and download (plain buffer copies: Queue::write_buffer; copy into a mapped buffer, read back into a Vec)"
     );
     let _ = writeln!(s);
     let _ = writeln!(s, "| n | copy | upload | download |");
@@ -424,9 +421,9 @@ pub fn table(gpu: &Gpu, rows: &[BenchRecord]) -> String {
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "| topology | n | op | vectorial write | vectorial scan | vectorial read | parallel transfers | vectorial transfers |"
+        "| topology | n | op | vectorial write + scan | vectorial read | parallel transfers | vectorial transfers |"
     );
-    let _ = writeln!(s, "|---|---:|---|---:|---:|---:|---:|---:|");
+    let _ = writeln!(s, "|---|---:|---|---:|---:|---:|---:|");
     for v in rows.iter().filter(|r| r.algorithm == vec) {
         let Some(c) = find(rows, "", v.n, "", "copy") else {
             continue;
@@ -456,11 +453,10 @@ pub fn table(gpu: &Gpu, rows: &[BenchRecord]) -> String {
         };
         let _ = writeln!(
             s,
-            "| {} | 2^{} | {} | {} | {} | {} | {} | {} |",
+            "| {} | 2^{} | {} | {} | {} | {} | {} |",
             v.topology,
             v.n.trailing_zeros(),
             v.op,
-            stage("write"),
             stage("scan"),
             stage("read"),
             transfers(find(rows, &v.topology, v.n, &v.op, &par)),

@@ -378,6 +378,9 @@ pub(crate) struct PreorderLayout {
     pub orig: Vec<u32>,
     /// Label → [open | ROOT_BIT at roots, close]: global positions in level 0.
     pub pos: Vec<[u32; 2]>,
+    /// Level-0 position → 2 × label (+ 1 at a close); positions between segments hold 0 and
+    /// are never read (past their tile's valid count).
+    pub tour: Vec<u32>,
     /// The scan levels: elements held (level 0 = the Euler-tour vectors E) and their tiles.
     pub levels: Vec<ScanLevelLayout>,
 }
@@ -432,15 +435,25 @@ impl PreorderLayout {
         let n = forest.len();
         let mut orig = Vec::with_capacity(n);
         let mut pos = Vec::with_capacity(n);
+        let mut tour = vec![0u32; levels.first().map_or(0, |l| l.len)];
         for (j, t) in forest.trees.iter().enumerate() {
             let e = (base[0][j] * tile) as u32;
             for &v in t.preorder() {
+                let label = orig.len() as u32;
                 orig.push((forest.offsets[j] + v as usize) as u32);
+                let (open, close) = (e + t.open()[v as usize], e + t.close()[v as usize]);
+                tour[open as usize] = 2 * label;
+                tour[close as usize] = 2 * label + 1;
                 let root = if v == t.root() { ROOT_BIT } else { 0 };
-                pos.push([(e + t.open()[v as usize]) | root, e + t.close()[v as usize]]);
+                pos.push([open | root, close]);
             }
         }
-        PreorderLayout { orig, pos, levels }
+        PreorderLayout {
+            orig,
+            pos,
+            tour,
+            levels,
+        }
     }
 }
 
@@ -631,6 +644,10 @@ mod tests {
             i += t.len();
         }
         assert_eq!(i, forest.len());
+        for (label, &[open, close]) in pre.pos.iter().enumerate() {
+            assert_eq!(pre.tour[(open & !ROOT_BIT) as usize], 2 * label as u32);
+            assert_eq!(pre.tour[close as usize], 2 * label as u32 + 1);
+        }
         let total: usize = pre.levels[0].tiles.iter().map(|t| t.valid as usize).sum();
         assert_eq!(total, 2 * forest.len());
         for k in 1..pre.levels.len() {

@@ -8,7 +8,8 @@
 //!   sizes of `analysis::scan_plan` as pipeline-overridable constants;
 //! - `types`: the structs shared with the shaders (Rust definitions, generated WGSL);
 //! - `layout`: the host-side relabelings (breadth-first, preorder) and dispatch plans;
-//! - `parallel`, `vectorial`: each kernel's host code;
+//! - `parallel`, `vectorial`: each kernel's host code; `relabel`: weights into a kernel's
+//!   labels and results back, on the way in and out;
 //! - `transfer`: weights up, results down through reused staging buffers;
 //! - [`bench`]: `accuracy bench`.
 //!
@@ -22,6 +23,7 @@ pub mod bench;
 mod context;
 mod layout;
 mod parallel;
+mod relabel;
 mod shaders;
 mod transfer;
 mod types;
@@ -119,16 +121,18 @@ pub struct Timing {
     /// Relabeling the tree's structure, uploading it and creating its buffers (0 when it was
     /// cached).
     pub tree_upload_s: f64,
-    /// Weights into the staging buffer, copied to the device (wall clock, waited for).
+    /// Weights into the staging buffer, copied to the device and into the kernel's labels
+    /// (wall clock, waited for).
     pub upload_s: f64,
     /// The kernels alone, measured by `method`.
     pub compute_s: f64,
     /// Recording, submitting and waiting for the kernels (wall clock).
     pub compute_wall_s: f64,
-    /// Results copied to the staging buffer, mapped and copied out (wall clock).
+    /// Results back to the tree's labels, copied to the staging buffer, mapped and copied out
+    /// (wall clock).
     pub download_s: f64,
     pub method: TimingMethod,
-    /// Per-stage kernel times (vectorial: write, scan, read), with GPU timestamps only.
+    /// Per-stage kernel times (vectorial: write + scan, read), with GPU timestamps only.
     pub stages: Vec<(&'static str, f64)>,
 }
 
@@ -369,9 +373,14 @@ impl Gpu {
         // Weights up.
         let t1 = Instant::now();
         let parts: Vec<&[f32]> = jobs.iter().map(|(_, w)| *w).collect();
+        let labels = match algo {
+            Algorithm::Vectorial => &res.vectorial.as_ref().unwrap().labels,
+            _ => &res.parallel.as_ref().unwrap().labels,
+        };
         let mut rec = Recorder::new(ctx);
         rec.encoder
             .copy_buffer_to_buffer(staging.write(ctx, &parts)?, 0, &res.w, 0, 4 * n);
+        labels.record_in(ctx, &mut rec.encoder);
         if phases {
             rec.submit();
             staging.remap();
@@ -402,6 +411,7 @@ impl Gpu {
 
         // Results down.
         let t3 = Instant::now();
+        labels.record_out(ctx, &mut rec.encoder);
         let down = staging.down(ctx, 4 * n);
         rec.encoder
             .copy_buffer_to_buffer(&res.out, 0, down, 0, 4 * n);

@@ -12,11 +12,14 @@
 
 use super::context::{Context, DISPATCHES_PER_COMMAND_BUFFER, Recorder};
 use super::layout::{BfsLayout, Forest, LevelPlan, Planned};
+use super::relabel::Relabel;
 use crate::Error;
 use analysis::Op;
 
 /// A forest's breadth-first buffers and both ops' plans.
 pub(crate) struct ParallelTree {
+    /// Breadth-first labels: weights in, results (r or l) out.
+    pub labels: Relabel,
     rootfix: OpPlan,
     leaffix: OpPlan,
     /// Kept alive for the bind groups.
@@ -32,7 +35,7 @@ struct OpPlan {
 
 impl ParallelTree {
     /// Relabels `forest` breadth-first, plans both ops and uploads everything; `w` and `out`
-    /// are the forest's weights and results in the original labels.
+    /// are the forest's weights and results in the tree's labels.
     pub fn new(
         ctx: &Context,
         forest: &Forest,
@@ -41,11 +44,11 @@ impl ParallelTree {
     ) -> Result<ParallelTree, Error> {
         let n = forest.len();
         let bfs = BfsLayout::new(forest);
-        let orig = ctx.buffer_init("parallel breadth-first labels", &bfs.orig, n)?;
+        let labels = Relabel::new(ctx, "breadth-first", &bfs.orig, w, out)?;
         let parent = ctx.buffer_init("parallel parents", &bfs.parent, n)?;
         let child_start = ctx.buffer_init("parallel child starts", &bfs.child_start, n)?;
         let level_start = ctx.buffer_init("parallel level starts", &bfs.level_start, n)?;
-        let values = ctx.buffer("parallel values", n, n, wgpu::BufferUsages::empty())?;
+        let (w, values) = (&labels.input, &labels.output);
         let k = &ctx.kernels;
         let plan = LevelPlan::rootfix(&bfs, &ctx.sizes);
         let b = PlanBuffers::new(ctx, &plan, n)?;
@@ -59,15 +62,13 @@ impl ParallelTree {
                     &b.steps,
                     &level_start,
                     &parent,
-                    &orig,
                     w,
-                    &values,
-                    out,
+                    values,
                 ],
             ),
             wide: k
                 .rootfix_level
-                .bind(&ctx.device, &[&b.wide, &parent, &orig, w, &values, out]),
+                .bind(&ctx.device, &[&b.wide, &parent, w, values]),
             _buffers: b,
         };
         let plan = LevelPlan::leaffix(&bfs, &ctx.sizes);
@@ -82,22 +83,20 @@ impl ParallelTree {
                     &b.steps,
                     &level_start,
                     &child_start,
-                    &orig,
                     w,
-                    &values,
-                    out,
+                    values,
                 ],
             ),
-            wide: k.leaffix_level.bind(
-                &ctx.device,
-                &[&b.wide, &child_start, &orig, w, &b.tasks, &values, out],
-            ),
+            wide: k
+                .leaffix_level
+                .bind(&ctx.device, &[&b.wide, &child_start, w, &b.tasks, values]),
             _buffers: b,
         };
         Ok(ParallelTree {
+            labels,
             rootfix,
             leaffix,
-            _buffers: vec![orig, parent, child_start, level_start, values],
+            _buffers: vec![parent, child_start, level_start],
         })
     }
 

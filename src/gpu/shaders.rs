@@ -31,52 +31,27 @@ const COMMON: &str = include_str!("../../shaders/common.wgsl");
 const ROOTFIX_LEVEL: StageFile = StageFile {
     name: "rootfix_level",
     source: include_str!("../../shaders/rootfix_level.wgsl"),
-    slots: &[UniformDynamic, Read, Read, Read, ReadWrite, ReadWrite],
+    slots: &[UniformDynamic, Read, Read, ReadWrite],
 };
 const ROOTFIX_NARROW: StageFile = StageFile {
     name: "rootfix_narrow",
     source: include_str!("../../shaders/rootfix_narrow.wgsl"),
-    slots: &[
-        UniformDynamic,
-        Read,
-        Read,
-        Read,
-        Read,
-        Read,
-        Read,
-        ReadWrite,
-        ReadWrite,
-    ],
+    slots: &[UniformDynamic, Read, Read, Read, Read, Read, ReadWrite],
 };
 const LEAFFIX_LEVEL: StageFile = StageFile {
     name: "leaffix_level",
     source: include_str!("../../shaders/leaffix_level.wgsl"),
-    slots: &[UniformDynamic, Read, Read, Read, Read, ReadWrite, ReadWrite],
+    slots: &[UniformDynamic, Read, Read, Read, ReadWrite],
 };
 const LEAFFIX_NARROW: StageFile = StageFile {
     name: "leaffix_narrow",
     source: include_str!("../../shaders/leaffix_narrow.wgsl"),
-    slots: &[
-        UniformDynamic,
-        Read,
-        Read,
-        Read,
-        Read,
-        Read,
-        Read,
-        ReadWrite,
-        ReadWrite,
-    ],
-};
-const VECTORIAL_WRITE: StageFile = StageFile {
-    name: "vectorial_write",
-    source: include_str!("../../shaders/vectorial_write.wgsl"),
-    slots: &[Uniform, Read, Read, Read, ReadWrite],
+    slots: &[UniformDynamic, Read, Read, Read, Read, Read, ReadWrite],
 };
 const SCAN_TILE: StageFile = StageFile {
     name: "scan_tile",
     source: include_str!("../../shaders/scan_tile.wgsl"),
-    slots: &[Uniform, Read, ReadWrite, ReadWrite],
+    slots: &[Uniform, Read, ReadWrite, ReadWrite, Read, Read],
 };
 const SCAN_ADD: StageFile = StageFile {
     name: "scan_add",
@@ -86,7 +61,12 @@ const SCAN_ADD: StageFile = StageFile {
 const VECTORIAL_READ: StageFile = StageFile {
     name: "vectorial_read",
     source: include_str!("../../shaders/vectorial_read.wgsl"),
-    slots: &[Uniform, Read, Read, Read, Read, Read, ReadWrite],
+    slots: &[Uniform, Read, Read, Read, Read, ReadWrite],
+};
+const PERMUTE: StageFile = StageFile {
+    name: "permute",
+    source: include_str!("../../shaders/permute.wgsl"),
+    slots: &[Uniform, Read, Read, ReadWrite],
 };
 const COPY: StageFile = StageFile {
     name: "copy",
@@ -192,12 +172,16 @@ pub(crate) struct Kernels {
     pub rootfix_narrow: Kernel,
     pub leaffix_level: Kernel,
     pub leaffix_narrow: Kernel,
-    /// [rootfix, leaffix].
-    pub write: [Kernel; 2],
+    /// Scan levels ≥ 1.
     pub scan_tile: Kernel,
+    /// Scan level 0 built from the Euler tour: [rootfix, leaffix].
+    pub scan_tour: [Kernel; 2],
     pub scan_add: Kernel,
     /// [rootfix, leaffix].
     pub read: [Kernel; 2],
+    /// Weights into a kernel's labels, results back.
+    pub gather: Kernel,
+    pub scatter: Kernel,
     pub copy: Kernel,
 }
 
@@ -267,16 +251,18 @@ impl Kernels {
             rootfix_narrow: build(&ROOTFIX_NARROW, "rootfix_narrow"),
             leaffix_level: build(&LEAFFIX_LEVEL, "leaffix_level"),
             leaffix_narrow: build(&LEAFFIX_NARROW, "leaffix_narrow"),
-            write: [
-                build(&VECTORIAL_WRITE, "write_rootfix"),
-                build(&VECTORIAL_WRITE, "write_leaffix"),
-            ],
             scan_tile: build(&SCAN_TILE, "scan_tile"),
+            scan_tour: [
+                build(&SCAN_TILE, "scan_tour_rootfix"),
+                build(&SCAN_TILE, "scan_tour_leaffix"),
+            ],
             scan_add: build(&SCAN_ADD, "scan_add"),
             read: [
                 build(&VECTORIAL_READ, "read_rootfix"),
                 build(&VECTORIAL_READ, "read_leaffix"),
             ],
+            gather: build(&PERMUTE, "gather"),
+            scatter: build(&PERMUTE, "scatter"),
             copy: build(&COPY, "copy"),
         }
     }
@@ -295,10 +281,10 @@ mod tests {
             ROOTFIX_NARROW,
             LEAFFIX_LEVEL,
             LEAFFIX_NARROW,
-            VECTORIAL_WRITE,
             SCAN_TILE,
             SCAN_ADD,
             VECTORIAL_READ,
+            PERMUTE,
             COPY,
         ] {
             let first = file.source.lines().next().unwrap();

@@ -1,23 +1,27 @@
 //! Host code of the vectorial kernel (paper Algorithm 2) in the preorder labels of
-//! [`PreorderLayout`]: write E, scan it with the scan plan of `analysis::scan_plan` (tile scans
-//! up the levels, uniform adds down to level 1), read every vertex's answer (level 0's
-//! uniform add done on the elements read). Three passes, one per stage, for per-stage timing.
+//! [`PreorderLayout`]: write E and scan it with the scan plan of `analysis::scan_plan` (level
+//! 0's tile scan builds E from the Euler tour as it loads it; tile scans up the levels,
+//! uniform adds down to level 1), then read every vertex's answer (level 0's uniform add done
+//! on the elements read). Two passes, one per stage, for per-stage timing.
 
 use super::context::{Context, Recorder};
 use super::layout::{Forest, PreorderLayout};
+use super::relabel::Relabel;
 use super::types::{ScanLevel, VertexCount};
 use crate::Error;
 use analysis::Op;
 
-/// Timestamp slots written at the end of the write, scan and read passes.
-pub(crate) const STAGES: [(&str, u32); 3] = [("write", 1), ("scan", 2), ("read", 3)];
+/// Timestamp slots written at the end of the write + scan and the read passes.
+pub(crate) const STAGES: [(&str, u32); 2] = [("scan", 1), ("read", 2)];
 
 /// A forest's preorder buffers, scan levels and bind groups.
 pub(crate) struct VectorialTree {
+    /// Preorder labels: weights in, results out.
+    pub labels: Relabel,
     n: u32,
-    /// [rootfix, leaffix].
-    write: [wgpu::BindGroup; 2],
-    /// Tile scans, level 0 up: (bind group, tiles).
+    /// Level 0's tile scan from the Euler tour, [rootfix, leaffix]; (bind group, tiles).
+    scan0: ([wgpu::BindGroup; 2], u32),
+    /// Tile scans of levels 1 up: (bind group, tiles).
     scan: Vec<(wgpu::BindGroup, u32)>,
     /// Uniform adds, top level − 1 down to level 1.
     add: Vec<(wgpu::BindGroup, u32)>,
@@ -50,8 +54,9 @@ impl VectorialTree {
             )));
         }
         let k = &ctx.kernels;
-        let orig = ctx.buffer_init("vectorial preorder labels", &layout.orig, n)?;
+        let labels = Relabel::new(ctx, "preorder", &layout.orig, w, out)?;
         let pos = ctx.buffer_init("vectorial Euler-tour positions", &layout.pos, n)?;
+        let tour = ctx.buffer_init("vectorial Euler tour", &layout.tour, n)?;
         let mut data = Vec::with_capacity(layout.levels.len());
         let mut tiles = Vec::with_capacity(layout.levels.len());
         let mut params = Vec::with_capacity(layout.levels.len());
@@ -71,8 +76,10 @@ impl VectorialTree {
                 },
             ));
         }
-        // Levels without a level above bind this in its place (never read or written).
+        // Bound where a kernel has no such buffer (never read or written); two, as one
+        // buffer cannot be bound both read-only and read-write in a dispatch.
         let unused = ctx.buffer("unused", 1, n, wgpu::BufferUsages::empty())?;
+        let unused_ro = ctx.buffer("unused", 1, n, wgpu::BufferUsages::empty())?;
         let above = |i: usize| data.get(i + 1).unwrap_or(&unused);
         let count = ctx.uniform(
             "vertex count",
@@ -81,20 +88,40 @@ impl VectorialTree {
                 ..Default::default()
             },
         );
-        let write =
-            [0, 1].map(|o| k.write[o].bind(&ctx.device, &[&count, &orig, &pos, w, &data[0]]));
+        let tiles0 = layout.levels[0].tiles.len() as u32;
+        let scan0 = [0, 1].map(|o| {
+            k.scan_tour[o].bind(
+                &ctx.device,
+                &[
+                    &params[0],
+                    &tiles[0],
+                    &data[0],
+                    above(0),
+                    &tour,
+                    &labels.input,
+                ],
+            )
+        });
         let read = [0, 1].map(|o| {
             k.read[o].bind(
                 &ctx.device,
-                &[&count, &orig, &pos, &data[0], &tiles[0], above(0), out],
+                &[&count, &pos, &data[0], &tiles[0], above(0), &labels.output],
             )
         });
         let levels = layout.levels.len();
-        let scan = (0..levels)
+        let scan = (1..levels)
             .map(|i| {
-                let bind = k
-                    .scan_tile
-                    .bind(&ctx.device, &[&params[i], &tiles[i], &data[i], above(i)]);
+                let bind = k.scan_tile.bind(
+                    &ctx.device,
+                    &[
+                        &params[i],
+                        &tiles[i],
+                        &data[i],
+                        above(i),
+                        &unused_ro,
+                        &unused_ro,
+                    ],
+                );
                 (bind, layout.levels[i].tiles.len() as u32)
             })
             .collect();
@@ -107,13 +134,14 @@ impl VectorialTree {
                 (bind, layout.levels[i].tiles.len() as u32)
             })
             .collect();
-        let mut buffers = vec![orig, pos, unused, count];
+        let mut buffers = vec![pos, tour, unused, unused_ro, count];
         buffers.extend(data);
         buffers.extend(tiles);
         buffers.extend(params);
         Ok(VectorialTree {
+            labels,
             n: n as u32,
-            write,
+            scan0: (scan0, tiles0),
             scan,
             add,
             read,
@@ -121,29 +149,21 @@ impl VectorialTree {
         })
     }
 
-    /// Records the three stages, one pass each (timestamp slots: [`STAGES`]).
+    /// Records the two stages, one pass each (timestamp slots: [`STAGES`]).
     pub fn record(&self, ctx: &Context, op: Op, rec: &mut Recorder) {
         let k = &ctx.kernels;
         let o = op_index(op);
-        let vertex_groups = ctx.fold(self.n.div_ceil(ctx.sizes.wg));
         {
             let mut pass = rec
                 .encoder
                 .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("vectorial write"),
+                    label: Some("vectorial write + scan"),
                     timestamp_writes: ctx.pass_timestamps(true, Some(STAGES[0].1)),
                 });
-            pass.set_pipeline(&k.write[o].pipeline);
-            pass.set_bind_group(0, &self.write[o], &[]);
-            pass.dispatch_workgroups(vertex_groups.0, vertex_groups.1, 1);
-        }
-        {
-            let mut pass = rec
-                .encoder
-                .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("vectorial scan"),
-                    timestamp_writes: ctx.pass_timestamps(false, Some(STAGES[1].1)),
-                });
+            let (x, y) = ctx.fold(self.scan0.1);
+            pass.set_pipeline(&k.scan_tour[o].pipeline);
+            pass.set_bind_group(0, &self.scan0.0[o], &[]);
+            pass.dispatch_workgroups(x, y, 1);
             pass.set_pipeline(&k.scan_tile.pipeline);
             for (bind, tiles) in &self.scan {
                 let (x, y) = ctx.fold(*tiles);
@@ -157,11 +177,12 @@ impl VectorialTree {
                 pass.dispatch_workgroups(x, y, 1);
             }
         }
+        let vertex_groups = ctx.fold(self.n.div_ceil(ctx.sizes.wg));
         let mut pass = rec
             .encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("vectorial read"),
-                timestamp_writes: ctx.pass_timestamps(false, Some(STAGES[2].1)),
+                timestamp_writes: ctx.pass_timestamps(false, Some(STAGES[1].1)),
             });
         pass.set_pipeline(&k.read[o].pipeline);
         pass.set_bind_group(0, &self.read[o], &[]);
