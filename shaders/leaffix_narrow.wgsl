@@ -79,14 +79,33 @@ fn leaffix_narrow(@builtin(local_invocation_index) t: u32) {
         for (var j = t; j <= levels; j = j + WG) {
             sh_start[j] = level_start[win.level_first + j];
         }
-        for (var i = v0 + t; i <= win.vertex_end; i = i + WG) {
-            sh_child[i - v0] = child_start[i];
-        }
-        for (var i = v0 + t; i < win.vertex_end; i = i + WG) {
-            sh_w[i - v0] = w[i];
-        }
-        for (var i = win.vertex_end + t; i < win.stage_end; i = i + WG) {
-            sh_l[i - v0] = l[i];
+        // Four loads of each array in flight per invocation (one workgroup has one SM's
+        // memory parallelism; the window's loads would otherwise wait in turn). Positions
+        // [v0, stage_end): child starts up to vertex_end (inclusive), weights below it, the
+        // values of the level below from it.
+        let e = win.vertex_end;
+        let se = win.stage_end;
+        for (var i = v0 + t; i <= se; i = i + 4u * WG) {
+            var c = vec4<u32>(0u);
+            var x = vec4<f32>(0.0);
+            var y = vec4<f32>(0.0);
+            for (var k = 0u; k < 4u; k = k + 1u) {
+                let j = min(i + k * WG, se);
+                c[k] = child_start[min(j, e)];
+                x[k] = w[min(j, e - 1u)];
+                y[k] = l[min(j, se - 1u)];
+            }
+            for (var k = 0u; k < 4u; k = k + 1u) {
+                let j = i + k * WG;
+                if j <= e {
+                    sh_child[j - v0] = c[k];
+                }
+                if j < e {
+                    sh_w[j - v0] = x[k];
+                } else if j < se {
+                    sh_l[j - v0] = y[k];
+                }
+            }
         }
         workgroupBarrier();
         for (var s = win.step_first; s < win.step_end; s = s + 1u) {

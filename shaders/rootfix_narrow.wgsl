@@ -82,9 +82,22 @@ fn rootfix_narrow(@builtin(local_invocation_index) t: u32) {
         for (var j = t; j <= levels; j = j + WG) {
             sh_start[j] = level_start[win.level_first + j];
         }
-        for (var i = v0 + t; i < win.vertex_end; i = i + WG) {
-            sh_parent[i - v0] = parent[i];
-            sh_w[i - v0] = w[i];
+        // Four loads of each array in flight per invocation (one workgroup has one SM's
+        // memory parallelism; the window's loads would otherwise wait in turn).
+        let e = win.vertex_end;
+        for (var i = v0 + t; i < e; i = i + 4u * WG) {
+            let i1 = min(i + WG, e - 1u);
+            let i2 = min(i + 2u * WG, e - 1u);
+            let i3 = min(i + 3u * WG, e - 1u);
+            let p = vec4<u32>(parent[i], parent[i1], parent[i2], parent[i3]);
+            let x = vec4<f32>(w[i], w[i1], w[i2], w[i3]);
+            for (var k = 0u; k < 4u; k = k + 1u) {
+                let j = i + k * WG;
+                if j < e {
+                    sh_parent[j - v0] = p[k];
+                    sh_w[j - v0] = x[k];
+                }
+            }
         }
         workgroupBarrier();
         for (var s = win.step_first; s < win.step_end; s = s + 1u) {

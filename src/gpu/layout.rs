@@ -7,8 +7,9 @@
 //!   forest (level d of every tree, trees in job order) is a contiguous range of labels, and
 //!   the children of a vertex are a contiguous range of the level below, in child order.
 //! - [`LevelPlan`]: the dispatches of parallel rootfix (top-down) or leaffix (bottom-up):
-//!   runs of narrow levels walked by one workgroup in windows that fit in workgroup memory,
-//!   wide levels one dispatch each, high-degree vertices gathered by a workgroup.
+//!   runs of narrow levels (at most a workgroup's width) walked by one workgroup in windows
+//!   that fit in workgroup memory, wider levels one dispatch each (one SM alone would take
+//!   longer than a dispatch), high-degree vertices gathered by a workgroup.
 //! - [`PreorderLayout`]: preorder labels for the vectorial kernel, each tree's Euler-tour
 //!   segment aligned to a scan tile, and the scan plan's tiles per level (a tree's prefixes
 //!   never cross into another tree's segment).
@@ -156,9 +157,10 @@ impl LevelPlan {
         let ls = &bfs.level_start;
         let levels = bfs.levels();
         let cap = sizes.narrow_cap - 2;
+        let narrow = |d: usize| bfs.size(d) <= sizes.narrow_level.min(cap);
         let mut d = 0;
         while d < levels {
-            if bfs.size(d) > cap {
+            if !narrow(d) {
                 plan.push_wide(
                     LevelDispatch {
                         vertex_first: ls[d],
@@ -172,9 +174,9 @@ impl LevelPlan {
                 continue;
             }
             let mut run = Run::new(&plan, sizes.loop_budget);
-            while d < levels && bfs.size(d) <= cap {
+            while d < levels && narrow(d) {
                 let d0 = d;
-                while d < levels && ls[d + 1] - ls[d0] <= cap {
+                while d < levels && narrow(d) && ls[d + 1] - ls[d0] <= cap {
                     d += 1;
                 }
                 let step_first = plan.steps.len() as u32;
@@ -208,7 +210,8 @@ impl LevelPlan {
         let levels = bfs.levels();
         let cap = sizes.narrow_cap - 2;
         // A narrow level's vertices and their children fit in one window.
-        let narrow = |d: usize| bfs.size(d) + bfs.size(d + 1) <= cap;
+        let narrow =
+            |d: usize| bfs.size(d) <= sizes.narrow_level && bfs.size(d) + bfs.size(d + 1) <= cap;
         let mut d = levels;
         while d > 0 {
             let deepest = d - 1;
@@ -468,6 +471,7 @@ mod tests {
             items: 4,
             tile: 16,
             narrow_cap: cap,
+            narrow_level: 5,
             gather_min_degree: 3,
             gather_chunk: 5,
             loop_budget: budget,

@@ -86,6 +86,9 @@ pub(crate) struct Sizes {
     pub tile: u32,
     /// Vertices a narrow-level window holds in workgroup memory (4 arrays of this many words).
     pub narrow_cap: u32,
+    /// Widest level walked by the narrow-level kernel (one workgroup); wider ones get a
+    /// dispatch of their own.
+    pub narrow_level: u32,
     /// Out-degree from which a vertex of a wide level is gathered by a whole workgroup.
     pub gather_min_degree: u32,
     /// Children one workgroup gathers per dispatch (more continue in the next dispatch).
@@ -108,6 +111,7 @@ impl Sizes {
             items: scan_plan::ITEMS_PER_THREAD as u32,
             tile: scan_plan::TILE as u32,
             narrow_cap,
+            narrow_level: wg,
             gather_min_degree: wg,
             // A chunk costs invocation 0 about chunk / 16 loop iterations on llvmpipe; a real
             // GPU adds 2^24 children in a few tens of ms, below any watchdog.
