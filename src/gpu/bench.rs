@@ -32,6 +32,65 @@ pub struct BenchParams {
 /// Stop repeating a measurement once it has used this much wall time.
 const BUDGET_S: f64 = 15.0;
 
+/// Busy time before each timed call.
+const WARM_S: f64 = 0.02;
+
+/// Keeps the GPU's clocks up before each timed call. An idle H100 drops its SMs to 345 MHz
+/// within seconds (measured with nvidia-smi during `bench`), and a short kernel timed after a
+/// host pause (tree generation, the CPU twin check, transfers) ran at that clock: 3.4x slower,
+/// depending on what ran before. 20 ms of copy kernels first make every timed call start at
+/// the clock a busy GPU runs at.
+struct Warmer {
+    bind: wgpu::BindGroup,
+    groups: (u32, u32),
+    _buffers: Vec<wgpu::Buffer>,
+}
+
+impl Warmer {
+    fn new(gpu: &Gpu) -> Result<Warmer, Error> {
+        let ctx = &gpu.ctx;
+        let words = 1usize << 22;
+        let src = ctx.buffer("warm-up source", words, words, wgpu::BufferUsages::empty())?;
+        let dst = ctx.buffer(
+            "warm-up destination",
+            words,
+            words,
+            wgpu::BufferUsages::empty(),
+        )?;
+        let count = ctx.uniform(
+            "warm-up count",
+            &VertexCount {
+                n: words as u32,
+                ..Default::default()
+            },
+        );
+        Ok(Warmer {
+            bind: ctx.kernels.copy.bind(&ctx.device, &[&count, &src, &dst]),
+            groups: ctx.fold((words as u32).div_ceil(ctx.sizes.wg)),
+            _buffers: vec![src, dst, count],
+        })
+    }
+
+    fn run(&self, gpu: &Gpu) -> Result<(), Error> {
+        let ctx = &gpu.ctx;
+        let start = Instant::now();
+        while start.elapsed().as_secs_f64() < WARM_S {
+            let mut rec = super::Recorder::new(ctx);
+            {
+                let mut pass = rec.encoder.begin_compute_pass(&Default::default());
+                pass.set_pipeline(&ctx.kernels.copy.pipeline);
+                pass.set_bind_group(0, &self.bind, &[]);
+                for _ in 0..16 {
+                    pass.dispatch_workgroups(self.groups.0, self.groups.1, 1);
+                }
+            }
+            rec.submit();
+            ctx.wait()?;
+        }
+        Ok(())
+    }
+}
+
 /// Median, min and max of some times.
 fn stats(mut xs: Vec<f64>) -> (f64, f64, f64) {
     xs.sort_by(f64::total_cmp);
@@ -111,11 +170,10 @@ fn timed(
 /// timed repetitions. Rows: the kernel, then (vectorial, with timestamps) each stage.
 fn measure(
     gpu: &Gpu,
+    warmer: &Warmer,
     name: &str,
-    tree: &Tree,
-    w: &[f32],
-    algo: Algorithm,
-    op: Op,
+    (tree, w): (&Tree, &[f32]),
+    (algo, op): (Algorithm, Op),
     reps: usize,
 ) -> Result<Vec<BenchRecord>, Error> {
     let (values, _) = gpu.compute_timed(tree, w, algo, op)?;
@@ -133,6 +191,7 @@ fn measure(
     };
     let start = Instant::now();
     while s.compute.len() < reps.max(1) {
+        warmer.run(gpu)?;
         let (_, t) = gpu.compute_timed(tree, w, algo, op)?;
         s.compute.push(t.compute_s);
         s.transfer.push(t.transfer_s());
@@ -178,13 +237,23 @@ pub fn run_on(
 ) -> Result<Vec<BenchRecord>, Error> {
     let n = tree.len();
     let w = WeightModel::Normal.weights(n, 1.0, &mut generators::rng(p.seed))?;
-    let mut rows = baselines(gpu, n, p.reps)?;
-    rows.extend(measure_tree(gpu, name, tree, &w, p, &mut progress)?);
+    let warmer = Warmer::new(gpu)?;
+    let mut rows = baselines_warm(gpu, &warmer, n, p.reps)?;
+    rows.extend(measure_tree(
+        gpu,
+        &warmer,
+        name,
+        tree,
+        &w,
+        p,
+        &mut progress,
+    )?);
     Ok(rows)
 }
 
 fn measure_tree(
     gpu: &Gpu,
+    warmer: &Warmer,
     name: &str,
     tree: &Tree,
     w: &[f32],
@@ -195,7 +264,7 @@ fn measure_tree(
     for &op in &p.ops {
         progress(&format!("{name} n={} {op}", tree.len()));
         for algo in [Algorithm::Parallel, Algorithm::Vectorial] {
-            rows.extend(measure(gpu, name, tree, w, algo, op, p.reps)?);
+            rows.extend(measure(gpu, warmer, name, (tree, w), (algo, op), p.reps)?);
         }
     }
     Ok(rows)
@@ -208,10 +277,11 @@ pub fn run(
     p: &BenchParams,
     mut progress: impl FnMut(&str),
 ) -> Result<Vec<BenchRecord>, Error> {
+    let warmer = Warmer::new(gpu)?;
     let mut rows = Vec::new();
     for log2 in p.min_log2..=p.max_log2 {
         progress(&format!("baselines n=2^{log2}"));
-        rows.extend(baselines(gpu, 1 << log2, p.reps)?);
+        rows.extend(baselines_warm(gpu, &warmer, 1 << log2, p.reps)?);
     }
     for &topology in &p.topologies {
         for log2 in p.min_log2..=p.max_log2 {
@@ -221,6 +291,7 @@ pub fn run(
             let w = WeightModel::Normal.weights(n, 1.0, &mut rng)?;
             rows.extend(measure_tree(
                 gpu,
+                &warmer,
                 &topology.to_string(),
                 &tree,
                 &w,
@@ -237,6 +308,15 @@ pub fn run(
 /// wgpu's plain buffer copies: `Queue::write_buffer`, and a copy into a mapped buffer read
 /// back into a `Vec`; transfer columns, each waited for).
 pub fn baselines(gpu: &Gpu, n: usize, reps: usize) -> Result<Vec<BenchRecord>, Error> {
+    baselines_warm(gpu, &Warmer::new(gpu)?, n, reps)
+}
+
+fn baselines_warm(
+    gpu: &Gpu,
+    warmer: &Warmer,
+    n: usize,
+    reps: usize,
+) -> Result<Vec<BenchRecord>, Error> {
     let ctx = &gpu.ctx;
     let words = 2 * n;
     use wgpu::BufferUsages as U;
@@ -262,6 +342,7 @@ pub fn baselines(gpu: &Gpu, n: usize, reps: usize) -> Result<Vec<BenchRecord>, E
     let start = Instant::now();
     // One warm-up round, then the timed ones.
     for rep in 0..=reps.max(1) {
+        warmer.run(gpu)?;
         let t = Instant::now();
         let mut rec = super::Recorder::new(ctx);
         {
@@ -354,7 +435,7 @@ pub fn table(gpu: &Gpu, rows: &[BenchRecord]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{}; compute time by {}; medians of the repetitions; ns per vertex",
+        "{}; compute time by {}; medians of the repetitions, each after 20 ms of GPU work (clocks up); ns per vertex",
         gpu.describe(),
         gpu.timing_method()
     );
