@@ -32,13 +32,13 @@ pub struct BenchParams {
 /// Stop repeating a measurement once it has used this much wall time.
 const BUDGET_S: f64 = 15.0;
 
-/// Busy time before each timed call.
-const WARM_S: f64 = 0.02;
+/// Busy time before each timed call (the clock governor reacts within a couple of hundred ms).
+const WARM_S: f64 = 0.2;
 
 /// Keeps the GPU's clocks up before each timed call. An idle H100 drops its SMs to 345 MHz
 /// within seconds (measured with nvidia-smi during `bench`), and a short kernel timed after a
 /// host pause (tree generation, the CPU twin check, transfers) ran at that clock: 3.4x slower,
-/// depending on what ran before. 20 ms of copy kernels first make every timed call start at
+/// depending on what ran before. 200 ms of copy kernels first make every timed call start at
 /// the clock a busy GPU runs at.
 struct Warmer {
     bind: wgpu::BindGroup,
@@ -435,7 +435,7 @@ pub fn table(gpu: &Gpu, rows: &[BenchRecord]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{}; compute time by {}; medians of the repetitions, each after 20 ms of GPU work (clocks up); ns per vertex",
+        "{}; compute time by {}; medians of the repetitions, each after 200 ms of GPU work (clocks up); ns per vertex",
         gpu.describe(),
         gpu.timing_method()
     );

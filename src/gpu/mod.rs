@@ -302,10 +302,11 @@ impl Gpu {
             s.loop_budget.to_string()
         };
         format!(
-            "workgroup {}, scan tile {} x {}, narrow window {} vertices, workgroup gathers from degree {} in chunks of {}, loop budget {budget}",
+            "workgroup {}, scan tile {} x {}, narrow levels up to {} vertices in windows of {}, workgroup gathers from degree {} in chunks of {}, loop budget {budget}",
             s.wg,
             s.wg,
             s.items,
+            s.narrow_level.min(s.narrow_cap - 2),
             s.narrow_cap - 2,
             s.gather_min_degree,
             s.gather_chunk
