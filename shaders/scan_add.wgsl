@@ -1,34 +1,35 @@
-// Scan plan stage 3 (uniform add): every element of tile k >= 1 becomes block_prefix[k-1] + x.
+// Scan plan stage 3 (uniform add) at the block-sum levels: every element of a tile that is not the first of its segment becomes block_prefix[k-1] + x; CPU twin: analysis::scan_plan::inclusive_scan.
+//
+// Level 0's uniform add is not a pass of its own: vectorial_read.wgsl performs the same
+// addition, block_prefix + x, on the few elements it reads.
 
-const TILE: u32 = 1024u;
+override WG: u32;
+// Elements per tile (analysis::scan_plan::TILE).
+override TILE: u32;
 
-struct Params {
-    // Elements at this level.
-    len: u32,
-    // Tiles at this level; workgroup g serves tile g + 1.
-    tiles: u32,
-}
-
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read_write> data: array<f32>;
+@group(0) @binding(0) var<uniform> scan: ScanLevel;
+@group(0) @binding(1) var<storage, read> tiles: array<TileInfo>;
+@group(0) @binding(2) var<storage, read_write> data: array<f32>;
 // The inclusive scan of this level's tile totals (the level above, already complete).
-@group(0) @binding(2) var<storage, read> block_prefix: array<f32>;
+@group(0) @binding(3) var<storage, read> block_prefix: array<f32>;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn scan_add(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) nwg: vec3<u32>,
     @builtin(local_invocation_index) t: u32,
 ) {
-    let tile = wid.y * nwg.x + wid.x + 1u;
-    if tile >= params.tiles {
+    let g = group_index(wid, nwg);
+    if g >= scan.tiles {
         return;
     }
-    let p = block_prefix[tile - 1u];
-    for (var j = 0u; j < 4u; j = j + 1u) {
-        let i = tile * TILE + j * 256u + t;
-        if i < params.len {
-            data[i] = p + data[i];
-        }
+    let info = tiles[g];
+    if info.prefix_src == NONE {
+        return;
+    }
+    let p = block_prefix[info.prefix_src];
+    let base = g * TILE;
+    for (var j = t; j < info.valid; j = j + WG) {
+        data[base + j] = p + data[base + j];
     }
 }

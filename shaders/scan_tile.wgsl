@@ -1,53 +1,41 @@
-// Scan plan stage 1 (and block-sum levels): inclusive f32 scan of each 1024-element tile (256 threads x 4 items, Kogge-Stone over thread totals), writing each tile's total.
+// Scan plan stage 1 (tile scan, every level), level 0 fused with the vectorial write (E built from the Euler tour as it is loaded): inclusive f32 scan of each tile, WG invocations x ITEMS items, Kogge-Stone over the invocation totals, tile totals one level up; CPU twins: kernels::vectorial::write and analysis::scan_plan::scan_tile.
 //
-// The order of every addition is the one of analysis/src/scan_plan.rs (`scan_tile`):
-// per-thread serial scan, 8 Kogge-Stone steps s[t] = s[t-d] + s[t] for t >= d, then thread
-// t > 0 adds the inclusive total of thread t-1 to its items. Elements at or past `len` are
-// exact +0.0 padding, as in the plan. The same entry point scans the block sums (the tile
-// totals of the level below) one level up.
+// The order of every addition is the plan's: serial scan of each invocation's ITEMS
+// consecutive items, log2(WG) Kogge-Stone steps s[t] = s[t-d] + s[t] for t >= d, then
+// invocation t > 0 adds the inclusive total of invocation t-1 to its items. Elements past the
+// tile's `valid` count are the plan's exact +0.0 padding. The tile goes through workgroup
+// memory so that global loads and stores are coalesced.
+//
+// Level 0 is never written as E: tour[p] = 2v + 1 if position p closes vertex v (preorder
+// label), 2v if it opens it, and E[p] is w[v] at an open, -w[v] (rootfix) or 0 (leaffix) at a
+// close, exactly the write stage's values (negation is exact: w = +0 gives -0 as in the twin).
 
-const WG: u32 = 256u;
-const TILE: u32 = 1024u;
+override WG: u32;
+override ITEMS: u32;
+// WG * ITEMS.
+override TILE: u32;
 
-struct Params {
-    // Elements at this level.
-    len: u32,
-    // Tiles at this level: ceil(len / TILE).
-    tiles: u32,
-}
+@group(0) @binding(0) var<uniform> scan: ScanLevel;
+@group(0) @binding(1) var<storage, read> tiles: array<TileInfo>;
+@group(0) @binding(2) var<storage, read_write> data: array<f32>;
+@group(0) @binding(3) var<storage, read_write> totals: array<f32>;
+@group(0) @binding(4) var<storage, read> tour: array<u32>;
+@group(0) @binding(5) var<storage, read> w: array<f32>;
 
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read_write> data: array<f32>;
-@group(0) @binding(2) var<storage, read_write> totals: array<f32>;
-
+var<workgroup> items: array<f32, TILE>;
 var<workgroup> s: array<f32, WG>;
 
-@compute @workgroup_size(256)
-fn scan_tile(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) nwg: vec3<u32>,
-    @builtin(local_invocation_index) t: u32,
-) {
-    let tile = wid.y * nwg.x + wid.x;
-    if tile >= params.tiles {
-        return;
+// The tile's inclusive scan from `items` (loaded, padding zeroed) into data; its total up.
+fn scan_items(g: u32, t: u32, info: TileInfo) {
+    // Serial scan of this invocation's items.
+    let mine = t * ITEMS;
+    var acc = items[mine];
+    for (var j = 1u; j < ITEMS; j = j + 1u) {
+        acc = acc + items[mine + j];
+        items[mine + j] = acc;
     }
-    let base = tile * TILE + t * 4u;
-    let len = params.len;
-    var x0 = 0.0;
-    var x1 = 0.0;
-    var x2 = 0.0;
-    var x3 = 0.0;
-    if base < len { x0 = data[base]; }
-    if base + 1u < len { x1 = data[base + 1u]; }
-    if base + 2u < len { x2 = data[base + 2u]; }
-    if base + 3u < len { x3 = data[base + 3u]; }
-    // Serial scan of the thread's four items.
-    x1 = x0 + x1;
-    x2 = x1 + x2;
-    x3 = x2 + x3;
-    // Kogge-Stone over the 256 thread totals.
-    s[t] = x3;
+    // Kogge-Stone over the invocation totals.
+    s[t] = acc;
     workgroupBarrier();
     for (var d = 1u; d < WG; d = d << 1u) {
         var v = s[t];
@@ -58,19 +46,98 @@ fn scan_tile(
         s[t] = v;
         workgroupBarrier();
     }
-    // Thread t > 0 adds the inclusive total of thread t - 1.
+    // Invocation t > 0 adds the inclusive total of invocation t - 1.
     if t > 0u {
         let p = s[t - 1u];
-        x0 = p + x0;
-        x1 = p + x1;
-        x2 = p + x2;
-        x3 = p + x3;
+        for (var j = 0u; j < ITEMS; j = j + 1u) {
+            items[mine + j] = p + items[mine + j];
+        }
     }
-    if base < len { data[base] = x0; }
-    if base + 1u < len { data[base + 1u] = x1; }
-    if base + 2u < len { data[base + 2u] = x2; }
-    if base + 3u < len { data[base + 3u] = x3; }
-    if t == WG - 1u {
-        totals[tile] = s[WG - 1u];
+    workgroupBarrier();
+    let base = g * TILE;
+    for (var j = t; j < info.valid; j = j + WG) {
+        data[base + j] = items[j];
     }
+    if t == 0u && info.total_dst != NONE {
+        totals[info.total_dst] = s[WG - 1u];
+    }
+}
+
+// Levels k >= 1: the tile totals of level k - 1.
+@compute @workgroup_size(WG)
+fn scan_tile(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) t: u32,
+) {
+    let g = group_index(wid, nwg);
+    if g >= scan.tiles {
+        return;
+    }
+    let info = tiles[g];
+    let base = g * TILE;
+    for (var j = t; j < TILE; j = j + WG) {
+        var x = 0.0;
+        if j < info.valid {
+            x = data[base + j];
+        }
+        items[j] = x;
+    }
+    workgroupBarrier();
+    scan_items(g, t, info);
+}
+
+// Level 0 of rootfix: E[open v] = w[v], E[close v] = -w[v].
+@compute @workgroup_size(WG)
+fn scan_tour_rootfix(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) t: u32,
+) {
+    let g = group_index(wid, nwg);
+    if g >= scan.tiles {
+        return;
+    }
+    let info = tiles[g];
+    let base = g * TILE;
+    for (var j = t; j < TILE; j = j + WG) {
+        var x = 0.0;
+        if j < info.valid {
+            let k = tour[base + j];
+            x = w[k >> 1u];
+            if (k & 1u) != 0u {
+                x = -x;
+            }
+        }
+        items[j] = x;
+    }
+    workgroupBarrier();
+    scan_items(g, t, info);
+}
+
+// Level 0 of leaffix: E[open v] = w[v], E[close v] = 0.
+@compute @workgroup_size(WG)
+fn scan_tour_leaffix(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) t: u32,
+) {
+    let g = group_index(wid, nwg);
+    if g >= scan.tiles {
+        return;
+    }
+    let info = tiles[g];
+    let base = g * TILE;
+    for (var j = t; j < TILE; j = j + WG) {
+        var x = 0.0;
+        if j < info.valid {
+            let k = tour[base + j];
+            if (k & 1u) == 0u {
+                x = w[k >> 1u];
+            }
+        }
+        items[j] = x;
+    }
+    workgroupBarrier();
+    scan_items(g, t, info);
 }

@@ -1,39 +1,60 @@
-// Vectorial stage 3 (read): from the inclusive scan S, rootfix r[v] = S[open v]; leaffix l[v] = S[close v] - S[open v - 1] with S[-1] = 0.
+// Vectorial stage 3 (read), a thread per vertex in preorder labels, with level 0's uniform add: rootfix r[v] = S[open v]; leaffix l[v] = S[close v] - S[open v - 1] with S[-1] = 0; CPU twin: kernels::vectorial::read.
+//
+// S[p] is level 0 after the scan plan's uniform add: the tile scan's X[p], plus
+// block_prefix[k-1] (k the tile's index in its segment) when k >= 1 — the same single
+// addition the plan performs, done here for the elements read instead of a pass over E.
+// Preorder labels make open positions increase with the label: reads and writes are
+// coalesced but for the close positions of inner vertices (leaffix). Bit 31 of `open` marks
+// a root (each tree of a forest has its own segment, so S[open - 1] would be another tree's).
 
-struct Params {
-    // Number of vertices.
-    n: u32,
+override WG: u32;
+// Elements per tile (analysis::scan_plan::TILE).
+override TILE: u32;
+
+@group(0) @binding(0) var<uniform> count: VertexCount;
+@group(0) @binding(1) var<storage, read> pos: array<vec2<u32>>;
+@group(0) @binding(2) var<storage, read> x: array<f32>;
+@group(0) @binding(3) var<storage, read> tiles: array<TileInfo>;
+@group(0) @binding(4) var<storage, read> block_prefix: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out: array<f32>;
+
+const ROOT_BIT: u32 = 0x80000000u;
+
+fn scanned(p: u32) -> f32 {
+    let src = tiles[p / TILE].prefix_src;
+    if src == NONE {
+        return x[p];
+    }
+    return block_prefix[src] + x[p];
 }
 
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> open_pos: array<u32>;
-@group(0) @binding(2) var<storage, read> close_pos: array<u32>;
-@group(0) @binding(3) var<storage, read> s: array<f32>;
-@group(0) @binding(4) var<storage, read_write> out: array<f32>;
-
-fn vertex_id(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
-    return gid.y * (nwg.x * 256u) + gid.x;
-}
-
-@compute @workgroup_size(256)
-fn read_rootfix(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let v = vertex_id(gid, nwg);
-    if v >= params.n {
+@compute @workgroup_size(WG)
+fn read_rootfix(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) t: u32,
+) {
+    let i = group_index(wid, nwg) * WG + t;
+    if i >= count.n {
         return;
     }
-    out[v] = s[open_pos[v]];
+    out[i] = scanned(pos[i].x & ~ROOT_BIT);
 }
 
-@compute @workgroup_size(256)
-fn read_leaffix(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let v = vertex_id(gid, nwg);
-    if v >= params.n {
+@compute @workgroup_size(WG)
+fn read_leaffix(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_index) t: u32,
+) {
+    let i = group_index(wid, nwg) * WG + t;
+    if i >= count.n {
         return;
     }
-    let o = open_pos[v];
+    let p = pos[i];
     var before = 0.0;
-    if o > 0u {
-        before = s[o - 1u];
+    if (p.x & ROOT_BIT) == 0u {
+        before = scanned(p.x - 1u);
     }
-    out[v] = s[close_pos[v]] - before;
+    out[i] = scanned(p.y) - before;
 }

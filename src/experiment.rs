@@ -57,6 +57,18 @@ pub trait Backend: Sync {
     }
     /// The f32 results of `op` by `algo` on every vertex.
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error>;
+    /// [`Backend::compute`] on every job, results in job order: bit for bit those of one call
+    /// per job (a backend may batch them; the GPU runs them as forests).
+    fn compute_many(
+        &self,
+        jobs: &[(&Tree, &[f32])],
+        algo: Algorithm,
+        op: Op,
+    ) -> Result<Vec<Vec<f32>>, Error> {
+        jobs.iter()
+            .map(|&(tree, w)| self.compute(tree, w, algo, op))
+            .collect()
+    }
 }
 
 /// The CPU twins.

@@ -222,6 +222,7 @@ fn folded_dispatches_and_limits() {
     let small = Gpu::with_options(GpuOptions {
         max_workgroups_per_dimension: Some(3),
         max_storage_buffer_binding_size: Some(1 << 16),
+        ..Default::default()
     })
     .unwrap();
     for topology in Topology::all_defaults() {
@@ -244,17 +245,100 @@ fn folded_dispatches_and_limits() {
     );
 }
 
-/// Vertices with more children than one gather dispatch takes (16384): the running sum goes on
-/// over several dispatches, in child order.
+/// High-degree vertices gathered by a workgroup (children staged through workgroup memory a
+/// tile at a time): tile boundaries, and vertices with more children than one dispatch takes
+/// (the running sum goes on in the next dispatch, in child order).
 #[test]
-fn gather_chunk_boundaries() {
+fn gather_tiles_and_chunks() {
     let Some(gpu) = gpu() else { return };
-    for n in [16_384, 16_385, 16_386, 32_769, 50_000] {
+    let chunked = Gpu::with_options(GpuOptions {
+        gather_chunk: Some(3000),
+        ..Default::default()
+    })
+    .unwrap();
+    for n in [257, 1024, 1025, 1026, 2049, 6001, 50_000] {
         let t = tree(Topology::Star, n, 2);
         let w = weights(WeightModel::Normal, n, 2);
         check(gpu, &t, &w, &format!("star n={n}"));
+        check(&chunked, &t, &w, &format!("star n={n} chunks of 3000"));
         let t = tree(Topology::Broom { handle: 0.1 }, n, 2);
         check(gpu, &t, &w, &format!("broom:0.1 n={n}"));
+        check(&chunked, &t, &w, &format!("broom:0.1 n={n} chunks of 3000"));
+    }
+}
+
+/// A device that looks tiny to the level-synchronous kernels: windows of 8 vertices, wide
+/// levels from 7, workgroup gathers from 3 children in chunks of 5, narrow runs cut every 100
+/// loop iterations. Small trees then take every path: narrow windows (serial and parallel
+/// steps) next to wide levels, gather tasks resumed over several dispatches, split runs.
+#[test]
+fn every_parallel_path_on_small_trees() {
+    let Some(_) = gpu() else { return };
+    let tiny = Gpu::with_options(GpuOptions {
+        narrow_capacity: Some(10),
+        gather_min_degree: Some(3),
+        gather_chunk: Some(5),
+        loop_budget: Some(100),
+        ..Default::default()
+    })
+    .unwrap();
+    for topology in Topology::all_defaults() {
+        for n in [1, 2, 5, 9, 40, 300, 2000] {
+            for order in ChildOrder::ALL {
+                let t = topology
+                    .generate(n, order, &mut generators::rng(n as u64 + 7))
+                    .unwrap();
+                let w = weights(WeightModel::Gensum, n, n as u64);
+                check_algos(
+                    &tiny,
+                    &t,
+                    &w,
+                    &[Algorithm::Parallel],
+                    &format!("tiny {topology} {order} n={n}"),
+                );
+            }
+        }
+    }
+}
+
+/// compute_many runs trees as forests (parallel: level d of every tree in one dispatch;
+/// vectorial: every tree's tile-aligned Euler-tour segment in the same scans): the results
+/// are those of one tree at a time, bit for bit, in job order.
+#[test]
+fn forests_equal_one_tree_at_a_time() {
+    let Some(gpu) = gpu() else { return };
+    let mut trees = Vec::new();
+    let mut ws = Vec::new();
+    for (i, topology) in Topology::all_defaults().into_iter().enumerate() {
+        for n in [1, 3, 600, 2500] {
+            let seed = 100 + i as u64 * 10 + n as u64;
+            trees.push(tree(topology, n, seed));
+            ws.push(weights(MODELS[i % MODELS.len()], n, seed));
+        }
+    }
+    // A tree with two levels of block sums among small ones.
+    trees.push(tree(Topology::RandomRecursive, 600_000, 3));
+    ws.push(weights(WeightModel::Normal, 600_000, 3));
+    let jobs: Vec<(&Tree, &[f32])> = trees.iter().zip(&ws).map(|(t, w)| (t, &w[..])).collect();
+    for algo in [Algorithm::Parallel, Algorithm::Vectorial] {
+        for op in Op::ALL {
+            let many = gpu.compute_many(&jobs, algo, op).unwrap();
+            assert_eq!(many.len(), jobs.len());
+            for (k, (t, w)) in jobs.iter().enumerate() {
+                let one = gpu.compute(t, w, algo, op).unwrap();
+                assert_bits(
+                    &many[k],
+                    &one,
+                    &format!("forest job {k} {algo} {op} vs alone"),
+                );
+                let twin = kernels::cpu(t, w, algo, op);
+                assert_bits(
+                    &many[k],
+                    &twin,
+                    &format!("forest job {k} {algo} {op} vs twin"),
+                );
+            }
+        }
     }
 }
 
@@ -301,4 +385,52 @@ fn cli_gpu_dump_equals_cpu_dump() {
     assert!(stderr.contains("backend: gpu"), "{stderr}");
     assert_eq!(cpu.lines().count(), 1 + 3000 * 2 * 4);
     assert!(cpu == gpu, "the GPU dump differs from the CPU dump");
+}
+
+/// Subnormal weights and partial sums: every weight a multiple of the smallest subnormal
+/// (2^-149) and every sum below 2^-126, so every addition is exact and subnormal. A device
+/// either keeps subnormals, and then equals the twin bit for bit, or flushes them to zero
+/// (Vulkan allows it; wgpu cannot request SPIR-V DenormPreserve), and then every result that
+/// differs is a zero where the twin has a subnormal or zero. Anything else (a wrong order, a
+/// lost addition) fails. Which behaviour the device has is printed.
+#[test]
+fn subnormal_weights() {
+    let Some(gpu) = gpu() else { return };
+    let tiny = f32::from_bits(1); // 2^-149
+    let (mut same, mut flushed) = (0usize, 0usize);
+    for topology in Topology::all_defaults() {
+        for n in [2, 100, 3000] {
+            let t = tree(topology, n, 13);
+            let w: Vec<f32> = (0..n)
+                .map(|v| tiny * ((v * 7919 % 201) as f32 - 100.0))
+                .collect();
+            assert!(w.iter().any(|x| x.is_subnormal()));
+            for algo in [Algorithm::Parallel, Algorithm::Vectorial] {
+                for op in Op::ALL {
+                    let got = gpu.compute(&t, &w, algo, op).unwrap();
+                    let twin = kernels::cpu(&t, &w, algo, op);
+                    assert!(twin.iter().any(|x| x.is_subnormal()));
+                    for (v, (&g, &c)) in got.iter().zip(&twin).enumerate() {
+                        if g.to_bits() == c.to_bits() {
+                            same += 1;
+                        } else {
+                            assert!(
+                                g == 0.0 && (c == 0.0 || c.is_subnormal()),
+                                "{topology} n={n} {algo} {op} vertex {v}: GPU {g:e} vs twin {c:e} is no flush to zero"
+                            );
+                            flushed += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "subnormals: {same} results equal to the twin, {flushed} flushed to zero ({})",
+        if flushed == 0 {
+            "the device keeps subnormals"
+        } else {
+            "the device flushes subnormals"
+        }
+    );
 }

@@ -1,12 +1,19 @@
-//! `accuracy bench`: time per vertex of the GPU kernels, compute only and with transfers, and
-//! the ratio parallel / vectorial (the paper's regularity-versus-load-balancing question).
+//! `accuracy bench`: time per vertex of the GPU kernels, compute only and with transfers, the
+//! ratio parallel / vectorial (the paper's regularity-versus-load-balancing question), and in
+//! the same run the baselines they are judged against: a device copy kernel (`copy`) and plain
+//! host↔device buffer copies (`upload`, `download`). Rows are
+//! [`analysis::records::bench::BenchRecord`]s: medians over the repetitions with min and max.
 
 use super::Gpu;
+use super::types::VertexCount;
 use crate::Error;
+use crate::experiment::Backend;
 use crate::kernels;
+use analysis::records::bench::BenchRecord;
 use analysis::{Algorithm, Op};
-use generators::{ChildOrder, Topology, WeightModel};
+use generators::{ChildOrder, Topology, Tree, WeightModel};
 use std::fmt::Write;
+use std::path::Path;
 use std::time::Instant;
 
 /// What to measure.
@@ -22,39 +29,154 @@ pub struct BenchParams {
     pub seed: u64,
 }
 
-/// Best-of-reps times of one kernel on one tree.
-#[derive(Debug, Clone)]
-pub struct Measure {
-    pub compute_s: f64,
-    pub with_transfers_s: f64,
-    pub tree_upload_s: f64,
-    pub reps: usize,
-}
-
-/// One (topology, n, op) with both kernels.
-#[derive(Debug, Clone)]
-pub struct BenchRow {
-    pub topology: Topology,
-    pub n: usize,
-    pub height: u32,
-    pub op: Op,
-    pub parallel: Measure,
-    pub vectorial: Measure,
-}
-
 /// Stop repeating a measurement once it has used this much wall time.
 const BUDGET_S: f64 = 15.0;
 
+/// Busy time before each timed call (the clock governor reacts within a couple of hundred ms).
+const WARM_S: f64 = 0.2;
+
+/// Keeps the GPU's clocks up before each timed call. An idle H100 drops its SMs to 345 MHz
+/// within seconds (measured with nvidia-smi during `bench`), and a short kernel timed after a
+/// host pause (tree generation, the CPU twin check, transfers) ran at that clock: 3.4x slower,
+/// depending on what ran before. 200 ms of copy kernels first make every timed call start at
+/// the clock a busy GPU runs at.
+struct Warmer {
+    bind: wgpu::BindGroup,
+    groups: (u32, u32),
+    _buffers: Vec<wgpu::Buffer>,
+}
+
+impl Warmer {
+    fn new(gpu: &Gpu) -> Result<Warmer, Error> {
+        let ctx = &gpu.ctx;
+        let words = 1usize << 22;
+        let src = ctx.buffer("warm-up source", words, words, wgpu::BufferUsages::empty())?;
+        let dst = ctx.buffer(
+            "warm-up destination",
+            words,
+            words,
+            wgpu::BufferUsages::empty(),
+        )?;
+        let count = ctx.uniform(
+            "warm-up count",
+            &VertexCount {
+                n: words as u32,
+                ..Default::default()
+            },
+        );
+        Ok(Warmer {
+            bind: ctx.kernels.copy.bind(&ctx.device, &[&count, &src, &dst]),
+            groups: ctx.fold((words as u32).div_ceil(ctx.sizes.wg)),
+            _buffers: vec![src, dst, count],
+        })
+    }
+
+    fn run(&self, gpu: &Gpu) -> Result<(), Error> {
+        let ctx = &gpu.ctx;
+        let start = Instant::now();
+        while start.elapsed().as_secs_f64() < WARM_S {
+            let mut rec = super::Recorder::new(ctx);
+            {
+                let mut pass = rec.encoder.begin_compute_pass(&Default::default());
+                pass.set_pipeline(&ctx.kernels.copy.pipeline);
+                pass.set_bind_group(0, &self.bind, &[]);
+                for _ in 0..16 {
+                    pass.dispatch_workgroups(self.groups.0, self.groups.1, 1);
+                }
+            }
+            rec.submit();
+            ctx.wait()?;
+        }
+        Ok(())
+    }
+}
+
+/// Median, min and max of some times.
+fn stats(mut xs: Vec<f64>) -> (f64, f64, f64) {
+    xs.sort_by(f64::total_cmp);
+    let m = xs.len();
+    let median = if m % 2 == 1 {
+        xs[m / 2]
+    } else {
+        (xs[m / 2 - 1] + xs[m / 2]) / 2.0
+    };
+    (median, xs[0], xs[m - 1])
+}
+
+/// Bytes a kernel must move at least (each input read once, each output written once; a
+/// parent's or child's value counted once), per stage: the model behind the GB/s figures.
+fn kernel_bytes(algo: Algorithm, op: Op, n: usize) -> Vec<(&'static str, u64)> {
+    let n = n as u64;
+    match (algo, op) {
+        // parent, w, r[parent], r (breadth-first labels).
+        (Algorithm::Parallel, Op::Rootfix) => vec![("all", 16 * n)],
+        // child_start, w, l[child], l.
+        (Algorithm::Parallel, Op::Leaffix) => vec![("all", 16 * n)],
+        // scan (write fused into level 0): tour (2 words), w, level 0 written (2 words);
+        // read: pos (2 words), S at open (rootfix) or close and open − 1 (leaffix), out.
+        (_, Op::Rootfix) => vec![("scan", 20 * n), ("read", 16 * n)],
+        (_, Op::Leaffix) => vec![("scan", 20 * n), ("read", 20 * n)],
+    }
+}
+
+struct Samples {
+    compute: Vec<f64>,
+    transfer: Vec<f64>,
+    stages: Vec<Vec<f64>>,
+}
+
+/// A row named `algorithm` for `op` on a tree of `n` vertices.
+fn named(
+    gpu: &Gpu,
+    topology: &str,
+    n: usize,
+    height: u32,
+    op: &str,
+    algorithm: &str,
+) -> BenchRecord {
+    BenchRecord {
+        topology: topology.to_string(),
+        n,
+        height,
+        op: op.to_string(),
+        algorithm: algorithm.to_string(),
+        backend: gpu.describe(),
+        compute_s: 0.0,
+        compute_min_s: 0.0,
+        compute_max_s: 0.0,
+        transfer_s: 0.0,
+        transfer_min_s: 0.0,
+        transfer_max_s: 0.0,
+        bytes_moved: 0,
+        reps: 0,
+    }
+}
+
+/// `row` with the statistics of its repetitions and the bytes it moves.
+fn timed(
+    mut row: BenchRecord,
+    compute: Vec<f64>,
+    transfer: Vec<f64>,
+    bytes_moved: u64,
+) -> BenchRecord {
+    row.reps = compute.len();
+    (row.compute_s, row.compute_min_s, row.compute_max_s) = stats(compute);
+    (row.transfer_s, row.transfer_min_s, row.transfer_max_s) = stats(transfer);
+    row.bytes_moved = bytes_moved;
+    row
+}
+
+/// One kernel on one tree: a warm-up call checked bit for bit against the CPU twin, then the
+/// timed repetitions. Rows: the kernel, then (vectorial, with timestamps) each stage.
 fn measure(
     gpu: &Gpu,
-    tree: &generators::Tree,
-    w: &[f32],
-    algo: Algorithm,
-    op: Op,
+    warmer: &Warmer,
+    name: &str,
+    (tree, w): (&Tree, &[f32]),
+    (algo, op): (Algorithm, Op),
     reps: usize,
-) -> Result<Measure, Error> {
-    // Warm-up: uploads the tree, and checks the result against the CPU twin bit for bit.
-    let (values, first) = gpu.compute_timed(tree, w, algo, op)?;
+) -> Result<Vec<BenchRecord>, Error> {
+    let (values, _) = gpu.compute_timed(tree, w, algo, op)?;
     let twin = kernels::cpu(tree, w, algo, op);
     if let Some(v) = (0..values.len()).find(|&v| values[v].to_bits() != twin[v].to_bits()) {
         return Err(Error::Gpu(format!(
@@ -62,64 +184,258 @@ fn measure(
             values[v], twin[v]
         )));
     }
-    let mut m = Measure {
-        compute_s: f64::INFINITY,
-        with_transfers_s: f64::INFINITY,
-        tree_upload_s: first.tree_upload_s,
-        reps: 0,
+    let mut s = Samples {
+        compute: Vec::new(),
+        transfer: Vec::new(),
+        stages: Vec::new(),
     };
     let start = Instant::now();
-    while m.reps < reps.max(1) {
+    while s.compute.len() < reps.max(1) {
+        warmer.run(gpu)?;
         let (_, t) = gpu.compute_timed(tree, w, algo, op)?;
-        m.compute_s = m.compute_s.min(t.compute_s);
-        m.with_transfers_s = m.with_transfers_s.min(t.with_transfers_s());
-        m.reps += 1;
+        s.compute.push(t.compute_s);
+        s.transfer.push(t.transfer_s());
+        s.stages.resize(t.stages.len(), Vec::new());
+        for (k, &(_, x)) in t.stages.iter().enumerate() {
+            s.stages[k].push(x);
+        }
         if start.elapsed().as_secs_f64() > BUDGET_S {
             break;
         }
     }
-    Ok(m)
+    let bytes = kernel_bytes(algo, op, tree.len());
+    let total: u64 = bytes.iter().map(|b| b.1).sum();
+    let reps = s.compute.len();
+    let row = |algorithm: &str| {
+        named(
+            gpu,
+            name,
+            tree.len(),
+            tree.height(),
+            &op.to_string(),
+            algorithm,
+        )
+    };
+    let mut rows = vec![timed(row(&algo.to_string()), s.compute, s.transfer, total)];
+    if algo == Algorithm::Vectorial && s.stages.len() == bytes.len() {
+        for (k, times) in s.stages.into_iter().enumerate() {
+            let stage = row(&format!("{algo}/{}", bytes[k].0));
+            rows.push(timed(stage, times, vec![0.0; reps], bytes[k].1));
+        }
+    }
+    Ok(rows)
 }
 
-/// Runs the benchmark; `progress` hears about each configuration before it runs.
+/// Both kernels and every op of `p` on one already-built tree (named `name` in the rows),
+/// with normal weights from `p.seed`, and the baselines for its size.
+pub fn run_on(
+    gpu: &Gpu,
+    name: &str,
+    tree: &Tree,
+    p: &BenchParams,
+    mut progress: impl FnMut(&str),
+) -> Result<Vec<BenchRecord>, Error> {
+    let n = tree.len();
+    let w = WeightModel::Normal.weights(n, 1.0, &mut generators::rng(p.seed))?;
+    let warmer = Warmer::new(gpu)?;
+    let mut rows = baselines_warm(gpu, &warmer, n, p.reps)?;
+    rows.extend(measure_tree(
+        gpu,
+        &warmer,
+        name,
+        tree,
+        &w,
+        p,
+        &mut progress,
+    )?);
+    Ok(rows)
+}
+
+fn measure_tree(
+    gpu: &Gpu,
+    warmer: &Warmer,
+    name: &str,
+    tree: &Tree,
+    w: &[f32],
+    p: &BenchParams,
+    progress: &mut impl FnMut(&str),
+) -> Result<Vec<BenchRecord>, Error> {
+    let mut rows = Vec::new();
+    for &op in &p.ops {
+        progress(&format!("{name} n={} {op}", tree.len()));
+        for algo in [Algorithm::Parallel, Algorithm::Vectorial] {
+            rows.extend(measure(gpu, warmer, name, (tree, w), (algo, op), p.reps)?);
+        }
+    }
+    Ok(rows)
+}
+
+/// Runs the benchmark: the baselines for every size, then every topology and size; `progress`
+/// hears about each configuration before it runs.
 pub fn run(
     gpu: &Gpu,
     p: &BenchParams,
     mut progress: impl FnMut(&str),
-) -> Result<Vec<BenchRow>, Error> {
+) -> Result<Vec<BenchRecord>, Error> {
+    let warmer = Warmer::new(gpu)?;
     let mut rows = Vec::new();
+    for log2 in p.min_log2..=p.max_log2 {
+        progress(&format!("baselines n=2^{log2}"));
+        rows.extend(baselines_warm(gpu, &warmer, 1 << log2, p.reps)?);
+    }
     for &topology in &p.topologies {
         for log2 in p.min_log2..=p.max_log2 {
             let n = 1usize << log2;
             let mut rng = generators::rng(p.seed);
             let tree = topology.generate(n, ChildOrder::Natural, &mut rng)?;
             let w = WeightModel::Normal.weights(n, 1.0, &mut rng)?;
-            for &op in &p.ops {
-                progress(&format!("{topology} n=2^{log2} {op}"));
-                let parallel = measure(gpu, &tree, &w, Algorithm::Parallel, op, p.reps)?;
-                let vectorial = measure(gpu, &tree, &w, Algorithm::Vectorial, op, p.reps)?;
-                rows.push(BenchRow {
-                    topology,
-                    n,
-                    height: tree.height(),
-                    op,
-                    parallel,
-                    vectorial,
-                });
-            }
+            rows.extend(measure_tree(
+                gpu,
+                &warmer,
+                &topology.to_string(),
+                &tree,
+                &w,
+                p,
+                &mut progress,
+            )?);
         }
     }
     Ok(rows)
 }
 
-/// A Markdown table: ns per vertex of each kernel, compute only and with transfers, and the
-/// ratios parallel / vectorial.
-pub fn table(gpu: &Gpu, rows: &[BenchRow]) -> String {
-    use crate::experiment::Backend;
+/// Baseline rows for trees of `n` vertices, measured now: `copy` (a device kernel copying the
+/// 2n words of an Euler-tour vector; compute columns), `upload` and `download` (4n bytes with
+/// wgpu's plain buffer copies: `Queue::write_buffer`, and a copy into a mapped buffer read
+/// back into a `Vec`; transfer columns, each waited for).
+pub fn baselines(gpu: &Gpu, n: usize, reps: usize) -> Result<Vec<BenchRecord>, Error> {
+    baselines_warm(gpu, &Warmer::new(gpu)?, n, reps)
+}
+
+fn baselines_warm(
+    gpu: &Gpu,
+    warmer: &Warmer,
+    n: usize,
+    reps: usize,
+) -> Result<Vec<BenchRecord>, Error> {
+    let ctx = &gpu.ctx;
+    let words = 2 * n;
+    use wgpu::BufferUsages as U;
+    let src = ctx.buffer("copy source", words, n, U::COPY_DST)?;
+    let dst = ctx.buffer("copy destination", words, n, U::COPY_SRC)?;
+    let count = ctx.uniform(
+        "copy count",
+        &VertexCount {
+            n: words as u32,
+            ..Default::default()
+        },
+    );
+    let bind = ctx.kernels.copy.bind(&ctx.device, &[&count, &src, &dst]);
+    let bytes = 4 * n as u64;
+    let host: Vec<u8> = (0..bytes).map(|i| i as u8).collect();
+    let down = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("download baseline"),
+        size: bytes,
+        usage: U::MAP_READ | U::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let (mut copy, mut upload, mut download) = (Vec::new(), Vec::new(), Vec::new());
+    let start = Instant::now();
+    // One warm-up round, then the timed ones.
+    for rep in 0..=reps.max(1) {
+        warmer.run(gpu)?;
+        let t = Instant::now();
+        let mut rec = super::Recorder::new(ctx);
+        {
+            let mut pass = rec
+                .encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("copy baseline"),
+                    timestamp_writes: ctx.pass_timestamps(true, Some(1)),
+                });
+            let (x, y) = ctx.fold((words as u32).div_ceil(ctx.sizes.wg));
+            pass.set_pipeline(&ctx.kernels.copy.pipeline);
+            pass.set_bind_group(0, &bind, &[]);
+            pass.dispatch_workgroups(x, y, 1);
+        }
+        ctx.resolve_timestamps(&mut rec.encoder, 2);
+        rec.submit();
+        ctx.wait()?;
+        let wall = t.elapsed().as_secs_f64();
+        let kernel = ctx.read_timestamps(2)?.map_or(wall, |t| t[0]);
+
+        let t = Instant::now();
+        ctx.queue.write_buffer(&src, 0, &host);
+        ctx.queue.submit([]);
+        ctx.wait()?;
+        let up_s = t.elapsed().as_secs_f64();
+
+        let t = Instant::now();
+        let mut rec = super::Recorder::new(ctx);
+        rec.encoder.copy_buffer_to_buffer(&dst, 0, &down, 0, bytes);
+        rec.submit();
+        let back = ctx.map_read(&down, bytes, |b| b.to_vec())?;
+        let down_s = t.elapsed().as_secs_f64();
+        if back.len() as u64 != bytes {
+            return Err(Error::Gpu("download baseline: short read".into()));
+        }
+        if rep > 0 {
+            copy.push(kernel);
+            upload.push(up_s);
+            download.push(down_s);
+            if start.elapsed().as_secs_f64() > BUDGET_S {
+                break;
+            }
+        }
+    }
+    let row = |algorithm: &str| named(gpu, "", n, 0, "", algorithm);
+    let zeros = vec![0.0; copy.len()];
+    Ok(vec![
+        timed(row("copy"), copy, zeros.clone(), 2 * 4 * words as u64),
+        timed(row("upload"), zeros.clone(), upload, bytes),
+        timed(row("download"), zeros, download, bytes),
+    ])
+}
+
+/// Writes `rows` as `bench.csv` into `dir` (created if needed); returns the file's path.
+pub fn write_csv(dir: &Path, rows: &[BenchRecord]) -> Result<std::path::PathBuf, Error> {
+    std::fs::create_dir_all(dir).map_err(Error::io(dir))?;
+    let path = dir.join("bench.csv");
+    let mut w = csv::Writer::from_path(&path).map_err(Error::csv(&path))?;
+    for r in rows {
+        w.serialize(r).map_err(Error::csv(&path))?;
+    }
+    w.flush().map_err(Error::io(&path))?;
+    Ok(path)
+}
+
+/// `x` with 3 significant digits.
+fn sig3(x: f64) -> String {
+    if !x.is_finite() || x == 0.0 {
+        return format!("{x}");
+    }
+    let digits = (2 - x.abs().log10().floor() as i32).max(0) as usize;
+    format!("{x:.digits$}")
+}
+
+fn find<'a>(
+    rows: &'a [BenchRecord],
+    topology: &str,
+    n: usize,
+    op: &str,
+    algo: &str,
+) -> Option<&'a BenchRecord> {
+    rows.iter()
+        .find(|r| r.topology == topology && r.n == n && r.op == op && r.algorithm == algo)
+}
+
+/// Markdown tables: ns per vertex of each kernel (medians; compute only and with weights up
+/// and results down), the ratio parallel / vectorial, then the baselines and how close the
+/// vectorial stages and the transfers come to them.
+pub fn table(gpu: &Gpu, rows: &[BenchRecord]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{}; compute time by {}; best of the repetitions; ns per vertex",
+        "{}; compute time by {}; medians of the repetitions, each after 200 ms of GPU work (clocks up); ns per vertex",
         gpu.describe(),
         gpu.timing_method()
     );
@@ -129,22 +445,124 @@ pub fn table(gpu: &Gpu, rows: &[BenchRow]) -> String {
         "| topology | n | height | op | parallel compute | vectorial compute | par/vec | parallel + transfers | vectorial + transfers | par/vec |"
     );
     let _ = writeln!(s, "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|");
-    for r in rows {
-        let per = |x: f64| x / r.n as f64 * 1e9;
+    let par = Algorithm::Parallel.to_string();
+    let vec = Algorithm::Vectorial.to_string();
+    for p in rows.iter().filter(|r| r.algorithm == par) {
+        let Some(v) = find(rows, &p.topology, p.n, &p.op, &vec) else {
+            continue;
+        };
+        let per = |x: f64| sig3(x / p.n as f64 * 1e9);
+        let (pc, vc) = (p.compute_s, v.compute_s);
+        let (pt, vt) = (pc + p.transfer_s, vc + v.transfer_s);
         let _ = writeln!(
             s,
-            "| {} | 2^{} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
-            r.topology,
-            r.n.trailing_zeros(),
-            r.height,
-            r.op,
-            per(r.parallel.compute_s),
-            per(r.vectorial.compute_s),
-            r.parallel.compute_s / r.vectorial.compute_s,
-            per(r.parallel.with_transfers_s),
-            per(r.vectorial.with_transfers_s),
-            r.parallel.with_transfers_s / r.vectorial.with_transfers_s,
+            "| {} | 2^{} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            p.topology,
+            p.n.trailing_zeros(),
+            p.height,
+            p.op,
+            per(pc),
+            per(vc),
+            sig3(pc / vc),
+            per(pt),
+            per(vt),
+            sig3(pt / vt),
+        );
+    }
+    let base: Vec<&BenchRecord> = rows.iter().filter(|r| r.algorithm == "copy").collect();
+    if base.is_empty() {
+        return s;
+    }
+    let gbs = |bytes: u64, t: f64| bytes as f64 / t / 1e9;
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "Baselines (GB/s, medians): copy kernel (bytes read + written), upload and download (plain buffer copies: Queue::write_buffer; copy into a mapped buffer, read back into a Vec)"
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(s, "| n | copy | upload | download |");
+    let _ = writeln!(s, "|---:|---:|---:|---:|");
+    for c in &base {
+        let up = find(rows, "", c.n, "", "upload");
+        let down = find(rows, "", c.n, "", "download");
+        let _ = writeln!(
+            s,
+            "| 2^{} | {} | {} | {} |",
+            c.n.trailing_zeros(),
+            sig3(gbs(c.bytes_moved, c.compute_s)),
+            up.map_or("-".into(), |r| sig3(gbs(r.bytes_moved, r.transfer_s))),
+            down.map_or("-".into(), |r| sig3(gbs(r.bytes_moved, r.transfer_s))),
+        );
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "Effective bandwidth against the baselines of the same size (% of copy kernel; transfers: weights up + results down, % of upload + download)"
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "| topology | n | op | vectorial write + scan | vectorial read | parallel transfers | vectorial transfers |"
+    );
+    let _ = writeln!(s, "|---|---:|---|---:|---:|---:|---:|");
+    for v in rows.iter().filter(|r| r.algorithm == vec) {
+        let Some(c) = find(rows, "", v.n, "", "copy") else {
+            continue;
+        };
+        let copy_bw = gbs(c.bytes_moved, c.compute_s);
+        let stage = |name: &str| {
+            find(rows, &v.topology, v.n, &v.op, &format!("{vec}/{name}")).map_or("-".into(), |r| {
+                let bw = gbs(r.bytes_moved, r.compute_s);
+                format!("{} GB/s ({}%)", sig3(bw), sig3(100.0 * bw / copy_bw))
+            })
+        };
+        let bus = match (
+            find(rows, "", v.n, "", "upload"),
+            find(rows, "", v.n, "", "download"),
+        ) {
+            (Some(u), Some(d)) => u.transfer_s + d.transfer_s,
+            _ => f64::NAN,
+        };
+        let transfers = |r: Option<&BenchRecord>| {
+            r.map_or("-".into(), |r| {
+                format!(
+                    "{} GB/s ({}%)",
+                    sig3(gbs(8 * r.n as u64, r.transfer_s)),
+                    sig3(100.0 * bus / r.transfer_s)
+                )
+            })
+        };
+        let _ = writeln!(
+            s,
+            "| {} | 2^{} | {} | {} | {} | {} | {} |",
+            v.topology,
+            v.n.trailing_zeros(),
+            v.op,
+            stage("scan"),
+            stage("read"),
+            transfers(find(rows, &v.topology, v.n, &v.op, &par)),
+            transfers(Some(v)),
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_significant_digits() {
+        assert_eq!(sig3(0.0312), "0.0312");
+        assert_eq!(sig3(0.03), "0.0300");
+        assert_eq!(sig3(1.5), "1.50");
+        assert_eq!(sig3(108.75), "109");
+        assert_eq!(sig3(12345.0), "12345");
+    }
+
+    #[test]
+    fn medians() {
+        assert_eq!(stats(vec![3.0, 1.0, 2.0]), (2.0, 1.0, 3.0));
+        assert_eq!(stats(vec![4.0, 1.0, 2.0, 3.0]), (2.5, 1.0, 4.0));
+    }
 }

@@ -1,36 +1,51 @@
 //! GPU twins of the parallel and vectorial kernels (WGSL through wgpu), bit for bit equal to
 //! the CPU twins in [`crate::kernels`].
 //!
-//! One [`Gpu`] holds the device, every compute pipeline (built once) and a small cache of
-//! uploaded trees: a tree's structure (Euler tour, CSR children, levels) and its work buffers
-//! are uploaded on first use and reused by every later call on the same tree (keyed by its full
-//! structure), so a sweep's four (algorithm, op) calls on one tree upload it once. Each
-//! call uploads the weights, runs the kernel and reads the results back, timing the three
-//! phases separately ([`Timing`]).
+//! Layout of this module:
+//! - [`adapter`]: which adapter, and `accuracy info`;
+//! - `context`: device, queue, limits, pipelines, timestamps, checked buffers;
+//! - `shaders`: the registry of WGSL stages (`shaders/`), built once per device with the
+//!   sizes of `analysis::scan_plan` as pipeline-overridable constants;
+//! - `types`: the structs shared with the shaders (Rust definitions, generated WGSL);
+//! - `layout`: the host-side relabelings (breadth-first, preorder) and dispatch plans;
+//! - `parallel`, `vectorial`: each kernel's host code; `relabel`: weights into a kernel's
+//!   labels and results back, on the way in and out;
+//! - `transfer`: weights up, results down through reused staging buffers;
+//! - [`bench`]: `accuracy bench`.
 //!
-//! GPU access is serialized by a mutex: the sweep's rayon threads share one `Gpu` safely.
-//!
-//! Shaders (one file per stage, `shaders/`): `vectorial_write`, `scan_tile`, `scan_add`,
-//! `vectorial_read` (vectorial), `frontier_scan`, `frontier_expand` (parallel rootfix),
-//! `leaffix_gather` (parallel leaffix).
+//! One [`Gpu`] holds the device and a small cache of uploaded trees (or forests of trees from
+//! [`Backend::compute_many`]), keyed by their full structure: a sweep's calls on one tree
+//! upload it once. GPU access is serialized by a mutex: the sweep's rayon threads share one
+//! `Gpu` safely.
 
+mod adapter;
 pub mod bench;
+mod context;
+mod layout;
 mod parallel;
+mod relabel;
+mod shaders;
+mod transfer;
+mod types;
 mod vectorial;
+
+pub use adapter::{AdapterReport, adapters, info_text};
 
 use crate::Error;
 use crate::experiment::{Backend, Cpu};
 use analysis::{Algorithm, Op};
+use context::{Context, Recorder};
 use generators::Tree;
+use layout::Forest;
+use parallel::ParallelTree;
+use shaders::Sizes;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Mutex;
 use std::time::Instant;
-use wgpu::util::DeviceExt;
+use vectorial::VectorialTree;
 
-/// Threads per workgroup of every shader.
-pub(crate) const WG: u32 = 256;
-/// Trees kept uploaded at once (a sweep evaluates one tree at a time per thread).
+/// Uploaded trees (or forests) kept at once.
 const CACHE_TREES: usize = 2;
 
 /// Which backend `sweep` and `run` use.
@@ -101,19 +116,24 @@ impl fmt::Display for TimingMethod {
 }
 
 /// Where the time of one call went (seconds).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Timing {
-    /// Uploading the tree's structure and creating its buffers (0 when it was cached).
+    /// Relabeling the tree's structure, uploading it and creating its buffers (0 when it was
+    /// cached).
     pub tree_upload_s: f64,
-    /// Uploading the weights (write + wait).
+    /// Weights into the staging buffer, copied to the device and into the kernel's labels
+    /// (wall clock, waited for).
     pub upload_s: f64,
     /// The kernels alone, measured by `method`.
     pub compute_s: f64,
     /// Recording, submitting and waiting for the kernels (wall clock).
     pub compute_wall_s: f64,
-    /// Copying the results back and mapping them (wall clock).
+    /// Results back to the tree's labels, copied to the staging buffer, mapped and copied out
+    /// (wall clock).
     pub download_s: f64,
     pub method: TimingMethod,
+    /// Per-stage kernel times (vectorial: write + scan, read), with GPU timestamps only.
+    pub stages: Vec<(&'static str, f64)>,
 }
 
 impl Timing {
@@ -121,523 +141,30 @@ impl Timing {
     pub fn with_transfers_s(&self) -> f64 {
         self.upload_s + self.compute_wall_s + self.download_s
     }
-}
 
-/// One adapter as `accuracy info` lists it.
-#[derive(Debug, Clone)]
-pub struct AdapterReport {
-    pub info: wgpu::AdapterInfo,
-    pub limits: wgpu::Limits,
-    pub timestamps: bool,
-    pub compute: bool,
-}
-
-impl AdapterReport {
-    fn of(adapter: &wgpu::Adapter) -> AdapterReport {
-        AdapterReport {
-            info: adapter.get_info(),
-            limits: adapter.limits(),
-            timestamps: adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY),
-            compute: adapter
-                .get_downlevel_capabilities()
-                .flags
-                .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS),
-        }
+    /// Weights up plus results down.
+    pub fn transfer_s(&self) -> f64 {
+        self.upload_s + self.download_s
     }
 }
 
-/// `gpu: <adapter name> (<backend>, <driver>)`.
-fn describe_info(info: &wgpu::AdapterInfo) -> String {
-    format!("gpu: {}", adapter_label(info))
-}
-
-/// `<adapter name> (<backend>, <driver>)`.
-fn adapter_label(info: &wgpu::AdapterInfo) -> String {
-    let driver = match (info.driver.is_empty(), info.driver_info.is_empty()) {
-        (false, false) => format!("{} {}", info.driver, info.driver_info),
-        (false, true) => info.driver.clone(),
-        (true, false) => info.driver_info.clone(),
-        (true, true) => "unknown driver".into(),
-    };
-    format!("{} ({:?}, {driver})", info.name, info.backend)
-}
-
-fn instance() -> (wgpu::Instance, wgpu::Backends) {
-    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
-    // wgpu re-validates the arguments of every indirect dispatch with an extra compute pass.
-    // Ours are computed by `fold` in frontier_scan.wgsl, within the limit by construction, and
-    // the check doubles the per-level cost of the BFS on lavapipe. Off except on Windows, where
-    // D3D12 needs it for `num_workgroups`; WGPU_VALIDATION_INDIRECT_CALL=1 turns it back on.
-    if !cfg!(windows) {
-        desc.flags
-            .remove(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL);
-    }
-    // Honours WGPU_BACKEND (e.g. `vulkan`, `metal`, `dx12`, `gl`) and wgpu's WGPU_* flags.
-    let desc = desc.with_env();
-    let backends = desc.backends;
-    (wgpu::Instance::new(desc), backends)
-}
-
-/// The adapter-name filter: `TREEFIX_ADAPTER`, else wgpu's own `WGPU_ADAPTER_NAME`.
-fn adapter_filter() -> Option<String> {
-    ["TREEFIX_ADAPTER", "WGPU_ADAPTER_NAME"]
-        .iter()
-        .find_map(|k| std::env::var(k).ok().filter(|s| !s.is_empty()))
-}
-
-/// Every adapter wgpu sees (after WGPU_BACKEND), with the limits that matter here.
-pub fn adapters() -> Vec<AdapterReport> {
-    let (instance, backends) = instance();
-    pollster::block_on(instance.enumerate_adapters(backends))
-        .iter()
-        .map(AdapterReport::of)
-        .collect()
-}
-
-/// The `accuracy info` text about GPU adapters.
-pub fn info_text() -> String {
-    use std::fmt::Write;
-    let mut s = String::new();
-    let filter = adapter_filter();
-    let _ = writeln!(
-        s,
-        "GPU adapters (WGPU_BACKEND={}, TREEFIX_ADAPTER={}):",
-        std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "<all>".into()),
-        filter.as_deref().unwrap_or("<any>")
-    );
-    let list = adapters();
-    if list.is_empty() {
-        let _ = writeln!(
-            s,
-            "  none (on a machine without a GPU: apt-get install mesa-vulkan-drivers for lavapipe)"
-        );
-    }
-    for a in &list {
-        let l = &a.limits;
-        let _ = writeln!(s, "  {}", adapter_label(&a.info));
-        let _ = writeln!(
-            s,
-            "    type {:?}, compute shaders {}, timestamp queries {}",
-            a.info.device_type,
-            yes(a.compute),
-            yes(a.timestamps)
-        );
-        let _ = writeln!(
-            s,
-            "    max_buffer_size {} B, max_storage_buffer_binding_size {} B",
-            l.max_buffer_size, l.max_storage_buffer_binding_size
-        );
-        let _ = writeln!(
-            s,
-            "    max_compute_workgroups_per_dimension {}, max_compute_invocations_per_workgroup {}, max_storage_buffers_per_shader_stage {}",
-            l.max_compute_workgroups_per_dimension,
-            l.max_compute_invocations_per_workgroup,
-            l.max_storage_buffers_per_shader_stage
-        );
-    }
-    match Gpu::new() {
-        Ok(gpu) => {
-            let _ = writeln!(s, "selected: {}", gpu.describe());
-            let _ = writeln!(
-                s,
-                "largest tree: {} vertices (2n-word Euler tour and CSR buffers within max_storage_buffer_binding_size)",
-                gpu.max_vertices()
-            );
-        }
-        Err(e) => {
-            let _ = writeln!(s, "selected: none ({e})");
-        }
-    }
-    s
-}
-
-fn yes(b: bool) -> &'static str {
-    if b { "yes" } else { "no" }
-}
-
-/// Rank for the default choice: discrete before integrated before virtual before CPU, and the
-/// native APIs before GL.
-fn rank(info: &wgpu::AdapterInfo) -> (u8, u8) {
-    let ty = match info.device_type {
-        wgpu::DeviceType::DiscreteGpu => 0,
-        wgpu::DeviceType::IntegratedGpu => 1,
-        wgpu::DeviceType::VirtualGpu => 2,
-        wgpu::DeviceType::Cpu => 3,
-        wgpu::DeviceType::Other => 4,
-    };
-    let api = match info.backend {
-        wgpu::Backend::Vulkan | wgpu::Backend::Metal | wgpu::Backend::Dx12 => 0,
-        _ => 1,
-    };
-    (ty, api)
-}
-
-/// Every compute pipeline, built once per device.
-pub(crate) struct Pipelines {
-    pub write_rootfix: wgpu::ComputePipeline,
-    pub write_leaffix: wgpu::ComputePipeline,
-    pub scan_tile: wgpu::ComputePipeline,
-    pub scan_add: wgpu::ComputePipeline,
-    pub read_rootfix: wgpu::ComputePipeline,
-    pub read_leaffix: wgpu::ComputePipeline,
-    pub frontier_degrees: wgpu::ComputePipeline,
-    pub frontier_blocks: wgpu::ComputePipeline,
-    pub frontier_add: wgpu::ComputePipeline,
-    pub frontier_expand: wgpu::ComputePipeline,
-    pub gather: wgpu::ComputePipeline,
-    pub gather_layout: wgpu::BindGroupLayout,
-}
-
-impl Pipelines {
-    fn new(device: &wgpu::Device, max_dim: u32) -> Pipelines {
-        let module = |desc| device.create_shader_module(desc);
-        let write = module(wgpu::include_wgsl!("../../shaders/vectorial_write.wgsl"));
-        let scan_tile = module(wgpu::include_wgsl!("../../shaders/scan_tile.wgsl"));
-        let scan_add = module(wgpu::include_wgsl!("../../shaders/scan_add.wgsl"));
-        let read = module(wgpu::include_wgsl!("../../shaders/vectorial_read.wgsl"));
-        let fscan = module(wgpu::include_wgsl!("../../shaders/frontier_scan.wgsl"));
-        let expand = module(wgpu::include_wgsl!("../../shaders/frontier_expand.wgsl"));
-        let gather = module(wgpu::include_wgsl!("../../shaders/leaffix_gather.wgsl"));
-        let constants = [("MAX_DIM", max_dim as f64)];
-        let auto = |module: &wgpu::ShaderModule, entry: &str, constants: &[(&str, f64)]| {
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry),
-                layout: None,
-                module,
-                entry_point: Some(entry),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants,
-                    ..Default::default()
-                },
-                cache: None,
-            })
-        };
-        // The gather reads its level through a dynamic uniform offset: explicit layout.
-        let uniform = |binding, dynamic| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: dynamic,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let gather_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("leaffix_gather"),
-            entries: &[
-                uniform(0, false),
-                uniform(1, true),
-                storage(2, true),
-                storage(3, true),
-                storage(4, true),
-                storage(5, false),
-            ],
-        });
-        let gather_pipeline_layout =
-            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("leaffix_gather"),
-                bind_group_layouts: &[Some(&gather_layout)],
-                immediate_size: 0,
-            });
-        Pipelines {
-            write_rootfix: auto(&write, "write_rootfix", &[]),
-            write_leaffix: auto(&write, "write_leaffix", &[]),
-            scan_tile: auto(&scan_tile, "scan_tile", &[]),
-            scan_add: auto(&scan_add, "scan_add", &[]),
-            read_rootfix: auto(&read, "read_rootfix", &[]),
-            read_leaffix: auto(&read, "read_leaffix", &[]),
-            frontier_degrees: auto(&fscan, "scan_degrees", &constants),
-            frontier_blocks: auto(&fscan, "scan_blocks", &constants),
-            frontier_add: auto(&fscan, "scan_add", &constants),
-            frontier_expand: auto(&expand, "expand", &[]),
-            gather: device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some("gather"),
-                layout: Some(&gather_pipeline_layout),
-                module: &gather,
-                entry_point: Some("gather"),
-                compilation_options: Default::default(),
-                cache: None,
-            }),
-            gather_layout,
-        }
-    }
-}
-
-/// Settings that make a device look smaller than it is, to exercise 2D dispatch folding and
-/// the limit errors on small trees (tests).
+/// Settings that make a device look smaller than it is, to exercise dispatch folding, limit
+/// errors and every kernel path on small trees (tests). `None`: the device's own.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GpuOptions {
-    /// Fold dispatches above this many workgroups per dimension (default: the device limit).
+    /// Fold dispatches above this many workgroups per dimension.
     pub max_workgroups_per_dimension: Option<u32>,
-    /// Treat storage buffers above this size (bytes) as over the limit (default: the device's
-    /// max_storage_buffer_binding_size and max_buffer_size).
+    /// Treat storage buffers above this size (bytes) as over the limit.
     pub max_storage_buffer_binding_size: Option<u64>,
-}
-
-/// Device, queue, pipelines and limits: what every kernel's host code needs.
-pub(crate) struct Context {
-    pub device: wgpu::Device,
-    pub queue: wgpu::Queue,
-    /// The device's limits, lowered by [`GpuOptions`].
-    pub limits: wgpu::Limits,
-    pub pipelines: Pipelines,
-    /// Timestamp queries (query set of 2, resolve and read buffers), when supported.
-    timestamps: Option<Timestamps>,
-}
-
-struct Timestamps {
-    set: wgpu::QuerySet,
-    resolve: wgpu::Buffer,
-    read: wgpu::Buffer,
-    period_ns: f32,
-}
-
-impl Context {
-    /// Dispatch size for `groups` workgroups, folded into 2D above the per-dimension limit
-    /// (the shaders rebuild the linear index from `num_workgroups`).
-    pub fn fold(&self, groups: u32) -> (u32, u32) {
-        fold(groups, self.limits.max_compute_workgroups_per_dimension)
-    }
-
-    /// Checks a storage buffer of `bytes` against the device's limits.
-    pub fn check(&self, what: &str, bytes: u64, n: usize) -> Result<(), Error> {
-        check_limits(&self.limits, what, bytes, n)
-    }
-
-    /// A zeroed storage buffer of `len` 32-bit words (at least one), checked against the limits.
-    pub fn buffer(
-        &self,
-        what: &str,
-        len: usize,
-        n: usize,
-        usage: wgpu::BufferUsages,
-    ) -> Result<wgpu::Buffer, Error> {
-        let bytes = 4 * len.max(1) as u64;
-        self.check(what, bytes, n)?;
-        Ok(self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(what),
-            size: bytes,
-            usage: usage | wgpu::BufferUsages::STORAGE,
-            mapped_at_creation: false,
-        }))
-    }
-
-    /// A storage buffer holding `data` (a single zero when empty).
-    pub fn buffer_init(
-        &self,
-        what: &str,
-        data: &[u32],
-        n: usize,
-        usage: wgpu::BufferUsages,
-    ) -> Result<wgpu::Buffer, Error> {
-        let data: &[u32] = if data.is_empty() { &[0] } else { data };
-        self.check(what, 4 * data.len() as u64, n)?;
-        Ok(self
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(what),
-                contents: bytemuck::cast_slice(data),
-                usage: usage | wgpu::BufferUsages::STORAGE,
-            }))
-    }
-
-    /// A small uniform buffer of 32-bit words (padded to 16 bytes).
-    pub fn uniform(&self, what: &str, words: &[u32]) -> wgpu::Buffer {
-        let mut data = words.to_vec();
-        data.resize(data.len().div_ceil(4).max(1) * 4, 0);
-        self.device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(what),
-                contents: bytemuck::cast_slice(&data),
-                usage: wgpu::BufferUsages::UNIFORM,
-            })
-    }
-
-    /// A bind group for group 0 of an auto-layout `pipeline`.
-    pub fn bind(
-        &self,
-        pipeline: &wgpu::ComputePipeline,
-        entries: &[(u32, &wgpu::Buffer)],
-    ) -> wgpu::BindGroup {
-        let layout = pipeline.get_bind_group_layout(0);
-        let entries: Vec<wgpu::BindGroupEntry> = entries
-            .iter()
-            .map(|&(binding, buffer)| wgpu::BindGroupEntry {
-                binding,
-                resource: buffer.as_entire_binding(),
-            })
-            .collect();
-        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
-            layout: &layout,
-            entries: &entries,
-        })
-    }
-
-    /// Timestamp writes for a pass: `begin` for the first pass of a call, `end` for the last.
-    pub fn pass_timestamps(
-        &self,
-        begin: bool,
-        end: bool,
-    ) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
-        let t = self.timestamps.as_ref()?;
-        (begin || end).then_some(wgpu::ComputePassTimestampWrites {
-            query_set: &t.set,
-            beginning_of_pass_write_index: begin.then_some(0),
-            end_of_pass_write_index: end.then_some(1),
-        })
-    }
-
-    /// Resolves the call's two timestamps (after its last pass).
-    pub fn resolve_timestamps(&self, encoder: &mut wgpu::CommandEncoder) {
-        if let Some(t) = &self.timestamps {
-            encoder.resolve_query_set(&t.set, 0..2, &t.resolve, 0);
-            encoder.copy_buffer_to_buffer(&t.resolve, 0, &t.read, 0, 16);
-        }
-    }
-
-    /// Seconds between the resolved timestamps, if the adapter has them.
-    fn read_timestamps(&self) -> Result<Option<f64>, Error> {
-        let Some(t) = &self.timestamps else {
-            return Ok(None);
-        };
-        let bytes = self.map_read(&t.read, 16)?;
-        let ticks: &[u64] = bytemuck::cast_slice(&bytes);
-        let dt = ticks[1].wrapping_sub(ticks[0]);
-        Ok(Some(dt as f64 * t.period_ns as f64 * 1e-9))
-    }
-
-    pub fn wait(&self) -> Result<(), Error> {
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map(|_| ())
-            .map_err(|e| Error::Gpu(format!("waiting for the device: {e}")))
-    }
-
-    /// Maps the first `bytes` of a MAP_READ buffer and copies them out.
-    pub fn map_read(&self, buffer: &wgpu::Buffer, bytes: u64) -> Result<Vec<u8>, Error> {
-        let slice = buffer.slice(..bytes);
-        let (tx, rx) = std::sync::mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |r| {
-            let _ = tx.send(r);
-        });
-        self.wait()?;
-        rx.recv()
-            .map_err(|e| Error::Gpu(format!("mapping a buffer: {e}")))?
-            .map_err(|e| Error::Gpu(format!("mapping a buffer: {e}")))?;
-        let data = slice
-            .get_mapped_range()
-            .map_err(|e| Error::Gpu(format!("mapping a buffer: {e}")))?
-            .to_vec();
-        buffer.unmap();
-        Ok(data)
-    }
-}
-
-/// A storage buffer of `bytes` for a tree of `n` vertices must fit the binding and buffer limits.
-fn check_limits(l: &wgpu::Limits, what: &str, bytes: u64, n: usize) -> Result<(), Error> {
-    for (limit, value) in [
-        (
-            "max_storage_buffer_binding_size",
-            l.max_storage_buffer_binding_size,
-        ),
-        ("max_buffer_size", l.max_buffer_size),
-    ] {
-        if bytes > value {
-            return Err(Error::Gpu(format!(
-                "a tree of {n} vertices needs a {what} buffer of {bytes} bytes, above the adapter's {limit} of {value} bytes; use --backend cpu or a smaller tree"
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// Host twin of the shaders' `fold`: `groups` workgroups as (x, y), x ≤ `max_dim`.
-pub(crate) fn fold(groups: u32, max_dim: u32) -> (u32, u32) {
-    if groups <= max_dim {
-        (groups, 1)
-    } else {
-        let y = groups.div_ceil(max_dim);
-        (groups.div_ceil(y), y)
-    }
-}
-
-/// Buffers shared by every kernel on one tree.
-pub(crate) struct TreeBuffers {
-    pub n: usize,
-    pub root: u32,
-    /// Weights (uploaded per call).
-    pub w: wgpu::Buffer,
-    /// Results (rootfix r or leaffix l).
-    pub out: wgpu::Buffer,
-    /// MAP_READ copy of `out` plus one word (the rootfix enqueue counter).
-    pub staging: wgpu::Buffer,
-    /// Uniform {n}.
-    pub params: wgpu::Buffer,
-    /// CSR: child_start (n + 1 words) then children (n − 1 words).
-    pub csr: Option<wgpu::Buffer>,
-    pub vectorial: Option<vectorial::VectorialTree>,
-    pub rootfix: Option<parallel::RootfixTree>,
-    pub leaffix: Option<parallel::LeaffixTree>,
-}
-
-impl TreeBuffers {
-    fn new(ctx: &Context, tree: &Tree) -> Result<TreeBuffers, Error> {
-        let n = tree.len();
-        if 2 * n > u32::MAX as usize {
-            return Err(Error::Gpu(format!(
-                "a tree of {n} vertices has Euler-tour positions beyond 32 bits"
-            )));
-        }
-        use wgpu::BufferUsages as U;
-        let w = ctx.buffer("weights", n, n, U::COPY_DST | U::COPY_SRC)?;
-        let out = ctx.buffer("results", n, n, U::COPY_SRC | U::COPY_DST)?;
-        let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("staging"),
-            size: 4 * (n as u64 + 1),
-            usage: U::MAP_READ | U::COPY_DST,
-            mapped_at_creation: false,
-        });
-        Ok(TreeBuffers {
-            n,
-            root: tree.root(),
-            w,
-            out,
-            staging,
-            params: ctx.uniform("params", &[n as u32]),
-            csr: None,
-            vectorial: None,
-            rootfix: None,
-            leaffix: None,
-        })
-    }
-
-    pub fn csr(&mut self, ctx: &Context, tree: &Tree) -> Result<&wgpu::Buffer, Error> {
-        if self.csr.is_none() {
-            let (start, children) = tree.csr();
-            let mut data = Vec::with_capacity(start.len() + children.len());
-            data.extend_from_slice(start);
-            data.extend_from_slice(children);
-            self.csr = Some(ctx.buffer_init(
-                "CSR children",
-                &data,
-                tree.len(),
-                wgpu::BufferUsages::empty(),
-            )?);
-        }
-        Ok(self.csr.as_ref().unwrap())
-    }
+    /// Vertices a narrow-level window holds (levels wider than this get dispatches of their
+    /// own); at least 3.
+    pub narrow_capacity: Option<u32>,
+    /// Out-degree from which a vertex of a wide level is gathered by a whole workgroup.
+    pub gather_min_degree: Option<u32>,
+    /// Children such a workgroup gathers per dispatch.
+    pub gather_chunk: Option<u32>,
+    /// Loop iterations per invocation and dispatch in narrow-level runs.
+    pub loop_budget: Option<u64>,
 }
 
 /// What identifies a tree's GPU buffers: its root and its children in child order (which fix
@@ -666,8 +193,25 @@ impl TreeKey {
     }
 }
 
+/// One uploaded forest (a single tree for [`Gpu::compute_timed`] and [`Backend::compute`]).
+struct Resident {
+    keys: Vec<TreeKey>,
+    /// Weights and results in the original labels, trees end to end.
+    w: wgpu::Buffer,
+    out: wgpu::Buffer,
+    parallel: Option<ParallelTree>,
+    vectorial: Option<VectorialTree>,
+}
+
+impl Resident {
+    fn matches(&self, trees: &[&Tree]) -> bool {
+        self.keys.len() == trees.len() && self.keys.iter().zip(trees).all(|(k, t)| k.matches(t))
+    }
+}
+
 struct State {
-    trees: Vec<(TreeKey, TreeBuffers)>,
+    residents: Vec<Resident>,
+    staging: transfer::Staging,
 }
 
 /// The GPU backend: one adapter, its device, every pipeline, and the uploaded trees.
@@ -684,36 +228,10 @@ impl Gpu {
         Gpu::with_options(GpuOptions::default())
     }
 
-    /// [`Gpu::new`] with limits lowered by `options`.
+    /// [`Gpu::new`] with limits and sizes lowered by `options`.
     pub fn with_options(options: GpuOptions) -> Result<Gpu, Error> {
-        let (instance, backends) = instance();
-        let all = pollster::block_on(instance.enumerate_adapters(backends));
-        if all.is_empty() {
-            return Err(Error::Gpu(
-                "no GPU adapter found (a machine without a GPU can use Mesa's lavapipe: apt-get install mesa-vulkan-drivers)".into(),
-            ));
-        }
-        let names: Vec<String> = all.iter().map(|a| adapter_label(&a.get_info())).collect();
-        let filter = adapter_filter();
-        let mut candidates: Vec<wgpu::Adapter> = all
-            .into_iter()
-            .filter(|a| {
-                filter
-                    .as_ref()
-                    .is_none_or(|f| a.get_info().name.to_lowercase().contains(&f.to_lowercase()))
-            })
-            .filter(|a| AdapterReport::of(a).compute)
-            .collect();
-        candidates.sort_by_key(|a| rank(&a.get_info()));
-        let Some(adapter) = candidates.into_iter().next() else {
-            return Err(Error::Gpu(format!(
-                "no compute-capable adapter matches TREEFIX_ADAPTER={:?}; adapters: {}",
-                filter.unwrap_or_default(),
-                names.join("; ")
-            )));
-        };
+        let adapter = adapter::choose()?;
         let info = adapter.get_info();
-        let limits = adapter.limits();
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
         let features = if timestamps {
             wgpu::Features::TIMESTAMP_QUERY
@@ -723,72 +241,80 @@ impl Gpu {
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("treefix"),
             required_features: features,
-            required_limits: limits.clone(),
+            required_limits: adapter.limits(),
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
             experimental_features: wgpu::ExperimentalFeatures::disabled(),
         }))
-        .map_err(|e| Error::Gpu(format!("{}: {e}", describe_info(&info))))?;
+        .map_err(|e| Error::Gpu(format!("{}: {e}", adapter::describe_info(&info))))?;
         let mut limits = device.limits();
         if let Some(d) = options.max_workgroups_per_dimension {
             limits.max_compute_workgroups_per_dimension =
                 d.clamp(1, limits.max_compute_workgroups_per_dimension);
         }
         if let Some(b) = options.max_storage_buffer_binding_size {
-            let b = b.min(limits.max_storage_buffer_binding_size);
-            limits.max_storage_buffer_binding_size = b;
+            limits.max_storage_buffer_binding_size = b.min(limits.max_storage_buffer_binding_size);
         }
-        let pipelines = Pipelines::new(&device, limits.max_compute_workgroups_per_dimension);
-        let timestamps = timestamps.then(|| Timestamps {
-            set: device.create_query_set(&wgpu::QuerySetDescriptor {
-                label: Some("timestamps"),
-                ty: wgpu::QueryType::Timestamp,
-                count: 2,
-            }),
-            resolve: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("timestamps resolve"),
-                size: 16,
-                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-                mapped_at_creation: false,
-            }),
-            read: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("timestamps read"),
-                size: 16,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }),
-            period_ns: queue.get_timestamp_period(),
-        });
+        let mut sizes = Sizes::for_device(&limits, info.device_type == wgpu::DeviceType::Cpu);
+        if let Some(c) = options.narrow_capacity {
+            sizes.narrow_cap = c.clamp(3, sizes.narrow_cap);
+        }
+        if let Some(d) = options.gather_min_degree {
+            sizes.gather_min_degree = d.max(1);
+        }
+        if let Some(c) = options.gather_chunk {
+            sizes.gather_chunk = c.max(1);
+        }
+        if let Some(b) = options.loop_budget {
+            sizes.loop_budget = b;
+        }
         Ok(Gpu {
-            ctx: Context {
-                device,
-                queue,
-                limits,
-                pipelines,
-                timestamps,
-            },
+            ctx: Context::new(device, queue, limits, sizes, timestamps),
             info,
-            state: Mutex::new(State { trees: Vec::new() }),
+            state: Mutex::new(State {
+                residents: Vec::new(),
+                staging: transfer::Staging::default(),
+            }),
         })
     }
 
     /// How [`Timing::compute_s`] is measured on this adapter.
     pub fn timing_method(&self) -> TimingMethod {
-        if self.ctx.timestamps.is_some() {
+        if self.ctx.has_timestamps() {
             TimingMethod::Timestamps
         } else {
             TimingMethod::WallClock
         }
     }
 
-    /// The largest tree whose largest buffers fit the binding limit (vectorial: E of 2n words;
-    /// parallel: CSR of 2n words).
+    /// The largest tree whose largest buffer (the vectorial 2n-word E) fits the limits.
     pub fn max_vertices(&self) -> u64 {
         let l = &self.ctx.limits;
         l.max_storage_buffer_binding_size.min(l.max_buffer_size) / 8
     }
 
-    /// `op` by `algo` (parallel or vectorial) on the GPU, with the time of each phase.
+    /// The kernel sizes in use (for `accuracy info`).
+    pub(crate) fn sizes_text(&self) -> String {
+        let s = &self.ctx.sizes;
+        let budget = if s.loop_budget == u64::MAX {
+            "none".to_string()
+        } else {
+            s.loop_budget.to_string()
+        };
+        format!(
+            "workgroup {}, scan tile {} x {}, narrow levels up to {} vertices in windows of {}, workgroup gathers from degree {} in chunks of {}, loop budget {budget}",
+            s.wg,
+            s.wg,
+            s.items,
+            s.narrow_level.min(s.narrow_cap - 2),
+            s.narrow_cap - 2,
+            s.gather_min_degree,
+            s.gather_chunk
+        )
+    }
+
+    /// `op` by `algo` (parallel or vectorial) on the GPU, with the time of each phase (each
+    /// phase waited for before the next starts).
     pub fn compute_timed(
         &self,
         tree: &Tree,
@@ -796,138 +322,209 @@ impl Gpu {
         algo: Algorithm,
         op: Op,
     ) -> Result<(Vec<f32>, Timing), Error> {
-        assert_eq!(tree.len(), w.len(), "one weight per vertex");
+        let (mut values, timing) = self.run(&[(tree, w)], algo, op, true)?;
+        Ok((values.pop().unwrap(), timing))
+    }
+
+    /// Uploads (or finds) the forest of `jobs`, runs `op` by `algo` on all of them in one
+    /// go, and returns each job's results. `phases`: wait after each phase (for timing).
+    fn run(
+        &self,
+        jobs: &[(&Tree, &[f32])],
+        algo: Algorithm,
+        op: Op,
+        phases: bool,
+    ) -> Result<(Vec<Vec<f32>>, Timing), Error> {
+        for (tree, w) in jobs {
+            assert_eq!(tree.len(), w.len(), "one weight per vertex");
+        }
         if !algo.has_gpu_kernel() {
             return Err(Error::Usage(format!("{algo} has no GPU kernel")));
         }
         let ctx = &self.ctx;
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let State { residents, staging } = &mut *state;
+        let trees: Vec<&Tree> = jobs.iter().map(|(t, _)| *t).collect();
+
         let t0 = Instant::now();
-        let index = match state.trees.iter().position(|(k, _)| k.matches(tree)) {
+        let index = match residents.iter().position(|r| r.matches(&trees)) {
             Some(i) => i,
             None => {
-                if state.trees.len() >= CACHE_TREES {
-                    state.trees.remove(0);
+                if residents.len() >= CACHE_TREES {
+                    residents.remove(0);
                 }
-                state
-                    .trees
-                    .push((TreeKey::of(tree), TreeBuffers::new(ctx, tree)?));
-                state.trees.len() - 1
+                residents.push(Self::resident(ctx, &trees)?);
+                residents.len() - 1
             }
         };
-        let buffers = &mut state.trees[index].1;
-        match (algo, op) {
-            (Algorithm::Vectorial, _) => vectorial::prepare(ctx, buffers, tree)?,
-            (_, Op::Rootfix) => parallel::prepare_rootfix(ctx, buffers, tree)?,
-            (_, Op::Leaffix) => parallel::prepare_leaffix(ctx, buffers, tree)?,
+        let res = &mut residents[index];
+        let forest = Forest::new(trees);
+        match algo {
+            Algorithm::Vectorial if res.vectorial.is_none() => {
+                res.vectorial = Some(VectorialTree::new(ctx, &forest, &res.w, &res.out)?);
+            }
+            Algorithm::Parallel if res.parallel.is_none() => {
+                res.parallel = Some(ParallelTree::new(ctx, &forest, &res.w, &res.out)?);
+            }
+            _ => {}
         }
-        ctx.wait()?;
+        let n = forest.len() as u64;
         let tree_upload_s = t0.elapsed().as_secs_f64();
 
+        // Weights up.
         let t1 = Instant::now();
-        ctx.queue
-            .write_buffer(&buffers.w, 0, bytemuck::cast_slice(w));
-        ctx.queue.submit([]);
-        ctx.wait()?;
+        let parts: Vec<&[f32]> = jobs.iter().map(|(_, w)| *w).collect();
+        let labels = match algo {
+            Algorithm::Vectorial => &res.vectorial.as_ref().unwrap().labels,
+            _ => &res.parallel.as_ref().unwrap().labels,
+        };
+        let mut rec = Recorder::new(ctx);
+        rec.encoder
+            .copy_buffer_to_buffer(staging.write(ctx, &parts)?, 0, &res.w, 0, 4 * n);
+        labels.record_in(ctx, &mut rec.encoder);
+        if phases {
+            rec.submit();
+            staging.remap();
+            ctx.wait()?;
+            rec = Recorder::new(ctx);
+        }
         let upload_s = t1.elapsed().as_secs_f64();
 
+        // Kernels.
         let t2 = Instant::now();
-        match (algo, op) {
-            (Algorithm::Vectorial, _) => vectorial::run(ctx, buffers, op),
-            (_, Op::Rootfix) => parallel::run_rootfix(ctx, buffers),
-            (_, Op::Leaffix) => parallel::run_leaffix(ctx, buffers),
+        let slots = match algo {
+            Algorithm::Vectorial => {
+                res.vectorial.as_ref().unwrap().record(ctx, op, &mut rec);
+                vectorial::STAGES.len() as u32 + 1
+            }
+            _ => {
+                res.parallel.as_ref().unwrap().record(ctx, op, &mut rec);
+                2
+            }
+        };
+        ctx.resolve_timestamps(&mut rec.encoder, slots);
+        if phases {
+            rec.submit();
+            ctx.wait()?;
+            rec = Recorder::new(ctx);
         }
-        ctx.wait()?;
         let compute_wall_s = t2.elapsed().as_secs_f64();
 
+        // Results down.
         let t3 = Instant::now();
-        let n = buffers.n as u64;
-        let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        encoder.copy_buffer_to_buffer(&buffers.out, 0, &buffers.staging, 0, 4 * n);
-        let rootfix_bfs = algo == Algorithm::Parallel && op == Op::Rootfix;
-        if rootfix_bfs {
-            let counter = &buffers.rootfix.as_ref().unwrap().enqueued;
-            encoder.copy_buffer_to_buffer(counter, 0, &buffers.staging, 4 * n, 4);
+        labels.record_out(ctx, &mut rec.encoder);
+        let down = staging.down(ctx, 4 * n);
+        rec.encoder
+            .copy_buffer_to_buffer(&res.out, 0, down, 0, 4 * n);
+        rec.submit();
+        if !phases {
+            staging.remap();
         }
-        ctx.queue.submit([encoder.finish()]);
-        let bytes = ctx.map_read(&buffers.staging, 4 * (n + 1))?;
-        let words: &[u32] = bytemuck::cast_slice(&bytes);
-        let values: Vec<f32> = words[..n as usize]
-            .iter()
-            .map(|&b| f32::from_bits(b))
-            .collect();
+        let lens: Vec<usize> = jobs.iter().map(|(t, _)| t.len()).collect();
+        let values = staging.read(ctx, &lens)?;
         let download_s = t3.elapsed().as_secs_f64();
-        if rootfix_bfs && words[n as usize] as u64 != n - 1 {
-            return Err(Error::Gpu(format!(
-                "parallel rootfix enqueued {} vertices, expected {} (frontier queues out of step)",
-                words[n as usize],
-                n - 1
-            )));
-        }
 
-        let gpu_time = ctx.read_timestamps()?;
+        let ticks = ctx.read_timestamps(slots)?;
+        let stages = match (&ticks, algo) {
+            (Some(t), Algorithm::Vectorial) => {
+                let mut before = 0.0;
+                vectorial::STAGES
+                    .iter()
+                    .map(|&(name, slot)| {
+                        let at = t[slot as usize - 1];
+                        let d = at - before;
+                        before = at;
+                        (name, d)
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
         let timing = Timing {
             tree_upload_s,
             upload_s,
-            compute_s: gpu_time.unwrap_or(compute_wall_s),
+            compute_s: ticks
+                .as_ref()
+                .map_or(compute_wall_s, |t| t[slots as usize - 2]),
             compute_wall_s,
             download_s,
             method: self.timing_method(),
+            stages,
         };
         Ok((values, timing))
+    }
+
+    fn resident(ctx: &Context, trees: &[&Tree]) -> Result<Resident, Error> {
+        let forest = Forest::new(trees.to_vec());
+        let n = forest.len();
+        use wgpu::BufferUsages as U;
+        Ok(Resident {
+            keys: trees.iter().map(|t| TreeKey::of(t)).collect(),
+            w: ctx.buffer("weights", n, n, U::COPY_DST)?,
+            out: ctx.buffer("results", n, n, U::COPY_SRC)?,
+            parallel: None,
+            vectorial: None,
+        })
+    }
+
+    /// Jobs in forests whose Euler-tour vector (the largest buffer: each tree's 2n words,
+    /// tile-aligned) fits the limits; a job too large alone is a forest of its own (and
+    /// fails with the limit error).
+    fn batches<'a, 'b>(
+        &self,
+        jobs: &'a [(&'b Tree, &'b [f32])],
+    ) -> Vec<&'a [(&'b Tree, &'b [f32])]> {
+        let tile = analysis::scan_plan::TILE as u64;
+        let limit = 2 * self.max_vertices();
+        let mut out = Vec::new();
+        let (mut start, mut words) = (0, 0u64);
+        for (i, (tree, _)) in jobs.iter().enumerate() {
+            let need = (2 * tree.len() as u64).div_ceil(tile) * tile;
+            if i > start && words + need > limit {
+                out.push(&jobs[start..i]);
+                start = i;
+                words = 0;
+            }
+            words += need;
+        }
+        if start < jobs.len() {
+            out.push(&jobs[start..]);
+        }
+        out
     }
 }
 
 impl Backend for Gpu {
     fn describe(&self) -> String {
-        describe_info(&self.info)
+        adapter::describe_info(&self.info)
     }
+
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
-        self.compute_timed(tree, w, algo, op).map(|(v, _)| v)
+        let (mut values, _) = self.run(&[(tree, w)], algo, op, false)?;
+        Ok(values.pop().unwrap())
+    }
+
+    /// The trees as forests, one call each: `parallel` runs level d of every tree in the same
+    /// dispatch; `vectorial` scans every tree's Euler-tour segment (tile-aligned, so the scan
+    /// plan's prefixes never cross trees) in the same dispatches. Results are those of one
+    /// tree at a time, bit for bit.
+    fn compute_many(
+        &self,
+        jobs: &[(&Tree, &[f32])],
+        algo: Algorithm,
+        op: Op,
+    ) -> Result<Vec<Vec<f32>>, Error> {
+        let mut out = Vec::with_capacity(jobs.len());
+        for batch in self.batches(jobs) {
+            out.extend(self.run(batch, algo, op, false)?.0);
+        }
+        Ok(out)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fold_covers_and_respects_the_limit() {
-        for (groups, max) in [
-            (0, 65535),
-            (1, 65535),
-            (65535, 65535),
-            (65536, 65535),
-            (1 << 23, 65535),
-            (999_999, 1000),
-        ] {
-            let (x, y) = fold(groups, max);
-            assert!(x <= max && y <= max, "{groups}");
-            assert!(x as u64 * y as u64 >= groups as u64, "{groups}");
-            assert!(
-                (x as u64) * (y as u64 - 1) < groups as u64 || groups == 0,
-                "{groups}"
-            );
-        }
-    }
-
-    #[test]
-    fn limit_error_names_the_limit_and_the_size() {
-        let limits = wgpu::Limits {
-            max_storage_buffer_binding_size: 1 << 27,
-            ..wgpu::Limits::default()
-        };
-        assert!(check_limits(&limits, "E", 1 << 27, 1 << 24).is_ok());
-        let e = check_limits(&limits, "vectorial Euler-tour vector E", 1 << 28, 1 << 25)
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("max_storage_buffer_binding_size of 134217728"),
-            "{e}"
-        );
-        assert!(e.contains("268435456 bytes"), "{e}");
-        assert!(e.contains("33554432 vertices"), "{e}");
-    }
 
     #[test]
     fn backend_choice_parses() {

@@ -1,19 +1,30 @@
-//! Host code of the vectorial kernel (paper Algorithm 2): write E, scan it with the scan plan
-//! of `analysis::scan_plan`, read every vertex's answer. All stages go into one compute pass.
+//! Host code of the vectorial kernel (paper Algorithm 2) in the preorder labels of
+//! [`PreorderLayout`]: write E and scan it with the scan plan of `analysis::scan_plan` (level
+//! 0's tile scan builds E from the Euler tour as it loads it; tile scans up the levels,
+//! uniform adds down to level 1), then read every vertex's answer (level 0's uniform add done
+//! on the elements read). Two passes, one per stage, for per-stage timing.
 
-use super::{Context, TreeBuffers, WG};
+use super::context::{Context, Recorder};
+use super::layout::{Forest, PreorderLayout};
+use super::relabel::Relabel;
+use super::types::{ScanLevel, VertexCount};
 use crate::Error;
 use analysis::Op;
-use analysis::scan_plan::{TILE, level_sizes};
-use generators::Tree;
 
-/// Per-tree buffers and bind groups of the vectorial kernel.
+/// Timestamp slots written at the end of the write + scan and the read passes.
+pub(crate) const STAGES: [(&str, u32); 2] = [("scan", 1), ("read", 2)];
+
+/// A forest's preorder buffers, scan levels and bind groups.
 pub(crate) struct VectorialTree {
-    /// Element counts of the scan levels: 2n, then the tile totals of each level below.
-    sizes: Vec<usize>,
-    write: [wgpu::BindGroup; 2],
-    scan: Vec<wgpu::BindGroup>,
-    add: Vec<wgpu::BindGroup>,
+    /// Preorder labels: weights in, results out.
+    pub labels: Relabel,
+    n: u32,
+    /// Level 0's tile scan from the Euler tour, [rootfix, leaffix]; (bind group, tiles).
+    scan0: ([wgpu::BindGroup; 2], u32),
+    /// Tile scans of levels 1 up: (bind group, tiles).
+    scan: Vec<(wgpu::BindGroup, u32)>,
+    /// Uniform adds, top level − 1 down to level 1.
+    add: Vec<(wgpu::BindGroup, u32)>,
     read: [wgpu::BindGroup; 2],
     /// Kept alive for the bind groups.
     _buffers: Vec<wgpu::Buffer>,
@@ -26,128 +37,155 @@ fn op_index(op: Op) -> usize {
     }
 }
 
-/// Uploads the Euler tour and builds the scan levels (once per tree).
-pub(crate) fn prepare(ctx: &Context, t: &mut TreeBuffers, tree: &Tree) -> Result<(), Error> {
-    if t.vectorial.is_some() {
-        return Ok(());
-    }
-    let n = tree.len();
-    let p = &ctx.pipelines;
-    use wgpu::BufferUsages as U;
-    let open = ctx.buffer_init("Euler tour open", tree.open(), n, U::empty())?;
-    let close = ctx.buffer_init("Euler tour close", tree.close(), n, U::empty())?;
-    let sizes = level_sizes(2 * n);
-    // levels[k] holds scan level k (levels[0] = E); the last, one word, takes the grand total.
-    let mut levels = Vec::with_capacity(sizes.len() + 1);
-    for (k, &len) in sizes.iter().enumerate() {
-        let what = if k == 0 {
-            "vectorial Euler-tour vector E"
-        } else {
-            "vectorial block sums"
-        };
-        levels.push(ctx.buffer(what, len, n, U::empty())?);
-    }
-    levels.push(ctx.buffer("vectorial grand total", 1, n, U::empty())?);
-    let params: Vec<wgpu::Buffer> = sizes
-        .iter()
-        .map(|&len| ctx.uniform("scan level", &[len as u32, len.div_ceil(TILE) as u32]))
-        .collect();
-    let stage = |pipeline| {
-        ctx.bind(
-            pipeline,
-            &[
-                (0, &t.params),
-                (1, &open),
-                (2, &close),
-                (3, &t.w),
-                (4, &levels[0]),
-            ],
-        )
-    };
-    let write = [stage(&p.write_rootfix), stage(&p.write_leaffix)];
-    // Auto layouts hold only the bindings an entry point uses: rootfix reads no `close`.
-    let read = [
-        ctx.bind(
-            &p.read_rootfix,
-            &[(0, &t.params), (1, &open), (3, &levels[0]), (4, &t.out)],
-        ),
-        ctx.bind(
-            &p.read_leaffix,
-            &[
-                (0, &t.params),
-                (1, &open),
-                (2, &close),
-                (3, &levels[0]),
-                (4, &t.out),
-            ],
-        ),
-    ];
-    let scan = (0..sizes.len())
-        .map(|k| {
-            ctx.bind(
-                &p.scan_tile,
-                &[(0, &params[k]), (1, &levels[k]), (2, &levels[k + 1])],
+impl VectorialTree {
+    /// Relabels `forest` in preorder and uploads its positions and scan plan; `w` and `out`
+    /// are the forest's weights and results in the original labels.
+    pub fn new(
+        ctx: &Context,
+        forest: &Forest,
+        w: &wgpu::Buffer,
+        out: &wgpu::Buffer,
+    ) -> Result<VectorialTree, Error> {
+        let n = forest.len();
+        let layout = PreorderLayout::new(forest);
+        if layout.levels[0].len >= super::layout::ROOT_BIT as usize {
+            return Err(Error::Gpu(format!(
+                "a forest of {n} vertices has Euler-tour positions beyond 31 bits"
+            )));
+        }
+        let k = &ctx.kernels;
+        let labels = Relabel::new(ctx, "preorder", &layout.orig, w, out)?;
+        let pos = ctx.buffer_init("vectorial Euler-tour positions", &layout.pos, n)?;
+        let tour = ctx.buffer_init("vectorial Euler tour", &layout.tour, n)?;
+        let mut data = Vec::with_capacity(layout.levels.len());
+        let mut tiles = Vec::with_capacity(layout.levels.len());
+        let mut params = Vec::with_capacity(layout.levels.len());
+        for (i, level) in layout.levels.iter().enumerate() {
+            let what = if i == 0 {
+                "vectorial Euler-tour vector E"
+            } else {
+                "vectorial block sums"
+            };
+            data.push(ctx.buffer(what, level.len, n, wgpu::BufferUsages::empty())?);
+            tiles.push(ctx.buffer_init("scan tiles", &level.tiles, n)?);
+            params.push(ctx.uniform(
+                "scan level",
+                &ScanLevel {
+                    tiles: level.tiles.len() as u32,
+                    ..Default::default()
+                },
+            ));
+        }
+        // Bound where a kernel has no such buffer (never read or written); two, as one
+        // buffer cannot be bound both read-only and read-write in a dispatch.
+        let unused = ctx.buffer("unused", 1, n, wgpu::BufferUsages::empty())?;
+        let unused_ro = ctx.buffer("unused", 1, n, wgpu::BufferUsages::empty())?;
+        let above = |i: usize| data.get(i + 1).unwrap_or(&unused);
+        let count = ctx.uniform(
+            "vertex count",
+            &VertexCount {
+                n: n as u32,
+                ..Default::default()
+            },
+        );
+        let tiles0 = layout.levels[0].tiles.len() as u32;
+        let scan0 = [0, 1].map(|o| {
+            k.scan_tour[o].bind(
+                &ctx.device,
+                &[
+                    &params[0],
+                    &tiles[0],
+                    &data[0],
+                    above(0),
+                    &tour,
+                    &labels.input,
+                ],
             )
-        })
-        .collect();
-    let add = (0..sizes.len() - 1)
-        .map(|k| {
-            ctx.bind(
-                &p.scan_add,
-                &[(0, &params[k]), (1, &levels[k]), (2, &levels[k + 1])],
+        });
+        let read = [0, 1].map(|o| {
+            k.read[o].bind(
+                &ctx.device,
+                &[&count, &pos, &data[0], &tiles[0], above(0), &labels.output],
             )
+        });
+        let levels = layout.levels.len();
+        let scan = (1..levels)
+            .map(|i| {
+                let bind = k.scan_tile.bind(
+                    &ctx.device,
+                    &[
+                        &params[i],
+                        &tiles[i],
+                        &data[i],
+                        above(i),
+                        &unused_ro,
+                        &unused_ro,
+                    ],
+                );
+                (bind, layout.levels[i].tiles.len() as u32)
+            })
+            .collect();
+        let add = (1..levels.saturating_sub(1))
+            .rev()
+            .map(|i| {
+                let bind = k
+                    .scan_add
+                    .bind(&ctx.device, &[&params[i], &tiles[i], &data[i], above(i)]);
+                (bind, layout.levels[i].tiles.len() as u32)
+            })
+            .collect();
+        let mut buffers = vec![pos, tour, unused, unused_ro, count];
+        buffers.extend(data);
+        buffers.extend(tiles);
+        buffers.extend(params);
+        Ok(VectorialTree {
+            labels,
+            n: n as u32,
+            scan0: (scan0, tiles0),
+            scan,
+            add,
+            read,
+            _buffers: buffers,
         })
-        .collect();
-    let mut buffers = vec![open, close];
-    buffers.extend(levels);
-    buffers.extend(params);
-    t.vectorial = Some(VectorialTree {
-        sizes,
-        write,
-        scan,
-        add,
-        read,
-        _buffers: buffers,
-    });
-    Ok(())
-}
+    }
 
-/// Records and submits write, scan (tile scans up the levels, uniform adds down), read.
-pub(crate) fn run(ctx: &Context, t: &TreeBuffers, op: Op) {
-    let v = t.vectorial.as_ref().expect("prepared");
-    let p = &ctx.pipelines;
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("vectorial"),
-            timestamp_writes: ctx.pass_timestamps(true, true),
-        });
-        let vertex_groups = ctx.fold((t.n as u32).div_ceil(WG));
-        pass.set_pipeline(match op {
-            Op::Rootfix => &p.write_rootfix,
-            Op::Leaffix => &p.write_leaffix,
-        });
-        pass.set_bind_group(0, &v.write[op_index(op)], &[]);
-        pass.dispatch_workgroups(vertex_groups.0, vertex_groups.1, 1);
-        pass.set_pipeline(&p.scan_tile);
-        for (k, &len) in v.sizes.iter().enumerate() {
-            let (x, y) = ctx.fold(len.div_ceil(TILE) as u32);
-            pass.set_bind_group(0, &v.scan[k], &[]);
+    /// Records the two stages, one pass each (timestamp slots: [`STAGES`]).
+    pub fn record(&self, ctx: &Context, op: Op, rec: &mut Recorder) {
+        let k = &ctx.kernels;
+        let o = op_index(op);
+        {
+            let mut pass = rec
+                .encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("vectorial write + scan"),
+                    timestamp_writes: ctx.pass_timestamps(true, Some(STAGES[0].1)),
+                });
+            let (x, y) = ctx.fold(self.scan0.1);
+            pass.set_pipeline(&k.scan_tour[o].pipeline);
+            pass.set_bind_group(0, &self.scan0.0[o], &[]);
             pass.dispatch_workgroups(x, y, 1);
+            pass.set_pipeline(&k.scan_tile.pipeline);
+            for (bind, tiles) in &self.scan {
+                let (x, y) = ctx.fold(*tiles);
+                pass.set_bind_group(0, bind, &[]);
+                pass.dispatch_workgroups(x, y, 1);
+            }
+            pass.set_pipeline(&k.scan_add.pipeline);
+            for (bind, tiles) in &self.add {
+                let (x, y) = ctx.fold(*tiles);
+                pass.set_bind_group(0, bind, &[]);
+                pass.dispatch_workgroups(x, y, 1);
+            }
         }
-        pass.set_pipeline(&p.scan_add);
-        for k in (0..v.sizes.len() - 1).rev() {
-            let (x, y) = ctx.fold(v.sizes[k].div_ceil(TILE) as u32 - 1);
-            pass.set_bind_group(0, &v.add[k], &[]);
-            pass.dispatch_workgroups(x, y, 1);
-        }
-        pass.set_pipeline(match op {
-            Op::Rootfix => &p.read_rootfix,
-            Op::Leaffix => &p.read_leaffix,
-        });
-        pass.set_bind_group(0, &v.read[op_index(op)], &[]);
+        let vertex_groups = ctx.fold(self.n.div_ceil(ctx.sizes.wg));
+        let mut pass = rec
+            .encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("vectorial read"),
+                timestamp_writes: ctx.pass_timestamps(false, Some(STAGES[1].1)),
+            });
+        pass.set_pipeline(&k.read[o].pipeline);
+        pass.set_bind_group(0, &self.read[o], &[]);
         pass.dispatch_workgroups(vertex_groups.0, vertex_groups.1, 1);
     }
-    ctx.resolve_timestamps(&mut encoder);
-    ctx.queue.submit([encoder.finish()]);
 }

@@ -1,0 +1,339 @@
+//! The device context every kernel's host code shares: device, queue, limits, sizes, the
+//! pipelines, timestamp queries, and checked buffer creation.
+
+use super::shaders::{Kernels, Sizes};
+use crate::Error;
+use wgpu::util::DeviceExt;
+
+/// Timestamp slots: 0 at the beginning of a call's first pass, 1.. at the ends of passes.
+pub(crate) const TIMESTAMP_SLOTS: u32 = 4;
+
+pub(crate) struct Timestamps {
+    set: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    read: wgpu::Buffer,
+    period_ns: f32,
+}
+
+/// Device, queue, pipelines and limits.
+pub(crate) struct Context {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    /// The device's limits, lowered by `GpuOptions`.
+    pub limits: wgpu::Limits,
+    pub sizes: Sizes,
+    pub kernels: Kernels,
+    /// Bytes between per-dispatch entries of a dynamic-offset uniform buffer.
+    pub dynamic_stride: u64,
+    timestamps: Option<Timestamps>,
+}
+
+impl Context {
+    pub fn new(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        limits: wgpu::Limits,
+        sizes: Sizes,
+        timestamps: bool,
+    ) -> Context {
+        let kernels = Kernels::new(&device, &sizes);
+        let timestamps = timestamps.then(|| {
+            let bytes = 8 * TIMESTAMP_SLOTS as u64;
+            Timestamps {
+                set: device.create_query_set(&wgpu::QuerySetDescriptor {
+                    label: Some("timestamps"),
+                    ty: wgpu::QueryType::Timestamp,
+                    count: TIMESTAMP_SLOTS,
+                }),
+                resolve: device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("timestamps resolve"),
+                    size: bytes,
+                    usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                }),
+                read: device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("timestamps read"),
+                    size: bytes,
+                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                }),
+                period_ns: queue.get_timestamp_period(),
+            }
+        });
+        let dynamic_stride = (limits.min_uniform_buffer_offset_alignment as u64).max(16);
+        Context {
+            device,
+            queue,
+            limits,
+            sizes,
+            kernels,
+            dynamic_stride,
+            timestamps,
+        }
+    }
+
+    pub fn has_timestamps(&self) -> bool {
+        self.timestamps.is_some()
+    }
+
+    /// Dispatch size for `groups` workgroups, folded into 2D above the per-dimension limit
+    /// (the shaders rebuild the linear index with `group_index`).
+    pub fn fold(&self, groups: u32) -> (u32, u32) {
+        fold(groups, self.limits.max_compute_workgroups_per_dimension)
+    }
+
+    /// Checks a storage buffer of `bytes` against the device's limits.
+    pub fn check(&self, what: &str, bytes: u64, n: usize) -> Result<(), Error> {
+        check_limits(&self.limits, what, bytes, n)
+    }
+
+    /// A zeroed storage buffer of `len` 32-bit words (at least one), checked against the limits.
+    pub fn buffer(
+        &self,
+        what: &str,
+        len: usize,
+        n: usize,
+        usage: wgpu::BufferUsages,
+    ) -> Result<wgpu::Buffer, Error> {
+        let bytes = 4 * len.max(1) as u64;
+        self.check(what, bytes, n)?;
+        Ok(self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(what),
+            size: bytes,
+            usage: usage | wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        }))
+    }
+
+    /// A storage buffer holding `data` (one zeroed element when empty), checked.
+    pub fn buffer_init<T: bytemuck::Pod>(
+        &self,
+        what: &str,
+        data: &[T],
+        n: usize,
+    ) -> Result<wgpu::Buffer, Error> {
+        let zero = [T::zeroed()];
+        let data: &[T] = if data.is_empty() { &zero } else { data };
+        let bytes: &[u8] = bytemuck::cast_slice(data);
+        self.check(what, bytes.len() as u64, n)?;
+        Ok(self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(what),
+                contents: bytes,
+                usage: wgpu::BufferUsages::STORAGE,
+            }))
+    }
+
+    /// A uniform buffer holding one struct.
+    pub fn uniform<T: bytemuck::Pod>(&self, what: &str, value: &T) -> wgpu::Buffer {
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(what),
+                contents: bytemuck::bytes_of(value),
+                usage: wgpu::BufferUsages::UNIFORM,
+            })
+    }
+
+    /// A uniform buffer of one struct per dispatch, `dynamic_stride` bytes apart (bound with
+    /// a dynamic offset).
+    pub fn uniforms<T: bytemuck::Pod>(&self, what: &str, values: &[T]) -> wgpu::Buffer {
+        let stride = self.dynamic_stride as usize;
+        let mut bytes = vec![0u8; stride * values.len().max(1)];
+        for (i, v) in values.iter().enumerate() {
+            let b = bytemuck::bytes_of(v);
+            bytes[i * stride..i * stride + b.len()].copy_from_slice(b);
+        }
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(what),
+                contents: &bytes,
+                usage: wgpu::BufferUsages::UNIFORM,
+            })
+    }
+
+    /// Timestamp writes for a pass: slot 0 at its beginning when `begin`, `end` at its end.
+    pub fn pass_timestamps(
+        &self,
+        begin: bool,
+        end: Option<u32>,
+    ) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
+        let t = self.timestamps.as_ref()?;
+        (begin || end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
+            query_set: &t.set,
+            beginning_of_pass_write_index: begin.then_some(0),
+            end_of_pass_write_index: end,
+        })
+    }
+
+    /// Resolves slots `0..slots` (after the call's last pass).
+    pub fn resolve_timestamps(&self, encoder: &mut wgpu::CommandEncoder, slots: u32) {
+        if let Some(t) = &self.timestamps {
+            encoder.resolve_query_set(&t.set, 0..slots, &t.resolve, 0);
+            encoder.copy_buffer_to_buffer(&t.resolve, 0, &t.read, 0, 8 * slots as u64);
+        }
+    }
+
+    /// Seconds from slot 0 to each slot 1..slots, if the adapter has timestamps.
+    pub fn read_timestamps(&self, slots: u32) -> Result<Option<Vec<f64>>, Error> {
+        let Some(t) = &self.timestamps else {
+            return Ok(None);
+        };
+        let period = t.period_ns as f64 * 1e-9;
+        self.map_read(&t.read, 8 * slots as u64, |bytes| {
+            let ticks: Vec<u64> = bytes
+                .chunks_exact(8)
+                .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+                .collect();
+            Some(
+                ticks[1..]
+                    .iter()
+                    .map(|&x| x.wrapping_sub(ticks[0]) as f64 * period)
+                    .collect(),
+            )
+        })
+    }
+
+    pub fn wait(&self) -> Result<(), Error> {
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map(|_| ())
+            .map_err(|e| Error::Gpu(format!("waiting for the device: {e}")))
+    }
+
+    /// Maps the first `bytes` of a MAP_READ buffer, hands them to `f`, unmaps.
+    pub fn map_read<R>(
+        &self,
+        buffer: &wgpu::Buffer,
+        bytes: u64,
+        f: impl FnOnce(&[u8]) -> R,
+    ) -> Result<R, Error> {
+        let slice = buffer.slice(..bytes);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.wait()?;
+        rx.recv()
+            .map_err(|e| Error::Gpu(format!("mapping a buffer: {e}")))?
+            .map_err(|e| Error::Gpu(format!("mapping a buffer: {e}")))?;
+        let result = {
+            let view = slice
+                .get_mapped_range()
+                .map_err(|e| Error::Gpu(format!("mapping a buffer: {e}")))?;
+            f(&view)
+        };
+        buffer.unmap();
+        Ok(result)
+    }
+}
+
+/// A storage buffer of `bytes` for a tree of `n` vertices must fit the binding and buffer limits.
+pub(crate) fn check_limits(
+    l: &wgpu::Limits,
+    what: &str,
+    bytes: u64,
+    n: usize,
+) -> Result<(), Error> {
+    for (limit, value) in [
+        (
+            "max_storage_buffer_binding_size",
+            l.max_storage_buffer_binding_size,
+        ),
+        ("max_buffer_size", l.max_buffer_size),
+    ] {
+        if bytes > value {
+            return Err(Error::Gpu(format!(
+                "a tree of {n} vertices needs a {what} buffer of {bytes} bytes, above the adapter's {limit} of {value} bytes; use --backend cpu or a smaller tree"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `groups` workgroups as (x, y), x ≤ `max_dim`.
+pub(crate) fn fold(groups: u32, max_dim: u32) -> (u32, u32) {
+    if groups <= max_dim {
+        (groups, 1)
+    } else {
+        let y = groups.div_ceil(max_dim);
+        (groups.div_ceil(y), y)
+    }
+}
+
+/// Dispatches recorded per command buffer (a chain-like tree on a device without narrow
+/// windows could otherwise record millions into one).
+pub(crate) const DISPATCHES_PER_COMMAND_BUFFER: usize = 16384;
+
+/// Command buffers of one call, recorded in order and submitted together.
+pub(crate) struct Recorder<'a> {
+    ctx: &'a Context,
+    pub encoder: wgpu::CommandEncoder,
+    finished: Vec<wgpu::CommandBuffer>,
+}
+
+impl<'a> Recorder<'a> {
+    pub fn new(ctx: &'a Context) -> Recorder<'a> {
+        Recorder {
+            ctx,
+            encoder: ctx.device.create_command_encoder(&Default::default()),
+            finished: Vec::new(),
+        }
+    }
+
+    /// Ends the current command buffer and starts the next.
+    pub fn split(&mut self) {
+        let next = self.ctx.device.create_command_encoder(&Default::default());
+        let done = std::mem::replace(&mut self.encoder, next);
+        self.finished.push(done.finish());
+    }
+
+    /// Submits everything recorded.
+    pub fn submit(mut self) {
+        self.finished.push(self.encoder.finish());
+        self.ctx.queue.submit(self.finished);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fold_covers_and_respects_the_limit() {
+        for (groups, max) in [
+            (0, 65535),
+            (1, 65535),
+            (65535, 65535),
+            (65536, 65535),
+            (1 << 23, 65535),
+            (999_999, 1000),
+        ] {
+            let (x, y) = fold(groups, max);
+            assert!(x <= max && y <= max, "{groups}");
+            assert!(x as u64 * y as u64 >= groups as u64, "{groups}");
+            assert!(
+                (x as u64) * (y as u64 - 1) < groups as u64 || groups == 0,
+                "{groups}"
+            );
+        }
+    }
+
+    #[test]
+    fn limit_error_names_the_limit_and_the_size() {
+        let limits = wgpu::Limits {
+            max_storage_buffer_binding_size: 1 << 27,
+            ..wgpu::Limits::default()
+        };
+        assert!(check_limits(&limits, "E", 1 << 27, 1 << 24).is_ok());
+        let e = check_limits(&limits, "vectorial Euler-tour vector E", 1 << 28, 1 << 25)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("max_storage_buffer_binding_size of 134217728"),
+            "{e}"
+        );
+        assert!(e.contains("268435456 bytes"), "{e}");
+        assert!(e.contains("33554432 vertices"), "{e}");
+    }
+}

@@ -1,0 +1,304 @@
+//! The shader registry: one WGSL file per stage (`shaders/`), each compiled with the generated
+//! structs of [`super::types`] and `common.wgsl` in front, its bind group layout declared here,
+//! and its pipelines built once per device with the sizes of [`Sizes`] as pipeline-overridable
+//! constants.
+
+use super::types::WGSL_STRUCTS;
+use analysis::scan_plan;
+use std::borrow::Cow;
+
+/// How a kernel binds one buffer (binding numbers are the positions in the list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot {
+    Uniform,
+    /// A uniform read at a dynamic offset (one entry per dispatch).
+    UniformDynamic,
+    Read,
+    ReadWrite,
+}
+
+/// One WGSL file: its entry points share one bind group layout.
+struct StageFile {
+    name: &'static str,
+    source: &'static str,
+    slots: &'static [Slot],
+}
+
+use Slot::*;
+
+const COMMON: &str = include_str!("../../shaders/common.wgsl");
+
+const ROOTFIX_LEVEL: StageFile = StageFile {
+    name: "rootfix_level",
+    source: include_str!("../../shaders/rootfix_level.wgsl"),
+    slots: &[UniformDynamic, Read, Read, ReadWrite],
+};
+const ROOTFIX_NARROW: StageFile = StageFile {
+    name: "rootfix_narrow",
+    source: include_str!("../../shaders/rootfix_narrow.wgsl"),
+    slots: &[UniformDynamic, Read, Read, Read, Read, Read, ReadWrite],
+};
+const LEAFFIX_LEVEL: StageFile = StageFile {
+    name: "leaffix_level",
+    source: include_str!("../../shaders/leaffix_level.wgsl"),
+    slots: &[UniformDynamic, Read, Read, Read, ReadWrite],
+};
+const LEAFFIX_NARROW: StageFile = StageFile {
+    name: "leaffix_narrow",
+    source: include_str!("../../shaders/leaffix_narrow.wgsl"),
+    slots: &[UniformDynamic, Read, Read, Read, Read, Read, ReadWrite],
+};
+const SCAN_TILE: StageFile = StageFile {
+    name: "scan_tile",
+    source: include_str!("../../shaders/scan_tile.wgsl"),
+    slots: &[Uniform, Read, ReadWrite, ReadWrite, Read, Read],
+};
+const SCAN_ADD: StageFile = StageFile {
+    name: "scan_add",
+    source: include_str!("../../shaders/scan_add.wgsl"),
+    slots: &[Uniform, Read, ReadWrite, Read],
+};
+const VECTORIAL_READ: StageFile = StageFile {
+    name: "vectorial_read",
+    source: include_str!("../../shaders/vectorial_read.wgsl"),
+    slots: &[Uniform, Read, Read, Read, Read, ReadWrite],
+};
+const PERMUTE: StageFile = StageFile {
+    name: "permute",
+    source: include_str!("../../shaders/permute.wgsl"),
+    slots: &[Uniform, Read, Read, ReadWrite],
+};
+const COPY: StageFile = StageFile {
+    name: "copy",
+    source: include_str!("../../shaders/copy.wgsl"),
+    slots: &[Uniform, Read, ReadWrite],
+};
+
+/// Workgroup, tile and capacity sizes, passed to the shaders as pipeline-overridable
+/// constants (the scan's from `analysis::scan_plan`, the others from the device's limits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Sizes {
+    /// Invocations per workgroup of every kernel (the scan plan's WORKGROUP_SIZE).
+    pub wg: u32,
+    /// Items per invocation of the scan plan.
+    pub items: u32,
+    /// Elements per scan tile (wg × items).
+    pub tile: u32,
+    /// Vertices a narrow-level window holds in workgroup memory (4 arrays of this many words).
+    pub narrow_cap: u32,
+    /// Widest level walked by the narrow-level kernel (one workgroup); wider ones get a
+    /// dispatch of their own.
+    pub narrow_level: u32,
+    /// Out-degree from which a vertex of a wide level is gathered by a whole workgroup.
+    pub gather_min_degree: u32,
+    /// Children one workgroup gathers per dispatch (more continue in the next dispatch).
+    pub gather_chunk: u32,
+    /// Loop iterations one invocation may run in a dispatch (u64::MAX: no limit). Mesa's
+    /// llvmpipe silently ends an invocation after 65 535 loop iterations in all; the host
+    /// splits narrow-level runs to stay below this.
+    pub loop_budget: u64,
+}
+
+impl Sizes {
+    /// The sizes for a device with `limits`; `cpu` marks a software adapter (llvmpipe).
+    pub fn for_device(limits: &wgpu::Limits, cpu: bool) -> Sizes {
+        let wg = scan_plan::WORKGROUP_SIZE as u32;
+        // Four arrays of narrow_cap words, a multiple of the workgroup size, at most 4096.
+        let words = limits.max_compute_workgroup_storage_size / 16;
+        let narrow_cap = (words / wg * wg).clamp(wg, 4096);
+        Sizes {
+            wg,
+            items: scan_plan::ITEMS_PER_THREAD as u32,
+            tile: scan_plan::TILE as u32,
+            narrow_cap,
+            narrow_level: wg,
+            gather_min_degree: wg,
+            // A chunk costs invocation 0 about chunk / 16 loop iterations on llvmpipe; a real
+            // GPU adds 2^24 children in a few tens of ms, below any watchdog.
+            gather_chunk: if cpu { 1 << 16 } else { 1 << 24 },
+            loop_budget: if cpu { 60_000 } else { u64::MAX },
+        }
+    }
+
+    fn constants(&self) -> [(&'static str, f64); 6] {
+        [
+            ("WG", self.wg as f64),
+            ("ITEMS", self.items as f64),
+            ("TILE", self.tile as f64),
+            ("NARROW_CAP", self.narrow_cap as f64),
+            ("GATHER_MIN_DEGREE", self.gather_min_degree as f64),
+            ("GATHER_STAGE", (2 * self.wg) as f64),
+        ]
+    }
+}
+
+/// A compute pipeline and the layout of its bind group 0.
+pub(crate) struct Kernel {
+    pub pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
+    slots: &'static [Slot],
+    /// Bytes a dynamic-offset uniform binding covers (its struct's size).
+    dynamic_size: u64,
+}
+
+impl Kernel {
+    /// A bind group over `buffers`, bound at 0, 1, … in order.
+    pub fn bind(&self, device: &wgpu::Device, buffers: &[&wgpu::Buffer]) -> wgpu::BindGroup {
+        assert_eq!(buffers.len(), self.slots.len(), "one buffer per binding");
+        let entries: Vec<wgpu::BindGroupEntry> = buffers
+            .iter()
+            .zip(self.slots)
+            .enumerate()
+            .map(|(i, (buffer, slot))| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: if *slot == UniformDynamic {
+                    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(self.dynamic_size),
+                    })
+                } else {
+                    buffer.as_entire_binding()
+                },
+            })
+            .collect();
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &self.layout,
+            entries: &entries,
+        })
+    }
+}
+
+/// Every pipeline, built once per device.
+pub(crate) struct Kernels {
+    pub rootfix_level: Kernel,
+    pub rootfix_narrow: Kernel,
+    pub leaffix_level: Kernel,
+    pub leaffix_narrow: Kernel,
+    /// Scan levels ≥ 1.
+    pub scan_tile: Kernel,
+    /// Scan level 0 built from the Euler tour: [rootfix, leaffix].
+    pub scan_tour: [Kernel; 2],
+    pub scan_add: Kernel,
+    /// [rootfix, leaffix].
+    pub read: [Kernel; 2],
+    /// Weights into a kernel's labels, results back.
+    pub gather: Kernel,
+    pub scatter: Kernel,
+    pub copy: Kernel,
+}
+
+impl Kernels {
+    pub fn new(device: &wgpu::Device, sizes: &Sizes) -> Kernels {
+        let dynamic = std::mem::size_of::<super::types::LevelDispatch>() as u64;
+        let build = |file: &StageFile, entry: &str| -> Kernel {
+            let source = format!("{WGSL_STRUCTS}\n{COMMON}\n{}", file.source);
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(file.name),
+                source: wgpu::ShaderSource::Wgsl(Cow::Owned(source)),
+            });
+            let entries: Vec<wgpu::BindGroupLayoutEntry> = file
+                .slots
+                .iter()
+                .enumerate()
+                .map(|(i, slot)| wgpu::BindGroupLayoutEntry {
+                    binding: i as u32,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: match slot {
+                            Uniform | UniformDynamic => wgpu::BufferBindingType::Uniform,
+                            Read => wgpu::BufferBindingType::Storage { read_only: true },
+                            ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
+                        },
+                        has_dynamic_offset: *slot == UniformDynamic,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                })
+                .collect();
+            let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(file.name),
+                entries: &entries,
+            });
+            let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(file.name),
+                bind_group_layouts: &[Some(&layout)],
+                immediate_size: 0,
+            });
+            // Only the overrides this file declares (naga rejects unknown ones).
+            let constants: Vec<(&str, f64)> = sizes
+                .constants()
+                .into_iter()
+                .filter(|(name, _)| file.source.contains(&format!("override {name}:")))
+                .collect();
+            let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &constants,
+                    ..Default::default()
+                },
+                cache: None,
+            });
+            Kernel {
+                pipeline,
+                layout,
+                slots: file.slots,
+                dynamic_size: dynamic,
+            }
+        };
+        Kernels {
+            rootfix_level: build(&ROOTFIX_LEVEL, "rootfix_level"),
+            rootfix_narrow: build(&ROOTFIX_NARROW, "rootfix_narrow"),
+            leaffix_level: build(&LEAFFIX_LEVEL, "leaffix_level"),
+            leaffix_narrow: build(&LEAFFIX_NARROW, "leaffix_narrow"),
+            scan_tile: build(&SCAN_TILE, "scan_tile"),
+            scan_tour: [
+                build(&SCAN_TILE, "scan_tour_rootfix"),
+                build(&SCAN_TILE, "scan_tour_leaffix"),
+            ],
+            scan_add: build(&SCAN_ADD, "scan_add"),
+            read: [
+                build(&VECTORIAL_READ, "read_rootfix"),
+                build(&VECTORIAL_READ, "read_leaffix"),
+            ],
+            gather: build(&PERMUTE, "gather"),
+            scatter: build(&PERMUTE, "scatter"),
+            copy: build(&COPY, "copy"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every stage file opens with a one-line purpose comment that names its CPU twin (or says
+    /// it has none), and declares the overrides it is given.
+    #[test]
+    fn stage_files_name_their_twin() {
+        for file in [
+            ROOTFIX_LEVEL,
+            ROOTFIX_NARROW,
+            LEAFFIX_LEVEL,
+            LEAFFIX_NARROW,
+            SCAN_TILE,
+            SCAN_ADD,
+            VECTORIAL_READ,
+            PERMUTE,
+            COPY,
+        ] {
+            let first = file.source.lines().next().unwrap();
+            assert!(first.starts_with("// "), "{}", file.name);
+            assert!(
+                first.contains("CPU twin") || first.contains("no CPU twin"),
+                "{}: {first}",
+                file.name
+            );
+            assert!(file.source.contains("override WG: u32;"), "{}", file.name);
+        }
+    }
+}
