@@ -222,16 +222,44 @@ pub fn run(
     std::thread::scope(|scope| {
         let (todo, stop, bar, backend_name) = (&todo, &stop, &bar, &backend_name);
         scope.spawn(move || {
-            todo.par_iter()
-                .enumerate()
-                .for_each_with(tx, |tx, (pos, job)| {
-                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                        return;
-                    }
-                    let done = evaluate_tree(params, files, job, backend, backend_name);
-                    bar.inc(1);
-                    let _ = tx.send((pos, done));
-                });
+            if backend.is_cpu() {
+                todo.par_iter()
+                    .enumerate()
+                    .for_each_with(tx, |tx, (pos, job)| {
+                        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                            return;
+                        }
+                        let done = evaluate_tree(params, files, job, backend, backend_name);
+                        bar.inc(1);
+                        let _ = tx.send((pos, done));
+                    });
+                return;
+            }
+            // A GPU runs a batch of trees as one forest per dispatch (the same bits as one tree
+            // at a time), then the CPU evaluates the batch in parallel.
+            let mut first = 0;
+            for batch in batches(params, files, todo) {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
+                let built: Vec<Result<Built<'_>, Error>> =
+                    batch.par_iter().map(|job| build(params, files, job)).collect();
+                let computed = Precomputed::compute(params, &built, backend, backend_name);
+                batch
+                    .par_iter()
+                    .zip(built)
+                    .enumerate()
+                    .for_each_with(tx.clone(), |tx, (k, (job, b))| {
+                        let done = match (&computed, b) {
+                            (Err(e), _) => Err(Error::Gpu(e.to_string())),
+                            (_, Err(e)) => Err(e),
+                            (Ok(c), Ok(b)) => assess(params, job, b, &c.tree(k), backend_name),
+                        };
+                        bar.inc(1);
+                        let _ = tx.send((first + k, done));
+                    });
+                first += batch.len();
+            }
         });
         let mut pending = std::collections::BTreeMap::new();
         let mut next = 0;
@@ -299,6 +327,100 @@ pub fn run(
     Ok(rows)
 }
 
+/// Consecutive jobs of at most 2^22 vertices together (the sizes of generated trees and files
+/// are known before building them), so a batch's forest stays well inside any GPU's limits.
+fn batches<'j>(params: &SweepParams, files: &[LoadedTree], todo: &'j [Job]) -> Vec<&'j [Job]> {
+    const MAX_VERTICES: usize = 1 << 22;
+    let size = |job: &Job| match job.source {
+        Source::Generated(_) => params.nodes,
+        Source::File(i) => files[i].file.tree.len(),
+    };
+    let mut out = Vec::new();
+    let (mut start, mut total) = (0, 0);
+    for (i, job) in todo.iter().enumerate() {
+        if i > start && total + size(job) > MAX_VERTICES {
+            out.push(&todo[start..i]);
+            (start, total) = (i, 0);
+        }
+        total += size(job);
+    }
+    if start < todo.len() {
+        out.push(&todo[start..]);
+    }
+    out
+}
+
+/// A batch's GPU results, computed as forests: per (algorithm, op), one result per tree.
+struct Precomputed {
+    name: String,
+    values: Vec<((Algorithm, Op), Vec<Vec<f32>>)>,
+}
+
+impl Precomputed {
+    fn compute(
+        params: &SweepParams,
+        built: &[Result<Built<'_>, Error>],
+        backend: &dyn Backend,
+        backend_name: &str,
+    ) -> Result<Precomputed, Error> {
+        let jobs: Vec<(&generators::Tree, &[f32])> = built
+            .iter()
+            .flatten()
+            .map(|b| (&b.tree, b.weights.as_slice()))
+            .collect();
+        let mut values = Vec::new();
+        for &op in &params.ops {
+            for &algo in params.algos.iter().filter(|a| a.has_gpu_kernel()) {
+                let mut results = backend.compute_many(&jobs, algo, op)?.into_iter();
+                // Trees that failed to build get no result (their error is reported instead).
+                let per_job = built
+                    .iter()
+                    .map(|b| match b {
+                        Ok(_) => results.next().unwrap_or_default(),
+                        Err(_) => Vec::new(),
+                    })
+                    .collect();
+                values.push(((algo, op), per_job));
+            }
+        }
+        Ok(Precomputed {
+            name: backend_name.to_string(),
+            values,
+        })
+    }
+
+    /// The backend as seen by tree `k` of the batch.
+    fn tree(&self, k: usize) -> OneTree<'_> {
+        OneTree { batch: self, k }
+    }
+}
+
+/// One tree's precomputed GPU results, served as a [`Backend`].
+struct OneTree<'a> {
+    batch: &'a Precomputed,
+    k: usize,
+}
+
+impl Backend for OneTree<'_> {
+    fn describe(&self) -> String {
+        self.batch.name.clone()
+    }
+    fn compute(
+        &self,
+        _tree: &generators::Tree,
+        _w: &[f32],
+        algo: Algorithm,
+        op: Op,
+    ) -> Result<Vec<f32>, Error> {
+        self.batch
+            .values
+            .iter()
+            .find(|(key, _)| *key == (algo, op))
+            .map(|(_, v)| v[self.k].clone())
+            .ok_or_else(|| Error::Gpu(format!("no batched result for {algo} {op}")))
+    }
+}
+
 /// What one evaluated tree contributes to the sweep's files.
 struct TreeDone {
     rows: Vec<ResultRow>,
@@ -310,15 +432,17 @@ struct TreeDone {
     evaluate_s: f64,
 }
 
-/// Builds one weighted tree (generated, or read and weighted) and evaluates every algorithm and
-/// op on it.
-fn evaluate_tree(
-    params: &SweepParams,
-    files: &[LoadedTree],
-    job: &Job,
-    backend: &dyn Backend,
-    backend_name: &str,
-) -> Result<TreeDone, Error> {
+/// One weighted tree, built and named.
+struct Built<'a> {
+    name: String,
+    source: Option<&'a TreeInput>,
+    tree: generators::Tree,
+    weights: Vec<f32>,
+    generate_s: f64,
+}
+
+/// Builds one weighted tree: generated, or read and weighted.
+fn build<'a>(params: &SweepParams, files: &'a [LoadedTree], job: &Job) -> Result<Built<'a>, Error> {
     let t0 = Instant::now();
     let (name, source, tree, weights) = match job.source {
         Source::Generated(topology) => {
@@ -350,8 +474,44 @@ fn evaluate_tree(
             (file.name(), Some(&file.input), tree, weights)
         }
     };
-    let achieved = experiment::achieved_cond(&weights);
+    Ok(Built {
+        name,
+        source,
+        tree,
+        weights,
+        generate_s: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// Builds one tree and evaluates every algorithm and op on it.
+fn evaluate_tree(
+    params: &SweepParams,
+    files: &[LoadedTree],
+    job: &Job,
+    backend: &dyn Backend,
+    backend_name: &str,
+) -> Result<TreeDone, Error> {
+    let built = build(params, files, job)?;
+    assess(params, job, built, backend, backend_name)
+}
+
+/// Evaluates every algorithm and op on a built tree.
+fn assess(
+    params: &SweepParams,
+    job: &Job,
+    built: Built<'_>,
+    backend: &dyn Backend,
+    backend_name: &str,
+) -> Result<TreeDone, Error> {
+    let Built {
+        name,
+        source,
+        tree,
+        weights,
+        generate_s,
+    } = built;
     let t1 = Instant::now();
+    let achieved = experiment::achieved_cond(&weights);
     let results = experiment::evaluate_weighted(
         &tree,
         &weights,
@@ -406,7 +566,7 @@ fn evaluate_tree(
         sample: crate::nodes_sample::sample(job.index, &results),
         violations: crate::verdict::violations(&context, &results),
         mismatches: experiment::mismatch_report(&context, &results),
-        generate_s: (t1 - t0).as_secs_f64(),
+        generate_s,
         evaluate_s: (t2 - t1).as_secs_f64(),
     })
 }

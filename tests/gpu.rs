@@ -387,6 +387,51 @@ fn cli_gpu_dump_equals_cpu_dump() {
     assert!(cpu == gpu, "the GPU dump differs from the CPU dump");
 }
 
+/// End to end: a sweep on the GPU, whose trees run in batches as forests, writes the
+/// results.csv of the CPU twins (every column but `backend`, which names the adapter), with
+/// several batches, generated trees and a tree file.
+#[test]
+fn cli_gpu_sweep_equals_cpu_sweep() {
+    if gpu().is_none() {
+        return;
+    }
+    let base = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let sweep = |backend: &str, extra: &[&str]| -> Vec<csv::StringRecord> {
+        let dir = base.join(format!("gpu-sweep-{backend}-{}", extra.len()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_accuracy"))
+            .args(["sweep", "--cond", "1e2..1e9", "--points", "3", "--trees", "3"])
+            .args(["--algos", "sequential,parallel,vectorial", "--quiet"])
+            .args(extra)
+            .args(["--backend", backend, "--out", dir.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut r = csv::Reader::from_path(dir.join("results.csv")).unwrap();
+        let backend_col = r.headers().unwrap().iter().position(|h| h == "backend").unwrap();
+        r.records()
+            .map(|rec| {
+                let rec = rec.unwrap();
+                rec.iter()
+                    .enumerate()
+                    .filter(|&(i, _)| i != backend_col)
+                    .map(|(_, f)| f)
+                    .collect()
+            })
+            .collect()
+    };
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/generators/tests/data/HB_494_bus.mtx.gz");
+    for extra in [
+        &["--topology", "chain,random-recursive", "--nodes", "700000"][..],
+        &["--tree", data],
+    ] {
+        let cpu = sweep("cpu", extra);
+        let gpu = sweep("gpu", extra);
+        assert!(!cpu.is_empty());
+        assert!(cpu == gpu, "{extra:?}: GPU sweep differs from the CPU sweep");
+    }
+}
+
 /// Subnormal weights and partial sums: every weight a multiple of the smallest subnormal
 /// (2^-149) and every sum below 2^-126, so every addition is exact and subnormal. A device
 /// either keeps subnormals, and then equals the twin bit for bit, or flushes them to zero
@@ -433,4 +478,31 @@ fn subnormal_weights() {
             "the device flushes subnormals"
         }
     );
+}
+
+#[test]
+fn zz_probe_forest() {
+    let Some(gpu) = gpu() else { return };
+    let spec = std::env::var("PROBE").unwrap_or_default();
+    if spec.is_empty() {
+        return;
+    }
+    let mut trees = Vec::new();
+    let mut ws = Vec::new();
+    for (i, part) in spec.split(',').enumerate() {
+        let (t, n) = part.split_once(':').unwrap();
+        let n: usize = n.parse().unwrap();
+        let topology: Topology = t.parse().unwrap();
+        trees.push(tree(topology, n, i as u64));
+        ws.push(weights(WeightModel::Normal, n, i as u64));
+    }
+    let jobs: Vec<(&Tree, &[f32])> = trees.iter().zip(&ws).map(|(t, w)| (t, &w[..])).collect();
+    for op in Op::ALL {
+        let many = gpu.compute_many(&jobs, Algorithm::Parallel, op).unwrap();
+        for (k, (t, w)) in jobs.iter().enumerate() {
+            let twin = kernels::cpu(t, w, Algorithm::Parallel, op);
+            let bad = (0..twin.len()).filter(|&v| many[k][v].to_bits() != twin[v].to_bits()).count();
+            eprintln!("PROBE {op} job {k}: {bad} differ of {}", twin.len());
+        }
+    }
 }
