@@ -242,14 +242,14 @@ pub fn run(
                 if stop.load(std::sync::atomic::Ordering::Relaxed) {
                     return;
                 }
-                let built: Vec<Result<Built<'_>, Error>> =
-                    batch.par_iter().map(|job| build(params, files, job)).collect();
-                let computed = Precomputed::compute(params, &built, backend, backend_name);
-                batch
+                let built: Vec<Result<Built<'_>, Error>> = batch
                     .par_iter()
-                    .zip(built)
-                    .enumerate()
-                    .for_each_with(tx.clone(), |tx, (k, (job, b))| {
+                    .map(|job| build(params, files, job))
+                    .collect();
+                let computed = Precomputed::compute(params, &built, backend, backend_name);
+                batch.par_iter().zip(built).enumerate().for_each_with(
+                    tx.clone(),
+                    |tx, (k, (job, b))| {
                         let done = match (&computed, b) {
                             (Err(e), _) => Err(Error::Gpu(e.to_string())),
                             (_, Err(e)) => Err(e),
@@ -257,7 +257,8 @@ pub fn run(
                         };
                         bar.inc(1);
                         let _ = tx.send((first + k, done));
-                    });
+                    },
+                );
                 first += batch.len();
             }
         });

@@ -400,15 +400,26 @@ fn cli_gpu_sweep_equals_cpu_sweep() {
         let dir = base.join(format!("gpu-sweep-{backend}-{}", extra.len()));
         let _ = std::fs::remove_dir_all(&dir);
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_accuracy"))
-            .args(["sweep", "--cond", "1e2..1e9", "--points", "3", "--trees", "3"])
+            .args([
+                "sweep", "--cond", "1e2..1e9", "--points", "3", "--trees", "3",
+            ])
             .args(["--algos", "sequential,parallel,vectorial", "--quiet"])
             .args(extra)
             .args(["--backend", backend, "--out", dir.to_str().unwrap()])
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let mut r = csv::Reader::from_path(dir.join("results.csv")).unwrap();
-        let backend_col = r.headers().unwrap().iter().position(|h| h == "backend").unwrap();
+        let backend_col = r
+            .headers()
+            .unwrap()
+            .iter()
+            .position(|h| h == "backend")
+            .unwrap();
         r.records()
             .map(|rec| {
                 let rec = rec.unwrap();
@@ -420,7 +431,10 @@ fn cli_gpu_sweep_equals_cpu_sweep() {
             })
             .collect()
     };
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/generators/tests/data/HB_494_bus.mtx.gz");
+    let data = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/generators/tests/data/HB_494_bus.mtx.gz"
+    );
     for extra in [
         &["--topology", "chain,random-recursive", "--nodes", "700000"][..],
         &["--tree", data],
@@ -428,8 +442,81 @@ fn cli_gpu_sweep_equals_cpu_sweep() {
         let cpu = sweep("cpu", extra);
         let gpu = sweep("gpu", extra);
         assert!(!cpu.is_empty());
-        assert!(cpu == gpu, "{extra:?}: GPU sweep differs from the CPU sweep");
+        assert!(
+            cpu == gpu,
+            "{extra:?}: GPU sweep differs from the CPU sweep"
+        );
     }
+}
+
+/// `bench --out DIR --tree FILE`: bench.csv holds, per tree and op, the sequential CPU twin,
+/// both kernels and the baselines of the same run, and bench.html is written from it.
+#[test]
+fn cli_bench_writes_csv_and_html() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-out");
+    let _ = std::fs::remove_dir_all(&dir);
+    let data = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/generators/tests/data/HB_494_bus.mtx.gz"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_accuracy"))
+        .args([
+            "bench",
+            "--topology",
+            "star",
+            "--min-log2",
+            "9",
+            "--max-log2",
+            "10",
+        ])
+        .args(["--ops", "rootfix,leaffix", "--reps", "2", "--tree", data])
+        .args(["--out", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<analysis::records::bench::BenchRecord> =
+        csv::Reader::from_path(dir.join("bench.csv"))
+            .unwrap()
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .unwrap();
+    for (topology, n) in [("star", 512), ("star", 1024), ("HB_494_bus.mtx.gz", 494)] {
+        for op in ["rootfix", "leaffix"] {
+            for (algo, backend_cpu) in [
+                ("sequential", true),
+                ("parallel", false),
+                ("vectorial", false),
+            ] {
+                let r = rows
+                    .iter()
+                    .find(|r| {
+                        r.topology == topology && r.n == n && r.op == op && r.algorithm == algo
+                    })
+                    .unwrap_or_else(|| panic!("no row {topology} {n} {op} {algo}"));
+                assert_eq!(r.backend == "cpu", backend_cpu, "{r:?}");
+                assert!(
+                    r.compute_min_s <= r.compute_s && r.compute_s <= r.compute_max_s,
+                    "{r:?}"
+                );
+                assert!(r.compute_s > 0.0 && r.reps >= 1, "{r:?}");
+            }
+        }
+        for base in ["copy", "upload", "download"] {
+            assert!(
+                rows.iter().any(|r| r.n == n && r.algorithm == base),
+                "{n} {base}"
+            );
+        }
+    }
+    let html = std::fs::read_to_string(dir.join("bench.html")).unwrap();
+    assert!(html.contains("HB_494_bus.mtx.gz") && html.contains("<svg"));
 }
 
 /// Subnormal weights and partial sums: every weight a multiple of the smallest subnormal
@@ -501,7 +588,9 @@ fn zz_probe_forest() {
         let many = gpu.compute_many(&jobs, Algorithm::Parallel, op).unwrap();
         for (k, (t, w)) in jobs.iter().enumerate() {
             let twin = kernels::cpu(t, w, Algorithm::Parallel, op);
-            let bad = (0..twin.len()).filter(|&v| many[k][v].to_bits() != twin[v].to_bits()).count();
+            let bad = (0..twin.len())
+                .filter(|&v| many[k][v].to_bits() != twin[v].to_bits())
+                .count();
             eprintln!("PROBE {op} job {k}: {bad} differ of {}", twin.len());
         }
     }

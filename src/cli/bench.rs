@@ -1,9 +1,12 @@
-//! `accuracy bench`: time per vertex of the GPU kernels.
+//! `accuracy bench`: time per vertex of the GPU kernels, with the baselines of the same run;
+//! `--out DIR` writes bench.csv and bench.html (the seed paper's Figs. 4, 5 and 7).
 
+use super::ReadArgs;
 use clap::Args;
-use generators::Topology;
+use generators::{ChildOrder, Topology};
+use std::path::PathBuf;
 use treefix_accuracy::experiment::Backend;
-use treefix_accuracy::{Error, gpu};
+use treefix_accuracy::{Error, gpu, inputs};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -16,14 +19,24 @@ pub struct BenchArgs {
     /// Largest size, as log2 of the vertex count.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
     max_log2: u32,
+    /// Tree files to time as well (e.g. Matrix Market spanning trees, as in the paper's Fig. 4).
+    #[arg(long = "tree", value_name = "FILE")]
+    trees: Vec<PathBuf>,
+    #[command(flatten)]
+    read: ReadArgs,
     /// Operations, comma-separated: rootfix, leaffix.
     #[arg(long, value_delimiter = ',', default_value = "rootfix")]
     ops: Vec<analysis::Op>,
-    /// Timed repetitions per kernel (best kept; fewer when one takes long).
+    /// Timed repetitions per kernel (medians reported, with min and max; fewer when one call
+    /// takes long).
     #[arg(long, default_value_t = 3)]
     reps: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Write DIR/bench.csv (one row per tree × op × algorithm × backend, baselines included)
+    /// and DIR/bench.html.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
 }
 
 pub fn run(a: BenchArgs) -> Result<(), Error> {
@@ -33,6 +46,13 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
             a.min_log2, a.max_log2
         )));
     }
+    // Read every file first: a bad one fails before any GPU time is spent.
+    let opts = a.read.options();
+    let files = a
+        .trees
+        .iter()
+        .map(|p| inputs::load(p, &opts, None))
+        .collect::<Result<Vec<_>, Error>>()?;
     let gpu = gpu::Gpu::new()?;
     eprintln!("backend: {}", gpu.describe());
     let params = gpu::bench::BenchParams {
@@ -43,7 +63,24 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
         reps: a.reps,
         seed: a.seed,
     };
-    let rows = gpu::bench::run(&gpu, &params, |what| eprintln!("bench: {what}"))?;
+    let progress = |what: &str| eprintln!("bench: {what}");
+    let mut rows = gpu::bench::run(&gpu, &params, progress)?;
+    for f in &files {
+        let tree = f.tree(ChildOrder::Natural);
+        rows.extend(gpu::bench::run_on(
+            &gpu,
+            &f.name(),
+            &tree,
+            &params,
+            progress,
+        )?);
+    }
     print!("{}", gpu::bench::table(&gpu, &rows));
+    if let Some(dir) = a.out {
+        let csv = gpu::bench::write_csv(&dir, &rows)?;
+        let written = analysis::report::bench::write_bench_report(&dir)?;
+        println!("wrote {}", csv.display());
+        println!("{}", super::report::describe(&written));
+    }
     Ok(())
 }

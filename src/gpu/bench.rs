@@ -91,6 +91,15 @@ impl Warmer {
     }
 }
 
+/// `2^k` for a power of two, else the count itself (a tree file's size).
+fn size(n: usize) -> String {
+    if n.is_power_of_two() {
+        format!("2^{}", n.trailing_zeros())
+    } else {
+        n.to_string()
+    }
+}
+
 /// Median, min and max of some times.
 fn stats(mut xs: Vec<f64>) -> (f64, f64, f64) {
     xs.sort_by(f64::total_cmp);
@@ -150,6 +159,38 @@ fn named(
         bytes_moved: 0,
         reps: 0,
     }
+}
+
+/// The sequential CPU twin on one core (the seed paper's speed-up baseline, its Fig. 5): wall
+/// time of each repetition, backend `cpu`, no transfers.
+fn sequential_row(
+    gpu: &Gpu,
+    name: &str,
+    (tree, w): (&Tree, &[f32]),
+    op: Op,
+    reps: usize,
+) -> BenchRecord {
+    let mut row = named(
+        gpu,
+        name,
+        tree.len(),
+        tree.height(),
+        op.name(),
+        "sequential",
+    );
+    row.backend = "cpu".into();
+    let start = Instant::now();
+    let mut times = Vec::new();
+    while times.len() < reps.max(1)
+        && (times.is_empty() || start.elapsed().as_secs_f64() < BUDGET_S)
+    {
+        let t = Instant::now();
+        std::hint::black_box(kernels::cpu(tree, w, Algorithm::Sequential, op));
+        times.push(t.elapsed().as_secs_f64());
+    }
+    let zeros = vec![0.0; times.len()];
+    // Each weight read once and each result written once.
+    timed(row, times, zeros, 8 * tree.len() as u64)
 }
 
 /// `row` with the statistics of its repetitions and the bytes it moves.
@@ -263,6 +304,7 @@ fn measure_tree(
     let mut rows = Vec::new();
     for &op in &p.ops {
         progress(&format!("{name} n={} {op}", tree.len()));
+        rows.push(sequential_row(gpu, name, (tree, w), op, p.reps));
         for algo in [Algorithm::Parallel, Algorithm::Vectorial] {
             rows.extend(measure(gpu, warmer, name, (tree, w), (algo, op), p.reps)?);
         }
@@ -456,9 +498,9 @@ pub fn table(gpu: &Gpu, rows: &[BenchRecord]) -> String {
         let (pt, vt) = (pc + p.transfer_s, vc + v.transfer_s);
         let _ = writeln!(
             s,
-            "| {} | 2^{} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             p.topology,
-            p.n.trailing_zeros(),
+            size(p.n),
             p.height,
             p.op,
             per(pc),
@@ -487,8 +529,8 @@ pub fn table(gpu: &Gpu, rows: &[BenchRecord]) -> String {
         let down = find(rows, "", c.n, "", "download");
         let _ = writeln!(
             s,
-            "| 2^{} | {} | {} | {} |",
-            c.n.trailing_zeros(),
+            "| {} | {} | {} | {} |",
+            size(c.n),
             sig3(gbs(c.bytes_moved, c.compute_s)),
             up.map_or("-".into(), |r| sig3(gbs(r.bytes_moved, r.transfer_s))),
             down.map_or("-".into(), |r| sig3(gbs(r.bytes_moved, r.transfer_s))),
@@ -534,9 +576,9 @@ pub fn table(gpu: &Gpu, rows: &[BenchRecord]) -> String {
         };
         let _ = writeln!(
             s,
-            "| {} | 2^{} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             v.topology,
-            v.n.trailing_zeros(),
+            size(v.n),
             v.op,
             stage("scan"),
             stage("read"),
