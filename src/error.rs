@@ -31,9 +31,12 @@ pub enum Error {
     Read(#[from] generators::io::ReadError),
     #[error("{0}")]
     Usage(String),
-    /// No adapter, a device limit exceeded, a GPU failure.
+    /// No adapter, a GPU failure.
     #[error("gpu: {0}")]
     Gpu(String),
+    /// A tree beyond the adapter's limits (a usage error: a smaller tree, or the CPU twins).
+    #[error("gpu: {0}")]
+    GpuLimit(String),
     #[error(
         "{dir}: holds a sweep with other parameters ({field} differs); choose another --out or remove it"
     )]
@@ -80,6 +83,7 @@ impl Error {
             | Error::Generate(_)
             | Error::Read(_)
             | Error::Output { .. }
+            | Error::GpuLimit(_)
             | Error::ResumeMismatch { .. } => 2,
             Error::BoundViolation(_) | Error::GpuMismatch(_) => 3,
             Error::Regression(_) => 4,

@@ -237,8 +237,11 @@ fn folded_dispatches_and_limits() {
     let w = weights(WeightModel::Normal, n, 1);
     let e = small
         .compute(&t, &w, Algorithm::Vectorial, Op::Rootfix)
-        .unwrap_err()
-        .to_string();
+        .unwrap_err();
+    // A usage error (exit code 2): a smaller tree, or the CPU twins.
+    assert!(matches!(e, treefix_accuracy::Error::GpuLimit(_)), "{e}");
+    assert_eq!(e.exit_code(), 2);
+    let e = e.to_string();
     assert!(
         e.contains("80000 bytes") && e.contains("max_storage_buffer_binding_size of 65536"),
         "{e}"

@@ -243,7 +243,7 @@ pub(crate) fn check_limits(
         ("max_buffer_size", l.max_buffer_size),
     ] {
         if bytes > value {
-            return Err(Error::Gpu(format!(
+            return Err(Error::GpuLimit(format!(
                 "a tree of {n} vertices needs a {what} buffer of {bytes} bytes, above the adapter's {limit} of {value} bytes; use --backend cpu or a smaller tree"
             )));
         }

@@ -49,7 +49,7 @@ impl VectorialTree {
         let n = forest.len();
         let layout = PreorderLayout::new(forest);
         if layout.levels[0].len >= super::layout::ROOT_BIT as usize {
-            return Err(Error::Gpu(format!(
+            return Err(Error::GpuLimit(format!(
                 "a forest of {n} vertices has Euler-tour positions beyond 31 bits"
             )));
         }
