@@ -246,15 +246,19 @@ pub fn run(
                     .par_iter()
                     .map(|job| build(params, files, job))
                     .collect();
-                let computed = Precomputed::compute(params, &built, backend, backend_name);
+                let computed = match Precomputed::compute(params, &built, backend, backend_name) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        // The trees before this batch are written; the error ends the sweep.
+                        let _ = tx.send((first, Err(e)));
+                        return;
+                    }
+                };
                 batch.par_iter().zip(built).enumerate().for_each_with(
                     tx.clone(),
                     |tx, (k, (job, b))| {
-                        let done = match (&computed, b) {
-                            (Err(e), _) => Err(Error::Gpu(e.to_string())),
-                            (_, Err(e)) => Err(e),
-                            (Ok(c), Ok(b)) => assess(params, job, b, &c.tree(k), backend_name),
-                        };
+                        let done =
+                            b.and_then(|b| assess(params, job, b, &computed.tree(k), backend_name));
                         bar.inc(1);
                         let _ = tx.send((first + k, done));
                     },
