@@ -439,7 +439,7 @@ fn cli_gpu_sweep_equals_cpu_sweep() {
         "/generators/tests/data/HB_494_bus.mtx.gz"
     );
     for extra in [
-        &["--topology", "chain,random-recursive", "--nodes", "700000"][..],
+        &["--topology", "chain,random-recursive", "--nodes", "250000"][..],
         &["--tree", data],
     ] {
         let (cpu, cpu_mismatches) = sweep("cpu", extra);
