@@ -80,6 +80,7 @@ use crate::orders::{self, ScanValue};
 use crate::reference::{NodeError, Reference, lost_bits};
 use crate::scan_plan;
 use generators::Tree;
+use generators::exact_sum::ExactSum;
 use rug::Float;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -750,10 +751,9 @@ fn exceeds(
     }
     match reference {
         Reference::Exact { values, .. } => {
-            use rug::Assign;
-            scratch.assign(computed);
-            *scratch -= &values[v];
-            scratch.abs_mut();
+            (ExactSum::from_f32(computed) - values[v])
+                .abs()
+                .assign_to(scratch);
             *scratch > bound
         }
         Reference::Dd { .. } => false,

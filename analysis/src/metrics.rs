@@ -1,7 +1,7 @@
 //! Error statistics over the nodes of one run, and the vectorial algorithm's own conditioning.
 
 use crate::algo::Op;
-use crate::orders::{Magnitude, euler};
+use crate::orders::{Abs, euler};
 use crate::reference::{NodeError, lost_bits};
 use crate::scan_plan;
 use generators::Tree;
@@ -58,7 +58,7 @@ impl ErrorSummary {
 pub fn scan_abs_prefix(tree: &Tree, w: &[f32], op: Op) -> Vec<f64> {
     // The Euler-tour write on magnitudes (|−w| = |w| at close for rootfix), scanned left to
     // right: magnitudes do not round in a way that matters here, so any scan order would do.
-    let mut at: Vec<Magnitude> = euler::write(tree, w, op);
+    let mut at: Vec<Abs<f64>> = euler::write(tree, w, op);
     scan_plan::sequential_scan(&mut at);
     let pos = match op {
         Op::Rootfix => tree.open(),

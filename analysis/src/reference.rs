@@ -1,12 +1,15 @@
-//! References for treefix results: exact (MPFR) and double-double (a fast cross-check).
+//! References for treefix results: exact (a fixed-point accumulator, [`ExactSum`]) and
+//! double-double (a fast cross-check).
 //!
-//! Both are computed incrementally, one addition per vertex (rootfix in preorder from the
-//! parent's value, leaffix in postorder from the children's values), never by re-summing paths.
+//! Both are computed incrementally, one addition per vertex, by the sequential orders of
+//! [`crate::orders::tree`] (rootfix in preorder from the parent's value, leaffix in postorder
+//! from the children's values), never by re-summing paths.
 
 use crate::algo::Op;
+use crate::orders::{Abs, ScanValue, tree};
 use generators::Tree;
-use generators::exact_sum::EXACT_PREC;
-use rug::{Assign, Float};
+use generators::exact_sum::{EXACT_PREC, ExactSum};
+use rug::Float;
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
 use twofloat::TwoFloat;
@@ -15,7 +18,7 @@ use twofloat::TwoFloat;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReferenceKind {
-    /// MPFR at 320 bits: exact for any sum of up to 2^40 f32 values.
+    /// Exact for any sum of up to 2^40 f32 values (320-bit fixed point, unit 2^-149).
     #[default]
     Exact,
     /// Double-double (≈ 106 bits, not exact: an ill-conditioned sum beyond ~1e16 loses it).
@@ -45,8 +48,8 @@ impl FromStr for ReferenceKind {
 /// Per-node reference values of one operation on one weighted tree.
 pub enum Reference {
     Exact {
-        values: Vec<Float>,
-        abs_sums: Vec<Float>,
+        values: Vec<ExactSum>,
+        abs_sums: Vec<ExactSum>,
     },
     Dd {
         values: Vec<TwoFloat>,
@@ -85,19 +88,20 @@ impl Reference {
     /// Computes the reference of `op` on `tree` with weights `w`.
     pub fn compute(kind: ReferenceKind, tree: &Tree, w: &[f32], op: Op) -> Reference {
         match kind {
-            ReferenceKind::Exact => {
-                let values = treefix_incremental(tree, op, |v| exact(w[v] as f64), |a, b| *a += b);
-                let abs_sums =
-                    treefix_incremental(tree, op, |v| exact(w[v].abs() as f64), |a, b| *a += b);
-                Reference::Exact { values, abs_sums }
-            }
-            ReferenceKind::Dd => {
-                let values =
-                    treefix_incremental(tree, op, |v| TwoFloat::from(w[v] as f64), |a, b| *a += *b);
-                let abs_sums =
-                    treefix_incremental(tree, op, |v| w[v].abs() as f64, |a, b| *a += *b);
-                Reference::Dd { values, abs_sums }
-            }
+            ReferenceKind::Exact => Reference::Exact {
+                values: incremental(tree, w, op),
+                abs_sums: incremental::<Abs<ExactSum>>(tree, w, op)
+                    .into_iter()
+                    .map(|x| x.0)
+                    .collect(),
+            },
+            ReferenceKind::Dd => Reference::Dd {
+                values: incremental(tree, w, op),
+                abs_sums: incremental::<Abs<f64>>(tree, w, op)
+                    .into_iter()
+                    .map(|x| x.0)
+                    .collect(),
+            },
         }
     }
 
@@ -148,7 +152,7 @@ impl Reference {
     /// The reference of node v as an MPFR number (exact: a double-double pair is added exactly).
     pub fn value_exact(&self, v: usize) -> Float {
         match self {
-            Reference::Exact { values, .. } => values[v].clone(),
+            Reference::Exact { values, .. } => values[v].to_float(),
             Reference::Dd { values, .. } => {
                 let mut f = Float::with_val(EXACT_PREC, values[v].hi());
                 f += values[v].lo();
@@ -163,14 +167,14 @@ impl Reference {
     }
 
     /// The error of `computed` at node v. The difference is formed exactly (exact reference)
-    /// or in double-double, then divided in f64.
-    pub fn error(&self, v: usize, computed: f32, scratch: &mut Float) -> NodeError {
+    /// or in double-double, then divided in f64. `_scratch` is no longer used (the exact
+    /// difference needs no MPFR number); it stays for the callers.
+    pub fn error(&self, v: usize, computed: f32, _scratch: &mut Float) -> NodeError {
         let (diff, x) = match self {
-            Reference::Exact { values, .. } => {
-                scratch.assign(computed);
-                *scratch -= &values[v];
-                (scratch.to_f64().abs(), values[v].to_f64().abs())
-            }
+            Reference::Exact { values, .. } => (
+                (ExactSum::from_f32(computed) - values[v]).to_f64().abs(),
+                values[v].to_f64().abs(),
+            ),
             Reference::Dd { values, .. } => {
                 let d = TwoFloat::from(computed as f64) - values[v];
                 (
@@ -195,10 +199,6 @@ impl Reference {
     }
 }
 
-fn exact(x: f64) -> Float {
-    Float::with_val(EXACT_PREC, x)
-}
-
 /// Decimal with 30 significant digits ("0" for zero).
 pub fn decimal(f: &Float) -> String {
     if f.is_zero() {
@@ -209,44 +209,32 @@ pub fn decimal(f: &Float) -> String {
 
 /// One addition per vertex: rootfix in preorder from the parent, leaffix in postorder from the
 /// children (in child order).
-fn treefix_incremental<T: Clone>(
-    tree: &Tree,
-    op: Op,
-    init: impl Fn(usize) -> T,
-    add: impl Fn(&mut T, &T),
-) -> Vec<T> {
-    let n = tree.len();
-    let mut out: Vec<T> = (0..n).map(&init).collect();
+fn incremental<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
     match op {
-        Op::Rootfix => {
-            for &v in tree.preorder() {
-                if let Some(p) = tree.parent(v) {
-                    let (pv, vv) = two_mut(&mut out, p as usize, v as usize);
-                    add(vv, pv);
-                }
-            }
-        }
-        Op::Leaffix => {
-            for &v in tree.postorder() {
-                if let Some(p) = tree.parent(v) {
-                    let (vv, pv) = two_mut(&mut out, v as usize, p as usize);
-                    add(pv, vv);
-                }
-            }
-        }
+        Op::Rootfix => tree::rootfix_sequential(tree, w),
+        Op::Leaffix => tree::leaffix_sequential(tree, w),
     }
-    out
 }
 
-/// Shared reference to `a`, exclusive to `b` (a ≠ b).
-fn two_mut<T>(s: &mut [T], a: usize, b: usize) -> (&T, &mut T) {
-    debug_assert_ne!(a, b);
-    if a < b {
-        let (lo, hi) = s.split_at_mut(b);
-        (&lo[a], &mut hi[0])
-    } else {
-        let (lo, hi) = s.split_at_mut(a);
-        (&hi[0], &mut lo[b])
+impl ScanValue for ExactSum {
+    #[inline]
+    fn term(w: f32) -> Self {
+        ExactSum::from_f32(w)
+    }
+    #[inline]
+    fn plus(self, rhs: Self) -> Self {
+        self + rhs
+    }
+}
+
+impl ScanValue for TwoFloat {
+    #[inline]
+    fn term(w: f32) -> Self {
+        TwoFloat::from(w as f64)
+    }
+    #[inline]
+    fn plus(self, rhs: Self) -> Self {
+        self + rhs
     }
 }
 
