@@ -285,4 +285,116 @@ mod tests {
         let ok = r.error(1, 0.0, &mut s);
         assert!(!ok.flagged && ok.rel == 0.0);
     }
+
+    /// The exact values by MPFR, one addition per vertex along the path or subtree sums,
+    /// written independently of the orders: rootfix from the parent, leaffix from the
+    /// children.
+    fn mpfr_reference(tree: &Tree, w: &[f32], op: Op, abs: bool) -> Vec<Float> {
+        let term = |v: usize| Float::with_val(EXACT_PREC, if abs { w[v].abs() } else { w[v] });
+        let mut out: Vec<Float> = (0..tree.len()).map(term).collect();
+        match op {
+            Op::Rootfix => {
+                for &v in tree.preorder() {
+                    if let Some(p) = tree.parent(v) {
+                        let parent = out[p as usize].clone();
+                        out[v as usize] += &parent;
+                    }
+                }
+            }
+            Op::Leaffix => {
+                for &v in tree.postorder() {
+                    if let Some(p) = tree.parent(v) {
+                        let child = out[v as usize].clone();
+                        out[p as usize] += &child;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Every node's value, Σ|terms|, f64 roundings, decimal string and error of a computed
+    /// value agree with MPFR bit for bit.
+    fn check_against_mpfr(tree: &Tree, w: &[f32], what: &str) {
+        let mut scratch = Float::new(EXACT_PREC);
+        for op in Op::ALL {
+            let r = Reference::compute(ReferenceKind::Exact, tree, w, op);
+            let values = mpfr_reference(tree, w, op, false);
+            let abs_sums = mpfr_reference(tree, w, op, true);
+            // A computed value to measure: the f32 rounding of each exact value, and w itself.
+            for v in 0..tree.len() {
+                let x = &values[v];
+                assert_eq!(r.value_exact(v), *x, "{what} {op} v={v}");
+                assert_eq!(r.value_f64(v).to_bits(), x.to_f64().to_bits(), "{what} {op} v={v}");
+                assert_eq!(r.abs_sum_f64(v).to_bits(), abs_sums[v].to_f64().to_bits());
+                assert_eq!(r.value_string(v), decimal(x));
+                for computed in [x.to_f32(), w[v], 0.0] {
+                    let e = r.error(v, computed, &mut scratch);
+                    let mut d = Float::with_val(EXACT_PREC, computed);
+                    d -= x;
+                    let (diff, xa) = (d.to_f64().abs(), x.to_f64().abs());
+                    assert_eq!(e.abs.to_bits(), diff.to_bits(), "{what} {op} v={v}");
+                    if xa != 0.0 {
+                        assert_eq!(e.rel.to_bits(), (diff / xa).to_bits());
+                    } else {
+                        assert_eq!(e.flagged, diff != 0.0);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Gensum weights up to κ = 1e30 on every topology.
+    #[test]
+    fn exact_reference_matches_mpfr_on_gensum() {
+        use generators::{Topology, WeightModel};
+        for (i, topo) in Topology::all_defaults().into_iter().enumerate() {
+            for (j, cond) in [1e1, 1e10, 1e20, 1e30].into_iter().enumerate() {
+                let mut rng = generators::rng(100 + 10 * i as u64 + j as u64);
+                let n = 600;
+                let tree = topo.generate(n, ChildOrder::Natural, &mut rng).unwrap();
+                let w = WeightModel::Gensum.weights(n, cond, &mut rng).unwrap();
+                check_against_mpfr(&tree, &w, &format!("{topo} κ={cond:e}"));
+            }
+        }
+    }
+
+    /// The ends of the f32 range: max, min normal, subnormals, signed zeros, and exact
+    /// cancellation to 0.
+    #[test]
+    fn exact_reference_matches_mpfr_on_edge_values() {
+        use generators::Topology;
+        let max = f32::MAX;
+        let min_normal = f32::MIN_POSITIVE;
+        let sub = f32::from_bits(1);
+        let edges = [
+            max,
+            -max,
+            min_normal,
+            -min_normal,
+            sub,
+            -sub,
+            f32::from_bits(0x7f_ffff),
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            2f32.powi(-24),
+        ];
+        for (i, topo) in Topology::all_defaults().into_iter().enumerate() {
+            let mut rng = generators::rng(7 + i as u64);
+            let n = 200;
+            let tree = topo.generate(n, ChildOrder::Natural, &mut rng).unwrap();
+            // Edge values in a pattern that also cancels exactly (x then −x).
+            let w: Vec<f32> = (0..n)
+                .map(|v| {
+                    let x = edges[(v / 2) % edges.len()];
+                    if v % 2 == 0 { x } else { -x }
+                })
+                .collect();
+            check_against_mpfr(&tree, &w, &format!("{topo} edges"));
+            let zeros: Vec<f32> = (0..n).map(|v| if v % 3 == 0 { 0.0 } else { -0.0 }).collect();
+            check_against_mpfr(&tree, &zeros, &format!("{topo} zeros"));
+        }
+    }
 }
