@@ -325,7 +325,11 @@ mod tests {
             for v in 0..tree.len() {
                 let x = &values[v];
                 assert_eq!(r.value_exact(v), *x, "{what} {op} v={v}");
-                assert_eq!(r.value_f64(v).to_bits(), x.to_f64().to_bits(), "{what} {op} v={v}");
+                assert_eq!(
+                    r.value_f64(v).to_bits(),
+                    x.to_f64().to_bits(),
+                    "{what} {op} v={v}"
+                );
                 assert_eq!(r.abs_sum_f64(v).to_bits(), abs_sums[v].to_f64().to_bits());
                 assert_eq!(r.value_string(v), decimal(x));
                 for computed in [x.to_f32(), w[v], 0.0] {
@@ -393,7 +397,9 @@ mod tests {
                 })
                 .collect();
             check_against_mpfr(&tree, &w, &format!("{topo} edges"));
-            let zeros: Vec<f32> = (0..n).map(|v| if v % 3 == 0 { 0.0 } else { -0.0 }).collect();
+            let zeros: Vec<f32> = (0..n)
+                .map(|v| if v % 3 == 0 { 0.0 } else { -0.0 })
+                .collect();
             check_against_mpfr(&tree, &zeros, &format!("{topo} zeros"));
         }
     }
