@@ -135,22 +135,28 @@ fn two_sum_err(a: f64, b: f64, s: f64) -> f64 {
 #[inline]
 pub fn add_up(a: f64, b: f64) -> f64 {
     let s = a + b;
-    if two_sum_err(a, b, s) > 0.0 {
-        next_up(s)
-    } else {
-        s
-    }
+    nudge(s, two_sum_err(a, b, s) > 0.0, true)
 }
 
 /// a + b rounded downward.
 #[inline]
 pub fn add_down(a: f64, b: f64) -> f64 {
     let s = a + b;
-    if two_sum_err(a, b, s) < 0.0 {
-        next_down(s)
-    } else {
-        s
-    }
+    nudge(s, two_sum_err(a, b, s) < 0.0, false)
+}
+
+/// `s` moved one ulp up (`up`) or down when `inexact`, else `s`: [`next_up`] or
+/// [`next_down`] without a branch, since whether a sum rounds is unpredictable. An inexact
+/// sum is never zero (a sum of two f64 that rounds is far above the subnormal range), so the
+/// step is ±1 on the bits, by the sign of s.
+#[inline]
+fn nudge(s: f64, inexact: bool, up: bool) -> f64 {
+    let bits = s.to_bits() as i64;
+    let negative = bits >> 63; // 0 or −1
+    // Sign and magnitude: bits + 1 moves s > 0 up, bits − 1 moves s < 0 up.
+    let step_up = (inexact as i64 ^ negative) - negative; // +1, −1 (s < 0), or 0
+    let step = if up { step_up } else { -step_up };
+    f64::from_bits(bits.wrapping_add(step) as u64)
 }
 
 /// x·u for x ≥ 0: an exact scaling by 2^-24, rounded up in the (never reached in practice)
@@ -168,7 +174,19 @@ pub fn times_u(x: f64) -> f64 {
 /// (1 + u)·x for x ≥ 0, rounded upward.
 #[inline]
 fn one_plus_u_times(x: f64) -> f64 {
-    add_up(x, times_u(x))
+    add_up_nonneg(x, times_u(x))
+}
+
+/// [`add_up`] for a, b ≥ 0, the same result with fewer operations: with the larger operand
+/// first, Fast2Sum (Dekker) gives the same exact rounding error as TwoSum.
+#[inline]
+fn add_up_nonneg(a: f64, b: f64) -> f64 {
+    debug_assert!(a >= 0.0 && b >= 0.0, "{a} {b}");
+    let (big, small) = (a.max(b), a.min(b));
+    let s = big + small;
+    let err = small - (s - big);
+    // An inexact sum is > 0, so one ulp up is one more on the bits.
+    f64::from_bits(s.to_bits() + (err > 0.0) as u64)
 }
 
 /// a·b for a, b ≥ 0, rounded upward (nearest product, then one ulp up).
@@ -266,8 +284,11 @@ impl ScanValue for APriori {
         if rhs.mag == 0.0 {
             return self;
         }
-        let mag = add_up(self.mag, rhs.mag);
-        let err = add_up(one_plus_u_times(add_up(self.err, rhs.err)), times_u(mag));
+        let mag = add_up_nonneg(self.mag, rhs.mag);
+        let err = add_up_nonneg(
+            one_plus_u_times(add_up_nonneg(self.err, rhs.err)),
+            times_u(mag),
+        );
         let mut out = APriori {
             mag,
             err,
@@ -276,8 +297,8 @@ impl ScanValue for APriori {
             hi: add_up(self.hi, rhs.hi),
             sharp: 0.0,
         };
-        out.sharp = add_up(
-            one_plus_u_times(add_up(self.sharp, rhs.sharp)),
+        out.sharp = add_up_nonneg(
+            one_plus_u_times(add_up_nonneg(self.sharp, rhs.sharp)),
             times_u(out.abs_bound()),
         );
         out
@@ -370,30 +391,38 @@ impl APrioriBounds {
     }
 }
 
-/// γ̃_D(λ) by depth D, computed once per depth: a run has few distinct depths.
+/// γ̃_D(λ) by depth D, computed once per depth and thread: runs have few distinct depths
+/// (at most the height of the tree or of the scan plan), and exp_m1 is costly.
 struct GammaTilde {
     lambda: f64,
-    by_depth: RefCell<Vec<f64>>,
+}
+
+thread_local! {
+    /// (λ, γ̃_D(λ) for D = 0, 1, …; NaN where not computed yet).
+    static GAMMA_TILDE: RefCell<(f64, Vec<f64>)> = const { RefCell::new((f64::NAN, Vec::new())) };
 }
 
 impl GammaTilde {
     fn new(lambda: f64) -> Self {
-        GammaTilde {
-            lambda,
-            by_depth: RefCell::new(Vec::new()),
-        }
+        GammaTilde { lambda }
     }
     /// The probabilistic bound of `x`: γ̃_D(λ)·Σ|t_i|, as [`APriori::prob`].
     fn prob(&self, x: &APriori) -> f64 {
         let d = x.depth as usize;
-        let mut table = self.by_depth.borrow_mut();
-        if table.len() <= d {
-            table.resize(d + 1, f64::NAN);
-        }
-        if table[d].is_nan() {
-            table[d] = gamma_tilde(x.depth, self.lambda);
-        }
-        mul_up(table[d], x.mag)
+        let g = GAMMA_TILDE.with_borrow_mut(|(lambda, table)| {
+            if lambda.to_bits() != self.lambda.to_bits() {
+                *lambda = self.lambda;
+                table.clear();
+            }
+            if table.len() <= d {
+                table.resize(d + 1, f64::NAN);
+            }
+            if table[d].is_nan() {
+                table[d] = gamma_tilde(x.depth, self.lambda);
+            }
+            table[d]
+        });
+        mul_up(g, x.mag)
     }
     /// (deterministic, sharp, probabilistic) bounds of one sum.
     fn bounds(&self, x: &APriori) -> (f64, f64, f64) {
@@ -783,6 +812,9 @@ pub fn summarize(
     };
     let mut tight = Vec::with_capacity(values.len());
     let mut sharp_tight = Vec::with_capacity(values.len());
+    // bound / |x| over the nodes with x ≠ 0.
+    let mut det_ratio = Vec::with_capacity(values.len());
+    let mut sharp_ratio = Vec::with_capacity(values.len());
     for (v, e) in errors.iter().enumerate() {
         let x = reference.value_f64(v);
         for (kind, bound) in [
@@ -813,25 +845,46 @@ pub fn summarize(
         }
         tight.push(tightness(e.abs, bounds.det[v]));
         sharp_tight.push(tightness(e.abs, bounds.sharp[v]));
-        if let Some(b) = bound_lost_bits(bounds.det[v], x) {
-            out.max_bound_lost_bits = out.max_bound_lost_bits.max(b);
-        }
-        if let Some(b) = bound_lost_bits(bounds.sharp[v], x) {
-            out.max_sharp_lost_bits = out.max_sharp_lost_bits.max(b);
+        if x != 0.0 {
+            det_ratio.push(bounds.det[v] / x.abs());
+            sharp_ratio.push(bounds.sharp[v] / x.abs());
         }
     }
+    // = the largest bound_lost_bits(bound, x).
+    out.max_bound_lost_bits = max_lost_bits(&det_ratio);
+    out.max_sharp_lost_bits = max_lost_bits(&sharp_ratio);
     (out.median_tightness, out.max_tightness) = median_max(&mut tight);
     (out.median_sharp_tightness, out.max_sharp_tightness) = median_max(&mut sharp_tight);
     out
 }
 
-/// (median, max); the median of an even count is the lower middle element.
+/// The largest `lost_bits(r)` over `ratios` (0 if none), with log2 evaluated only near the
+/// largest ratio: lost_bits is monotone, and libm's log2 (error below 1 ulp) cannot reorder
+/// ratios a relative 2^-30 apart — their logarithms differ by ≥ 2^-30/ln 2, thousands of ulps.
+fn max_lost_bits(ratios: &[f64]) -> f64 {
+    let top = ratios.iter().copied().fold(0.0, f64::max);
+    let near = top * (1.0 - 1.0 / (1u64 << 30) as f64);
+    ratios
+        .iter()
+        .filter(|&&r| r >= near)
+        .map(|&r| lost_bits(r))
+        .fold(0.0, f64::max)
+}
+
+/// (median, max); the median of an even count is the lower middle element (of the order
+/// `total_cmp`; a selection, which gives the same elements as sorting).
 fn median_max(v: &mut [f64]) -> (f64, f64) {
     if v.is_empty() {
         return (0.0, 0.0);
     }
-    v.sort_by(f64::total_cmp);
-    (v[(v.len() - 1) / 2], v[v.len() - 1])
+    let mid = (v.len() - 1) / 2;
+    let (_, &mut median, above) = v.select_nth_unstable_by(mid, f64::total_cmp);
+    let max =
+        above
+            .iter()
+            .copied()
+            .fold(median, |m, x| if x.total_cmp(&m).is_gt() { x } else { m });
+    (median, max)
 }
 
 /// |error| / bound; 0 when the error is 0 (also when the bound is 0), ∞ for an error above a

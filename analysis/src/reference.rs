@@ -50,6 +50,8 @@ pub enum Reference {
     Exact {
         values: Vec<ExactSum>,
         abs_sums: Vec<ExactSum>,
+        /// `values` rounded to f64 (to nearest), read for every error.
+        rounded: Vec<f64>,
     },
     Dd {
         values: Vec<TwoFloat>,
@@ -88,13 +90,17 @@ impl Reference {
     /// Computes the reference of `op` on `tree` with weights `w`.
     pub fn compute(kind: ReferenceKind, tree: &Tree, w: &[f32], op: Op) -> Reference {
         match kind {
-            ReferenceKind::Exact => Reference::Exact {
-                values: incremental(tree, w, op),
-                abs_sums: incremental::<Abs<ExactSum>>(tree, w, op)
-                    .into_iter()
-                    .map(|x| x.0)
-                    .collect(),
-            },
+            ReferenceKind::Exact => {
+                let values: Vec<ExactSum> = incremental(tree, w, op);
+                Reference::Exact {
+                    rounded: values.iter().map(ExactSum::to_f64).collect(),
+                    values,
+                    abs_sums: incremental::<Abs<ExactSum>>(tree, w, op)
+                        .into_iter()
+                        .map(|x| x.0)
+                        .collect(),
+                }
+            }
             ReferenceKind::Dd => Reference::Dd {
                 values: incremental(tree, w, op),
                 abs_sums: incremental::<Abs<f64>>(tree, w, op)
@@ -126,7 +132,7 @@ impl Reference {
     /// The reference value of node v rounded to f64.
     pub fn value_f64(&self, v: usize) -> f64 {
         match self {
-            Reference::Exact { values, .. } => values[v].to_f64(),
+            Reference::Exact { rounded, .. } => rounded[v],
             Reference::Dd { values, .. } => values[v].hi() + values[v].lo(),
         }
     }
@@ -171,9 +177,11 @@ impl Reference {
     /// difference needs no MPFR number); it stays for the callers.
     pub fn error(&self, v: usize, computed: f32, _scratch: &mut Float) -> NodeError {
         let (diff, x) = match self {
-            Reference::Exact { values, .. } => (
+            Reference::Exact {
+                values, rounded, ..
+            } => (
                 (ExactSum::from_f32(computed) - values[v]).to_f64().abs(),
-                values[v].to_f64().abs(),
+                rounded[v].abs(),
             ),
             Reference::Dd { values, .. } => {
                 let d = TwoFloat::from(computed as f64) - values[v];

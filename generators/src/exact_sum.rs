@@ -231,10 +231,10 @@ impl Add for ExactSum {
     fn add(self, rhs: ExactSum) -> ExactSum {
         let mut out = [0u64; LIMBS];
         let mut carry = false;
-        for i in 0..LIMBS {
-            let (x, c1) = self.limbs[i].overflowing_add(rhs.limbs[i]);
+        for ((o, &a), &b) in out.iter_mut().zip(&self.limbs).zip(&rhs.limbs) {
+            let (x, c1) = a.overflowing_add(b);
             let (x, c2) = x.overflowing_add(carry as u64);
-            out[i] = x;
+            *o = x;
             carry = c1 | c2;
         }
         ExactSum {
