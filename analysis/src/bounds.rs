@@ -4,8 +4,10 @@
 //! which pairing — never to the hardware that performs them. The GPU kernels perform the same
 //! additions as their CPU twins (DESIGN §4), so every bound here holds for them as well.
 //!
-//! If a kernel's order of additions changes (say, a load-balanced gather for high-degree
-//! vertices), the summation tree here must change with it: the bound tests replay the twins.
+//! The summation trees are not written here: every bound runs the same generic order of
+//! [`crate::orders`] that the f32 twins run, on bound values instead of f32. If a kernel's
+//! order of additions changes (say, a load-balanced gather for high-degree vertices), its order
+//! there changes, and the twin and the bound change together; the bound tests replay the twins.
 //!
 //! # Four bounds per node
 //!
