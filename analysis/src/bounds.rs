@@ -881,11 +881,10 @@ fn median_max(v: &mut [f64]) -> (f64, f64) {
     }
     let mid = (v.len() - 1) / 2;
     let (_, &mut median, above) = v.select_nth_unstable_by(mid, f64::total_cmp);
-    let max =
-        above
-            .iter()
-            .copied()
-            .fold(median, |m, x| if x.total_cmp(&m).is_gt() { x } else { m });
+    let max = above
+        .iter()
+        .copied()
+        .fold(median, |m, x| if x.total_cmp(&m).is_gt() { x } else { m });
     (median, max)
 }
 

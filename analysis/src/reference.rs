@@ -49,9 +49,10 @@ impl FromStr for ReferenceKind {
 pub enum Reference {
     Exact {
         values: Vec<ExactSum>,
-        abs_sums: Vec<ExactSum>,
         /// `values` rounded to f64 (to nearest), read for every error.
         rounded: Vec<f64>,
+        /// Σ|terms| of each node, exact, then rounded to f64 (to nearest).
+        abs_sums: Vec<f64>,
     },
     Dd {
         values: Vec<TwoFloat>,
@@ -91,14 +92,24 @@ impl Reference {
     pub fn compute(kind: ReferenceKind, tree: &Tree, w: &[f32], op: Op) -> Reference {
         match kind {
             ReferenceKind::Exact => {
-                let values: Vec<ExactSum> = incremental(tree, w, op);
+                // Value and Σ|terms| in one pass, each value rounded to f64 while at hand.
+                let n = tree.len();
+                let mut values = vec![ExactSum::ZERO; n];
+                let mut rounded = vec![0.0; n];
+                let mut abs_sums = vec![0.0; n];
+                let emit = |v: usize, (x, a): (ExactSum, Abs<ExactSum>)| {
+                    values[v] = x;
+                    rounded[v] = x.to_f64();
+                    abs_sums[v] = a.0.to_f64();
+                };
+                match op {
+                    Op::Rootfix => tree::rootfix_sequential_each(tree, w, emit),
+                    Op::Leaffix => tree::leaffix_sequential_each(tree, w, emit),
+                }
                 Reference::Exact {
-                    rounded: values.iter().map(ExactSum::to_f64).collect(),
                     values,
-                    abs_sums: incremental::<Abs<ExactSum>>(tree, w, op)
-                        .into_iter()
-                        .map(|x| x.0)
-                        .collect(),
+                    rounded,
+                    abs_sums,
                 }
             }
             ReferenceKind::Dd => Reference::Dd {
@@ -140,8 +151,7 @@ impl Reference {
     /// Σ|terms| of node v's sum, rounded to f64.
     pub fn abs_sum_f64(&self, v: usize) -> f64 {
         match self {
-            Reference::Exact { abs_sums, .. } => abs_sums[v].to_f64(),
-            Reference::Dd { abs_sums, .. } => abs_sums[v],
+            Reference::Exact { abs_sums, .. } | Reference::Dd { abs_sums, .. } => abs_sums[v],
         }
     }
 
