@@ -279,6 +279,7 @@ impl ScanValue for APriori {
     }
     /// One rounded addition: (1 + u)(B_a + B_b) + u·(A_a + A_b); exact if an operand is an
     /// exact zero (all its terms are 0).
+    #[inline]
     fn plus(self, rhs: Self) -> Self {
         if self.mag == 0.0 {
             return rhs;
@@ -322,14 +323,12 @@ impl Running {
 
     /// fl(a ∘ b) where `s` is that result and `b` already carries the sign of the operation.
     fn combine(a: Running, b: Running, b_value: f32, s: f32) -> Running {
-        let local = if f32_sum_is_exact(a.value, b_value, s) {
-            0.0
-        } else {
-            times_u(s.abs() as f64)
-        };
+        // u·|s| or 0, selected by a product: whether a sum rounds is unpredictable.
+        let inexact = !f32_sum_is_exact(a.value, b_value, s) as u8 as f64;
+        let local = times_u(s.abs() as f64) * inexact;
         Running {
             value: s,
-            err: add_up(add_up(a.err, b.err), local),
+            err: add_up_nonneg(add_up_nonneg(a.err, b.err), local),
         }
     }
 }
@@ -347,6 +346,7 @@ impl ScanValue for Running {
     fn term(w: f32) -> Self {
         Running::term(w)
     }
+    #[inline]
     fn plus(self, rhs: Self) -> Self {
         // The same f32 addition, operands in the same order, as the f32 twin.
         let s = self.value + rhs.value;
@@ -473,16 +473,17 @@ struct APrioriRead {
 impl ScannedTour for APrioriRead {
     type Out = (f64, f64, f64);
     fn prefix(&self, p: usize) -> Self::Out {
-        self.gammas.bounds(&self.scanned.out[p])
+        self.gammas.bounds(&self.scanned.out(p))
     }
     fn difference(&self, v: usize, c: usize, before: Option<usize>) -> Self::Out {
-        let e = &self.scanned.out;
-        let close = e[c];
-        let Some(o) = before.filter(|&o| e[o].mag != 0.0) else {
+        let close = self.scanned.out(c);
+        let Some((o, before)) = before
+            .map(|o| (o, self.scanned.out(o)))
+            .filter(|(_, b)| b.mag != 0.0)
+        else {
             // S[open − 1] is an exact zero: the subtraction is exact.
             return self.gammas.bounds(&close);
         };
-        let before = e[o];
         let sub_v = self.sub[v];
         // (1 + u)(B(S_close) + B(S_open−1)) + u·|l|, |l| ≤ Σ|w| over the subtree; the sharp
         // bound encloses l = S_close − S_open−1 itself and lets the roundings both prefixes
@@ -493,7 +494,7 @@ impl ScannedTour for APrioriRead {
         let l_abs = l_lo.abs().max(l_hi.abs()).min(sub_v);
         (
             combine(add_up(close.err, before.err), sub_v),
-            combine(self.scanned.diff_bound(c, o), l_abs),
+            combine(self.scanned.diff_bound(c, o, &close, &before), l_abs),
             combine(
                 add_up(self.gammas.prob(&close), self.gammas.prob(&before)),
                 sub_v,
@@ -554,10 +555,10 @@ impl Charged for Running {
 ///   errors and the two uniform-add roundings. (Sharing inside a tile — the Kogge–Stone prefix
 ///   of a common thread — is not exploited.)
 struct Scanned<T> {
-    /// The scan's outputs, exactly those of the plan.
-    out: Vec<T>,
-    /// Tiled plan: each position's tile-local value and each tile's inclusive block total.
-    local: Vec<T>,
+    /// Tiled plan: each position's tile-local value (stages 1 and 2 done) and each tile's
+    /// inclusive block total; the outputs (stage 3) are formed when read, [`Scanned::out`].
+    /// Sequential scan: the outputs.
+    scanned: Vec<T>,
     block: Vec<T>,
     /// Sequential scan: prefix sums of the rounding bounds, rounded up and down.
     steps_up: Vec<f64>,
@@ -569,14 +570,10 @@ impl<T: Charged> Scanned<T> {
     fn new(algo: Algorithm, e: Vec<T>) -> Scanned<T> {
         match algo {
             Algorithm::Vectorial => {
-                // The plan's stages, with the parts of its top level kept.
                 let mut local = e;
                 let block = scan_plan::scan_tiles(&mut local);
-                let mut out = local.clone();
-                scan_plan::uniform_add(&mut out, &block);
                 Scanned {
-                    out,
-                    local,
+                    scanned: local,
                     block,
                     steps_up: Vec::new(),
                     steps_down: Vec::new(),
@@ -593,8 +590,7 @@ impl<T: Charged> Scanned<T> {
                     down[k] = add_down(down[k - 1], step);
                 }
                 Scanned {
-                    out,
-                    local: Vec::new(),
+                    scanned: out,
                     block: Vec::new(),
                     steps_up: up,
                     steps_down: down,
@@ -605,21 +601,33 @@ impl<T: Charged> Scanned<T> {
         }
     }
 
-    /// A bound on |(Ŝ_c − Ŝ_o) − (S_c − S_o)| for positions o < c.
-    fn diff_bound(&self, c: usize, o: usize) -> f64 {
+    /// The scan's output at position p: exactly the plan's (a test checks).
+    #[inline]
+    fn out(&self, p: usize) -> T {
+        if self.tiled {
+            scan_plan::uniform_add_at(&self.block, p, self.scanned[p])
+        } else {
+            self.scanned[p]
+        }
+    }
+
+    /// A bound on |(Ŝ_c − Ŝ_o) − (S_c − S_o)| for positions o < c, given Ŝ_c = `out_c` and
+    /// Ŝ_o = `out_o`.
+    fn diff_bound(&self, c: usize, o: usize, out_c: &T, out_o: &T) -> f64 {
         debug_assert!(o < c);
-        let full = add_up(self.out[c].bound(), self.out[o].bound());
+        let full = add_up(out_c.bound(), out_o.bound());
         let shared = if self.tiled {
             let tile = c / scan_plan::TILE;
             if tile == 0 || o / scan_plan::TILE != tile {
                 return full;
             }
             let prefix = &self.block[tile - 1];
+            let (local_c, local_o) = (&self.scanned[c], &self.scanned[o]);
             add_up(
-                add_up(self.local[c].bound(), self.local[o].bound()),
+                add_up(local_c.bound(), local_o.bound()),
                 add_up(
-                    T::step(prefix, &self.local[c], &self.out[c]),
-                    T::step(prefix, &self.local[o], &self.out[o]),
+                    T::step(prefix, local_c, out_c),
+                    T::step(prefix, local_o, out_o),
                 ),
             )
         } else {
@@ -651,18 +659,19 @@ pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Ve
 impl ScannedTour for Scanned<Running> {
     type Out = (f32, f64);
     fn prefix(&self, p: usize) -> Self::Out {
-        (self.out[p].value, self.out[p].err)
+        let x = self.out(p);
+        (x.value, x.err)
     }
     fn difference(&self, _v: usize, c: usize, before: Option<usize>) -> Self::Out {
-        let close = self.out[c];
+        let close = self.out(c);
         let Some(o) = before else {
             // As the twin: S[close] − S[−1] with S[−1] = 0, an exact subtraction.
             return (close.value - 0.0, close.err);
         };
-        let before = self.out[o];
+        let before = self.out(o);
         let s = close.value - before.value;
         // The shared roundings of both prefixes cancel (Scanned).
-        let d = self.diff_bound(c, o);
+        let d = self.diff_bound(c, o, &close, &before);
         let local = if f32_sum_is_exact(close.value, -before.value, s) {
             0.0
         } else {
@@ -1091,11 +1100,14 @@ mod tests {
             let a: Vec<APriori> = e.iter().map(|&x| APriori::term(x)).collect();
             let mut expected = a.clone();
             scan_plan::inclusive_scan(&mut expected);
-            assert_eq!(Scanned::new(Algorithm::Vectorial, a).out, expected, "{len}");
+            let s = Scanned::new(Algorithm::Vectorial, a);
+            let got: Vec<APriori> = (0..len).map(|p| s.out(p)).collect();
+            assert_eq!(got, expected, "{len}");
             let r: Vec<Running> = e.iter().map(|&x| Running::term(x)).collect();
             let mut expected = r.clone();
             scan_plan::inclusive_scan(&mut expected);
-            let got = Scanned::new(Algorithm::Vectorial, r).out;
+            let s = Scanned::new(Algorithm::Vectorial, r);
+            let got: Vec<Running> = (0..len).map(|p| s.out(p)).collect();
             assert!(
                 got.iter()
                     .zip(&expected)

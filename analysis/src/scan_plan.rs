@@ -62,8 +62,17 @@ pub fn scan_tiles<T: ScanValue>(data: &mut [T]) -> Vec<T> {
 
 /// Stage 3: every element of tile k ≥ 1 becomes `blocks[k − 1] + local`.
 pub fn uniform_add<T: ScanValue>(data: &mut [T], blocks: &[T]) {
-    for (tile, &prefix) in data.chunks_mut(TILE).skip(1).zip(blocks) {
-        tile.iter_mut().for_each(|x| *x = prefix.plus(*x));
+    for (p, x) in data.iter_mut().enumerate().skip(TILE) {
+        *x = uniform_add_at(blocks, p, *x);
+    }
+}
+
+/// Stage 3 for the element at position p, from its tile-local value.
+#[inline]
+pub fn uniform_add_at<T: ScanValue>(blocks: &[T], p: usize, local: T) -> T {
+    match (p / TILE).checked_sub(1) {
+        None => local,
+        Some(k) => blocks[k].plus(local),
     }
 }
 
