@@ -124,45 +124,35 @@ impl ExactSum {
     }
 
     /// The sum rounded to the nearest f64, ties to even (as MPFR's `to_f64`).
+    #[inline(always)]
     pub fn to_f64(&self) -> f64 {
         if self.special != 0.0 || self.special.is_nan() {
             return self.special as f64;
         }
         let neg = self.limbs[LIMBS - 1] >> 63 == 1;
         let mag = self.magnitude();
-        let Some(top) = (0..LIMBS).rev().find(|&i| mag[i] != 0) else {
+        let Some(top) = mag.iter().rposition(|&x| x != 0) else {
             return self.special as f64; // ±0
         };
+        // The two top limbs, shifted so that the leading one is bit 127: `head` holds the 64
+        // most significant bits, `dropped` the next 64, and any lower limb is below them.
+        let below = if top == 0 { 0 } else { mag[top - 1] };
         let lz = mag[top].leading_zeros();
-        let bit_len = 64 * top as u32 + 64 - lz;
-        let value = if bit_len <= 53 {
-            // Exact: k < 2^53 converts exactly, and the scaling is by a power of two.
-            mag[0] as f64 * pow2(UNIT_EXP)
-        } else {
-            // The 64 most significant bits, the top one at bit 63, and whether any bit below
-            // them is set.
-            let (head, rest_nonzero) = if top == 0 {
-                (mag[0] << lz, false)
-            } else {
-                let below = mag[top - 1];
-                let head = if lz == 0 {
-                    mag[top]
-                } else {
-                    (mag[top] << lz) | (below >> (64 - lz))
-                };
-                let dropped = if lz == 0 { below } else { below << lz };
-                (head, dropped != 0 || mag[..top - 1].iter().any(|&x| x != 0))
-            };
-            let mut mant = head >> 11;
-            let round = (head >> 10) & 1 == 1;
-            let sticky = head & 0x3ff != 0 || rest_nonzero;
-            if round && (sticky || mant & 1 == 1) {
-                mant += 1;
-            }
-            // mant's last bit is worth 2^(bit_len − 53) units; a carry out of 53 bits is a
-            // power of two, still exact in f64.
-            mant as f64 * pow2(bit_len as i32 - 53 + UNIT_EXP)
-        };
+        let window = (((mag[top] as u128) << 64) | below as u128) << lz;
+        let (head, dropped) = ((window >> 64) as u64, window as u64);
+        let lower_nonzero = mag[..top.saturating_sub(1)].iter().any(|&x| x != 0);
+        let bit_len = 64 * top as i32 + 64 - lz as i32;
+        // Round to 53 bits, to nearest, ties to even (a value of at most 53 bits has nothing
+        // below them and stays exact).
+        let mut mant = head >> 11;
+        let round = (head >> 10) & 1 == 1;
+        let sticky = head & 0x3ff != 0 || dropped != 0 || lower_nonzero;
+        if round && (sticky || mant & 1 == 1) {
+            mant += 1;
+        }
+        // mant's last bit is worth 2^(bit_len − 53) units; a carry out of 53 bits is a power
+        // of two, still exact in f64.
+        let value = mant as f64 * pow2(bit_len - 53 + UNIT_EXP);
         if neg { -value } else { value }
     }
 
