@@ -4,8 +4,10 @@
 //! which pairing — never to the hardware that performs them. The GPU kernels perform the same
 //! additions as their CPU twins (DESIGN §4), so every bound here holds for them as well.
 //!
-//! If a kernel's order of additions changes (say, a load-balanced gather for high-degree
-//! vertices), the summation tree here must change with it: the bound tests replay the twins.
+//! The summation trees are not written here: every bound runs the same generic order of
+//! [`crate::orders`] that the f32 twins run, on bound values instead of f32. If a kernel's
+//! order of additions changes (say, a load-balanced gather for high-degree vertices), its order
+//! there changes, and the twin and the bound change together; the bound tests replay the twins.
 //!
 //! # Four bounds per node
 //!
@@ -80,6 +82,7 @@ use crate::orders::{self, ScanValue};
 use crate::reference::{NodeError, Reference, lost_bits};
 use crate::scan_plan;
 use generators::Tree;
+use generators::exact_sum::ExactSum;
 use rug::Float;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -134,22 +137,28 @@ fn two_sum_err(a: f64, b: f64, s: f64) -> f64 {
 #[inline]
 pub fn add_up(a: f64, b: f64) -> f64 {
     let s = a + b;
-    if two_sum_err(a, b, s) > 0.0 {
-        next_up(s)
-    } else {
-        s
-    }
+    nudge(s, two_sum_err(a, b, s) > 0.0, true)
 }
 
 /// a + b rounded downward.
 #[inline]
 pub fn add_down(a: f64, b: f64) -> f64 {
     let s = a + b;
-    if two_sum_err(a, b, s) < 0.0 {
-        next_down(s)
-    } else {
-        s
-    }
+    nudge(s, two_sum_err(a, b, s) < 0.0, false)
+}
+
+/// `s` moved one ulp up (`up`) or down when `inexact`, else `s`: [`next_up`] or
+/// [`next_down`] without a branch, since whether a sum rounds is unpredictable. An inexact
+/// sum is never zero (a sum of two f64 that rounds is far above the subnormal range), so the
+/// step is ±1 on the bits, by the sign of s.
+#[inline]
+fn nudge(s: f64, inexact: bool, up: bool) -> f64 {
+    let bits = s.to_bits() as i64;
+    let negative = bits >> 63; // 0 or −1
+    // Sign and magnitude: bits + 1 moves s > 0 up, bits − 1 moves s < 0 up.
+    let step_up = (inexact as i64 ^ negative) - negative; // +1, −1 (s < 0), or 0
+    let step = if up { step_up } else { -step_up };
+    f64::from_bits(bits.wrapping_add(step) as u64)
 }
 
 /// x·u for x ≥ 0: an exact scaling by 2^-24, rounded up in the (never reached in practice)
@@ -167,7 +176,19 @@ pub fn times_u(x: f64) -> f64 {
 /// (1 + u)·x for x ≥ 0, rounded upward.
 #[inline]
 fn one_plus_u_times(x: f64) -> f64 {
-    add_up(x, times_u(x))
+    add_up_nonneg(x, times_u(x))
+}
+
+/// [`add_up`] for a, b ≥ 0, the same result with fewer operations: with the larger operand
+/// first, Fast2Sum (Dekker) gives the same exact rounding error as TwoSum.
+#[inline]
+fn add_up_nonneg(a: f64, b: f64) -> f64 {
+    debug_assert!(a >= 0.0 && b >= 0.0, "{a} {b}");
+    let (big, small) = (a.max(b), a.min(b));
+    let s = big + small;
+    let err = small - (s - big);
+    // An inexact sum is > 0, so one ulp up is one more on the bits.
+    f64::from_bits(s.to_bits() + (err > 0.0) as u64)
 }
 
 /// a·b for a, b ≥ 0, rounded upward (nearest product, then one ulp up).
@@ -258,6 +279,7 @@ impl ScanValue for APriori {
     }
     /// One rounded addition: (1 + u)(B_a + B_b) + u·(A_a + A_b); exact if an operand is an
     /// exact zero (all its terms are 0).
+    #[inline]
     fn plus(self, rhs: Self) -> Self {
         if self.mag == 0.0 {
             return rhs;
@@ -265,8 +287,11 @@ impl ScanValue for APriori {
         if rhs.mag == 0.0 {
             return self;
         }
-        let mag = add_up(self.mag, rhs.mag);
-        let err = add_up(one_plus_u_times(add_up(self.err, rhs.err)), times_u(mag));
+        let mag = add_up_nonneg(self.mag, rhs.mag);
+        let err = add_up_nonneg(
+            one_plus_u_times(add_up_nonneg(self.err, rhs.err)),
+            times_u(mag),
+        );
         let mut out = APriori {
             mag,
             err,
@@ -275,8 +300,8 @@ impl ScanValue for APriori {
             hi: add_up(self.hi, rhs.hi),
             sharp: 0.0,
         };
-        out.sharp = add_up(
-            one_plus_u_times(add_up(self.sharp, rhs.sharp)),
+        out.sharp = add_up_nonneg(
+            one_plus_u_times(add_up_nonneg(self.sharp, rhs.sharp)),
             times_u(out.abs_bound()),
         );
         out
@@ -298,14 +323,12 @@ impl Running {
 
     /// fl(a ∘ b) where `s` is that result and `b` already carries the sign of the operation.
     fn combine(a: Running, b: Running, b_value: f32, s: f32) -> Running {
-        let local = if f32_sum_is_exact(a.value, b_value, s) {
-            0.0
-        } else {
-            times_u(s.abs() as f64)
-        };
+        // u·|s| or 0, selected by a product: whether a sum rounds is unpredictable.
+        let inexact = !f32_sum_is_exact(a.value, b_value, s) as u8 as f64;
+        let local = times_u(s.abs() as f64) * inexact;
         Running {
             value: s,
-            err: add_up(add_up(a.err, b.err), local),
+            err: add_up_nonneg(add_up_nonneg(a.err, b.err), local),
         }
     }
 }
@@ -323,6 +346,7 @@ impl ScanValue for Running {
     fn term(w: f32) -> Self {
         Running::term(w)
     }
+    #[inline]
     fn plus(self, rhs: Self) -> Self {
         // The same f32 addition, operands in the same order, as the f32 twin.
         let s = self.value + rhs.value;
@@ -369,30 +393,38 @@ impl APrioriBounds {
     }
 }
 
-/// γ̃_D(λ) by depth D, computed once per depth: a run has few distinct depths.
+/// γ̃_D(λ) by depth D, computed once per depth and thread: runs have few distinct depths
+/// (at most the height of the tree or of the scan plan), and exp_m1 is costly.
 struct GammaTilde {
     lambda: f64,
-    by_depth: RefCell<Vec<f64>>,
+}
+
+thread_local! {
+    /// (λ, γ̃_D(λ) for D = 0, 1, …; NaN where not computed yet).
+    static GAMMA_TILDE: RefCell<(f64, Vec<f64>)> = const { RefCell::new((f64::NAN, Vec::new())) };
 }
 
 impl GammaTilde {
     fn new(lambda: f64) -> Self {
-        GammaTilde {
-            lambda,
-            by_depth: RefCell::new(Vec::new()),
-        }
+        GammaTilde { lambda }
     }
     /// The probabilistic bound of `x`: γ̃_D(λ)·Σ|t_i|, as [`APriori::prob`].
     fn prob(&self, x: &APriori) -> f64 {
         let d = x.depth as usize;
-        let mut table = self.by_depth.borrow_mut();
-        if table.len() <= d {
-            table.resize(d + 1, f64::NAN);
-        }
-        if table[d].is_nan() {
-            table[d] = gamma_tilde(x.depth, self.lambda);
-        }
-        mul_up(table[d], x.mag)
+        let g = GAMMA_TILDE.with_borrow_mut(|(lambda, table)| {
+            if lambda.to_bits() != self.lambda.to_bits() {
+                *lambda = self.lambda;
+                table.clear();
+            }
+            if table.len() <= d {
+                table.resize(d + 1, f64::NAN);
+            }
+            if table[d].is_nan() {
+                table[d] = gamma_tilde(x.depth, self.lambda);
+            }
+            table[d]
+        });
+        mul_up(g, x.mag)
     }
     /// (deterministic, sharp, probabilistic) bounds of one sum.
     fn bounds(&self, x: &APriori) -> (f64, f64, f64) {
@@ -441,16 +473,17 @@ struct APrioriRead {
 impl ScannedTour for APrioriRead {
     type Out = (f64, f64, f64);
     fn prefix(&self, p: usize) -> Self::Out {
-        self.gammas.bounds(&self.scanned.out[p])
+        self.gammas.bounds(&self.scanned.out(p))
     }
     fn difference(&self, v: usize, c: usize, before: Option<usize>) -> Self::Out {
-        let e = &self.scanned.out;
-        let close = e[c];
-        let Some(o) = before.filter(|&o| e[o].mag != 0.0) else {
+        let close = self.scanned.out(c);
+        let Some((o, before)) = before
+            .map(|o| (o, self.scanned.out(o)))
+            .filter(|(_, b)| b.mag != 0.0)
+        else {
             // S[open − 1] is an exact zero: the subtraction is exact.
             return self.gammas.bounds(&close);
         };
-        let before = e[o];
         let sub_v = self.sub[v];
         // (1 + u)(B(S_close) + B(S_open−1)) + u·|l|, |l| ≤ Σ|w| over the subtree; the sharp
         // bound encloses l = S_close − S_open−1 itself and lets the roundings both prefixes
@@ -461,7 +494,7 @@ impl ScannedTour for APrioriRead {
         let l_abs = l_lo.abs().max(l_hi.abs()).min(sub_v);
         (
             combine(add_up(close.err, before.err), sub_v),
-            combine(self.scanned.diff_bound(c, o), l_abs),
+            combine(self.scanned.diff_bound(c, o, &close, &before), l_abs),
             combine(
                 add_up(self.gammas.prob(&close), self.gammas.prob(&before)),
                 sub_v,
@@ -522,10 +555,10 @@ impl Charged for Running {
 ///   errors and the two uniform-add roundings. (Sharing inside a tile — the Kogge–Stone prefix
 ///   of a common thread — is not exploited.)
 struct Scanned<T> {
-    /// The scan's outputs, exactly those of the plan.
-    out: Vec<T>,
-    /// Tiled plan: each position's tile-local value and each tile's inclusive block total.
-    local: Vec<T>,
+    /// Tiled plan: each position's tile-local value (stages 1 and 2 done) and each tile's
+    /// inclusive block total; the outputs (stage 3) are formed when read, [`Scanned::out`].
+    /// Sequential scan: the outputs.
+    scanned: Vec<T>,
     block: Vec<T>,
     /// Sequential scan: prefix sums of the rounding bounds, rounded up and down.
     steps_up: Vec<f64>,
@@ -537,14 +570,10 @@ impl<T: Charged> Scanned<T> {
     fn new(algo: Algorithm, e: Vec<T>) -> Scanned<T> {
         match algo {
             Algorithm::Vectorial => {
-                // The plan's stages, with the parts of its top level kept.
                 let mut local = e;
                 let block = scan_plan::scan_tiles(&mut local);
-                let mut out = local.clone();
-                scan_plan::uniform_add(&mut out, &block);
                 Scanned {
-                    out,
-                    local,
+                    scanned: local,
                     block,
                     steps_up: Vec::new(),
                     steps_down: Vec::new(),
@@ -561,8 +590,7 @@ impl<T: Charged> Scanned<T> {
                     down[k] = add_down(down[k - 1], step);
                 }
                 Scanned {
-                    out,
-                    local: Vec::new(),
+                    scanned: out,
                     block: Vec::new(),
                     steps_up: up,
                     steps_down: down,
@@ -573,21 +601,33 @@ impl<T: Charged> Scanned<T> {
         }
     }
 
-    /// A bound on |(Ŝ_c − Ŝ_o) − (S_c − S_o)| for positions o < c.
-    fn diff_bound(&self, c: usize, o: usize) -> f64 {
+    /// The scan's output at position p: exactly the plan's (a test checks).
+    #[inline]
+    fn out(&self, p: usize) -> T {
+        if self.tiled {
+            scan_plan::uniform_add_at(&self.block, p, self.scanned[p])
+        } else {
+            self.scanned[p]
+        }
+    }
+
+    /// A bound on |(Ŝ_c − Ŝ_o) − (S_c − S_o)| for positions o < c, given Ŝ_c = `out_c` and
+    /// Ŝ_o = `out_o`.
+    fn diff_bound(&self, c: usize, o: usize, out_c: &T, out_o: &T) -> f64 {
         debug_assert!(o < c);
-        let full = add_up(self.out[c].bound(), self.out[o].bound());
+        let full = add_up(out_c.bound(), out_o.bound());
         let shared = if self.tiled {
             let tile = c / scan_plan::TILE;
             if tile == 0 || o / scan_plan::TILE != tile {
                 return full;
             }
             let prefix = &self.block[tile - 1];
+            let (local_c, local_o) = (&self.scanned[c], &self.scanned[o]);
             add_up(
-                add_up(self.local[c].bound(), self.local[o].bound()),
+                add_up(local_c.bound(), local_o.bound()),
                 add_up(
-                    T::step(prefix, &self.local[c], &self.out[c]),
-                    T::step(prefix, &self.local[o], &self.out[o]),
+                    T::step(prefix, local_c, out_c),
+                    T::step(prefix, local_o, out_o),
                 ),
             )
         } else {
@@ -619,18 +659,19 @@ pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Ve
 impl ScannedTour for Scanned<Running> {
     type Out = (f32, f64);
     fn prefix(&self, p: usize) -> Self::Out {
-        (self.out[p].value, self.out[p].err)
+        let x = self.out(p);
+        (x.value, x.err)
     }
     fn difference(&self, _v: usize, c: usize, before: Option<usize>) -> Self::Out {
-        let close = self.out[c];
+        let close = self.out(c);
         let Some(o) = before else {
             // As the twin: S[close] − S[−1] with S[−1] = 0, an exact subtraction.
             return (close.value - 0.0, close.err);
         };
-        let before = self.out[o];
+        let before = self.out(o);
         let s = close.value - before.value;
         // The shared roundings of both prefixes cancel (Scanned).
-        let d = self.diff_bound(c, o);
+        let d = self.diff_bound(c, o, &close, &before);
         let local = if f32_sum_is_exact(close.value, -before.value, s) {
             0.0
         } else {
@@ -750,10 +791,9 @@ fn exceeds(
     }
     match reference {
         Reference::Exact { values, .. } => {
-            use rug::Assign;
-            scratch.assign(computed);
-            *scratch -= &values[v];
-            scratch.abs_mut();
+            (ExactSum::from_f32(computed) - values[v])
+                .abs()
+                .assign_to(scratch);
             *scratch > bound
         }
         Reference::Dd { .. } => false,
@@ -783,6 +823,9 @@ pub fn summarize(
     };
     let mut tight = Vec::with_capacity(values.len());
     let mut sharp_tight = Vec::with_capacity(values.len());
+    // bound / |x| over the nodes with x ≠ 0.
+    let mut det_ratio = Vec::with_capacity(values.len());
+    let mut sharp_ratio = Vec::with_capacity(values.len());
     for (v, e) in errors.iter().enumerate() {
         let x = reference.value_f64(v);
         for (kind, bound) in [
@@ -813,25 +856,45 @@ pub fn summarize(
         }
         tight.push(tightness(e.abs, bounds.det[v]));
         sharp_tight.push(tightness(e.abs, bounds.sharp[v]));
-        if let Some(b) = bound_lost_bits(bounds.det[v], x) {
-            out.max_bound_lost_bits = out.max_bound_lost_bits.max(b);
-        }
-        if let Some(b) = bound_lost_bits(bounds.sharp[v], x) {
-            out.max_sharp_lost_bits = out.max_sharp_lost_bits.max(b);
+        if x != 0.0 {
+            det_ratio.push(bounds.det[v] / x.abs());
+            sharp_ratio.push(bounds.sharp[v] / x.abs());
         }
     }
+    // = the largest bound_lost_bits(bound, x).
+    out.max_bound_lost_bits = max_lost_bits(&det_ratio);
+    out.max_sharp_lost_bits = max_lost_bits(&sharp_ratio);
     (out.median_tightness, out.max_tightness) = median_max(&mut tight);
     (out.median_sharp_tightness, out.max_sharp_tightness) = median_max(&mut sharp_tight);
     out
 }
 
-/// (median, max); the median of an even count is the lower middle element.
+/// The largest `lost_bits(r)` over `ratios` (0 if none), with log2 evaluated only near the
+/// largest ratio: lost_bits is monotone, and libm's log2 (error below 1 ulp) cannot reorder
+/// ratios a relative 2^-30 apart — their logarithms differ by ≥ 2^-30/ln 2, thousands of ulps.
+fn max_lost_bits(ratios: &[f64]) -> f64 {
+    let top = ratios.iter().copied().fold(0.0, f64::max);
+    let near = top * (1.0 - 1.0 / (1u64 << 30) as f64);
+    ratios
+        .iter()
+        .filter(|&&r| r >= near)
+        .map(|&r| lost_bits(r))
+        .fold(0.0, f64::max)
+}
+
+/// (median, max); the median of an even count is the lower middle element (of the order
+/// `total_cmp`; a selection, which gives the same elements as sorting).
 fn median_max(v: &mut [f64]) -> (f64, f64) {
     if v.is_empty() {
         return (0.0, 0.0);
     }
-    v.sort_by(f64::total_cmp);
-    (v[(v.len() - 1) / 2], v[v.len() - 1])
+    let mid = (v.len() - 1) / 2;
+    let (_, &mut median, above) = v.select_nth_unstable_by(mid, f64::total_cmp);
+    let max = above
+        .iter()
+        .copied()
+        .fold(median, |m, x| if x.total_cmp(&m).is_gt() { x } else { m });
+    (median, max)
 }
 
 /// |error| / bound; 0 when the error is 0 (also when the bound is 0), ∞ for an error above a
@@ -1037,11 +1100,14 @@ mod tests {
             let a: Vec<APriori> = e.iter().map(|&x| APriori::term(x)).collect();
             let mut expected = a.clone();
             scan_plan::inclusive_scan(&mut expected);
-            assert_eq!(Scanned::new(Algorithm::Vectorial, a).out, expected, "{len}");
+            let s = Scanned::new(Algorithm::Vectorial, a);
+            let got: Vec<APriori> = (0..len).map(|p| s.out(p)).collect();
+            assert_eq!(got, expected, "{len}");
             let r: Vec<Running> = e.iter().map(|&x| Running::term(x)).collect();
             let mut expected = r.clone();
             scan_plan::inclusive_scan(&mut expected);
-            let got = Scanned::new(Algorithm::Vectorial, r).out;
+            let s = Scanned::new(Algorithm::Vectorial, r);
+            let got: Vec<Running> = (0..len).map(|p| s.out(p)).collect();
             assert!(
                 got.iter()
                     .zip(&expected)

@@ -1,7 +1,7 @@
 //! Error statistics over the nodes of one run, and the vectorial algorithm's own conditioning.
 
 use crate::algo::Op;
-use crate::orders::{Magnitude, euler};
+use crate::orders::{Abs, euler};
 use crate::reference::{NodeError, lost_bits};
 use crate::scan_plan;
 use generators::Tree;
@@ -28,19 +28,20 @@ impl ErrorSummary {
             .filter(|e| !e.flagged)
             .map(|e| e.rel)
             .collect();
-        rel.sort_by(f64::total_cmp);
-        let pct = |p: f64| -> f64 {
-            if rel.is_empty() {
-                return 0.0;
-            }
-            let rank = ((p * rel.len() as f64).ceil() as usize).clamp(1, rel.len());
-            rel[rank - 1]
+        // The k-th smallest (1-based) in the order `total_cmp`, by selection: the same
+        // element a sort would put there, without sorting everything.
+        let len = rel.len();
+        let rank = |p: f64| ((p * len as f64).ceil() as usize).clamp(1, len);
+        let mut kth = |k: usize| -> f64 { *rel.select_nth_unstable_by(k - 1, f64::total_cmp).1 };
+        let (max, p99, median) = if len == 0 {
+            (0.0, 0.0, 0.0)
+        } else {
+            (kth(len), kth(rank(0.99)), kth(rank(0.5)))
         };
-        let max = rel.last().copied().unwrap_or(0.0);
         ErrorSummary {
             max_rel_error: max,
-            median_rel_error: pct(0.5),
-            p99_rel_error: pct(0.99),
+            median_rel_error: median,
+            p99_rel_error: p99,
             max_lost_bits: lost_bits(max),
             flagged_nodes: errors.iter().filter(|e| e.flagged).count(),
             max_flagged_abs_error: errors
@@ -58,7 +59,7 @@ impl ErrorSummary {
 pub fn scan_abs_prefix(tree: &Tree, w: &[f32], op: Op) -> Vec<f64> {
     // The Euler-tour write on magnitudes (|−w| = |w| at close for rootfix), scanned left to
     // right: magnitudes do not round in a way that matters here, so any scan order would do.
-    let mut at: Vec<Magnitude> = euler::write(tree, w, op);
+    let mut at: Vec<Abs<f64>> = euler::write(tree, w, op);
     scan_plan::sequential_scan(&mut at);
     let pos = match op {
         Op::Rootfix => tree.open(),

@@ -1,12 +1,15 @@
-//! References for treefix results: exact (MPFR) and double-double (a fast cross-check).
+//! References for treefix results: exact (a fixed-point accumulator, [`ExactSum`]) and
+//! double-double (a fast cross-check).
 //!
-//! Both are computed incrementally, one addition per vertex (rootfix in preorder from the
-//! parent's value, leaffix in postorder from the children's values), never by re-summing paths.
+//! Both are computed incrementally, one addition per vertex, by the sequential orders of
+//! [`crate::orders::tree`] (rootfix in preorder from the parent's value, leaffix in postorder
+//! from the children's values), never by re-summing paths.
 
 use crate::algo::Op;
+use crate::orders::{Abs, ScanValue, tree};
 use generators::Tree;
-use generators::exact_sum::EXACT_PREC;
-use rug::{Assign, Float};
+use generators::exact_sum::{EXACT_PREC, ExactSum};
+use rug::Float;
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
 use twofloat::TwoFloat;
@@ -15,7 +18,7 @@ use twofloat::TwoFloat;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReferenceKind {
-    /// MPFR at 320 bits: exact for any sum of up to 2^40 f32 values.
+    /// Exact for any sum of up to 2^40 f32 values (320-bit fixed point, unit 2^-149).
     #[default]
     Exact,
     /// Double-double (≈ 106 bits, not exact: an ill-conditioned sum beyond ~1e16 loses it).
@@ -45,8 +48,11 @@ impl FromStr for ReferenceKind {
 /// Per-node reference values of one operation on one weighted tree.
 pub enum Reference {
     Exact {
-        values: Vec<Float>,
-        abs_sums: Vec<Float>,
+        values: Vec<ExactSum>,
+        /// `values` rounded to f64 (to nearest), read for every error.
+        rounded: Vec<f64>,
+        /// Σ|terms| of each node, exact, then rounded to f64 (to nearest).
+        abs_sums: Vec<f64>,
     },
     Dd {
         values: Vec<TwoFloat>,
@@ -86,18 +92,33 @@ impl Reference {
     pub fn compute(kind: ReferenceKind, tree: &Tree, w: &[f32], op: Op) -> Reference {
         match kind {
             ReferenceKind::Exact => {
-                let values = treefix_incremental(tree, op, |v| exact(w[v] as f64), |a, b| *a += b);
-                let abs_sums =
-                    treefix_incremental(tree, op, |v| exact(w[v].abs() as f64), |a, b| *a += b);
-                Reference::Exact { values, abs_sums }
+                // Value and Σ|terms| in one pass, each value rounded to f64 while at hand.
+                let n = tree.len();
+                let mut values = vec![ExactSum::ZERO; n];
+                let mut rounded = vec![0.0; n];
+                let mut abs_sums = vec![0.0; n];
+                let emit = |v: usize, (x, a): (ExactSum, Abs<ExactSum>)| {
+                    values[v] = x;
+                    rounded[v] = x.to_f64();
+                    abs_sums[v] = a.0.to_f64();
+                };
+                match op {
+                    Op::Rootfix => tree::rootfix_sequential_each(tree, w, emit),
+                    Op::Leaffix => tree::leaffix_sequential_each(tree, w, emit),
+                }
+                Reference::Exact {
+                    values,
+                    rounded,
+                    abs_sums,
+                }
             }
-            ReferenceKind::Dd => {
-                let values =
-                    treefix_incremental(tree, op, |v| TwoFloat::from(w[v] as f64), |a, b| *a += *b);
-                let abs_sums =
-                    treefix_incremental(tree, op, |v| w[v].abs() as f64, |a, b| *a += *b);
-                Reference::Dd { values, abs_sums }
-            }
+            ReferenceKind::Dd => Reference::Dd {
+                values: incremental(tree, w, op),
+                abs_sums: incremental::<Abs<f64>>(tree, w, op)
+                    .into_iter()
+                    .map(|x| x.0)
+                    .collect(),
+            },
         }
     }
 
@@ -122,7 +143,7 @@ impl Reference {
     /// The reference value of node v rounded to f64.
     pub fn value_f64(&self, v: usize) -> f64 {
         match self {
-            Reference::Exact { values, .. } => values[v].to_f64(),
+            Reference::Exact { rounded, .. } => rounded[v],
             Reference::Dd { values, .. } => values[v].hi() + values[v].lo(),
         }
     }
@@ -130,8 +151,7 @@ impl Reference {
     /// Σ|terms| of node v's sum, rounded to f64.
     pub fn abs_sum_f64(&self, v: usize) -> f64 {
         match self {
-            Reference::Exact { abs_sums, .. } => abs_sums[v].to_f64(),
-            Reference::Dd { abs_sums, .. } => abs_sums[v],
+            Reference::Exact { abs_sums, .. } | Reference::Dd { abs_sums, .. } => abs_sums[v],
         }
     }
 
@@ -148,7 +168,7 @@ impl Reference {
     /// The reference of node v as an MPFR number (exact: a double-double pair is added exactly).
     pub fn value_exact(&self, v: usize) -> Float {
         match self {
-            Reference::Exact { values, .. } => values[v].clone(),
+            Reference::Exact { values, .. } => values[v].to_float(),
             Reference::Dd { values, .. } => {
                 let mut f = Float::with_val(EXACT_PREC, values[v].hi());
                 f += values[v].lo();
@@ -163,14 +183,16 @@ impl Reference {
     }
 
     /// The error of `computed` at node v. The difference is formed exactly (exact reference)
-    /// or in double-double, then divided in f64.
-    pub fn error(&self, v: usize, computed: f32, scratch: &mut Float) -> NodeError {
+    /// or in double-double, then divided in f64. `_scratch` is no longer used (the exact
+    /// difference needs no MPFR number); it stays for the callers.
+    pub fn error(&self, v: usize, computed: f32, _scratch: &mut Float) -> NodeError {
         let (diff, x) = match self {
-            Reference::Exact { values, .. } => {
-                scratch.assign(computed);
-                *scratch -= &values[v];
-                (scratch.to_f64().abs(), values[v].to_f64().abs())
-            }
+            Reference::Exact {
+                values, rounded, ..
+            } => (
+                (ExactSum::from_f32(computed) - values[v]).to_f64().abs(),
+                rounded[v].abs(),
+            ),
             Reference::Dd { values, .. } => {
                 let d = TwoFloat::from(computed as f64) - values[v];
                 (
@@ -195,10 +217,6 @@ impl Reference {
     }
 }
 
-fn exact(x: f64) -> Float {
-    Float::with_val(EXACT_PREC, x)
-}
-
 /// Decimal with 30 significant digits ("0" for zero).
 pub fn decimal(f: &Float) -> String {
     if f.is_zero() {
@@ -209,44 +227,32 @@ pub fn decimal(f: &Float) -> String {
 
 /// One addition per vertex: rootfix in preorder from the parent, leaffix in postorder from the
 /// children (in child order).
-fn treefix_incremental<T: Clone>(
-    tree: &Tree,
-    op: Op,
-    init: impl Fn(usize) -> T,
-    add: impl Fn(&mut T, &T),
-) -> Vec<T> {
-    let n = tree.len();
-    let mut out: Vec<T> = (0..n).map(&init).collect();
+fn incremental<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
     match op {
-        Op::Rootfix => {
-            for &v in tree.preorder() {
-                if let Some(p) = tree.parent(v) {
-                    let (pv, vv) = two_mut(&mut out, p as usize, v as usize);
-                    add(vv, pv);
-                }
-            }
-        }
-        Op::Leaffix => {
-            for &v in tree.postorder() {
-                if let Some(p) = tree.parent(v) {
-                    let (vv, pv) = two_mut(&mut out, v as usize, p as usize);
-                    add(pv, vv);
-                }
-            }
-        }
+        Op::Rootfix => tree::rootfix_sequential(tree, w),
+        Op::Leaffix => tree::leaffix_sequential(tree, w),
     }
-    out
 }
 
-/// Shared reference to `a`, exclusive to `b` (a ≠ b).
-fn two_mut<T>(s: &mut [T], a: usize, b: usize) -> (&T, &mut T) {
-    debug_assert_ne!(a, b);
-    if a < b {
-        let (lo, hi) = s.split_at_mut(b);
-        (&lo[a], &mut hi[0])
-    } else {
-        let (lo, hi) = s.split_at_mut(a);
-        (&hi[0], &mut lo[b])
+impl ScanValue for ExactSum {
+    #[inline]
+    fn term(w: f32) -> Self {
+        ExactSum::from_f32(w)
+    }
+    #[inline]
+    fn plus(self, rhs: Self) -> Self {
+        self + rhs
+    }
+}
+
+impl ScanValue for TwoFloat {
+    #[inline]
+    fn term(w: f32) -> Self {
+        TwoFloat::from(w as f64)
+    }
+    #[inline]
+    fn plus(self, rhs: Self) -> Self {
+        self + rhs
     }
 }
 
@@ -296,5 +302,123 @@ mod tests {
         assert!(r.error(1, 1e-8, &mut s).flagged);
         let ok = r.error(1, 0.0, &mut s);
         assert!(!ok.flagged && ok.rel == 0.0);
+    }
+
+    /// The exact values by MPFR, one addition per vertex along the path or subtree sums,
+    /// written independently of the orders: rootfix from the parent, leaffix from the
+    /// children.
+    fn mpfr_reference(tree: &Tree, w: &[f32], op: Op, abs: bool) -> Vec<Float> {
+        let term = |v: usize| Float::with_val(EXACT_PREC, if abs { w[v].abs() } else { w[v] });
+        let mut out: Vec<Float> = (0..tree.len()).map(term).collect();
+        match op {
+            Op::Rootfix => {
+                for &v in tree.preorder() {
+                    if let Some(p) = tree.parent(v) {
+                        let parent = out[p as usize].clone();
+                        out[v as usize] += &parent;
+                    }
+                }
+            }
+            Op::Leaffix => {
+                for &v in tree.postorder() {
+                    if let Some(p) = tree.parent(v) {
+                        let child = out[v as usize].clone();
+                        out[p as usize] += &child;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Every node's value, Σ|terms|, f64 roundings, decimal string and error of a computed
+    /// value agree with MPFR bit for bit.
+    fn check_against_mpfr(tree: &Tree, w: &[f32], what: &str) {
+        let mut scratch = Float::new(EXACT_PREC);
+        for op in Op::ALL {
+            let r = Reference::compute(ReferenceKind::Exact, tree, w, op);
+            let values = mpfr_reference(tree, w, op, false);
+            let abs_sums = mpfr_reference(tree, w, op, true);
+            // A computed value to measure: the f32 rounding of each exact value, and w itself.
+            for v in 0..tree.len() {
+                let x = &values[v];
+                assert_eq!(r.value_exact(v), *x, "{what} {op} v={v}");
+                assert_eq!(
+                    r.value_f64(v).to_bits(),
+                    x.to_f64().to_bits(),
+                    "{what} {op} v={v}"
+                );
+                assert_eq!(r.abs_sum_f64(v).to_bits(), abs_sums[v].to_f64().to_bits());
+                assert_eq!(r.value_string(v), decimal(x));
+                for computed in [x.to_f32(), w[v], 0.0] {
+                    let e = r.error(v, computed, &mut scratch);
+                    let mut d = Float::with_val(EXACT_PREC, computed);
+                    d -= x;
+                    let (diff, xa) = (d.to_f64().abs(), x.to_f64().abs());
+                    assert_eq!(e.abs.to_bits(), diff.to_bits(), "{what} {op} v={v}");
+                    if xa != 0.0 {
+                        assert_eq!(e.rel.to_bits(), (diff / xa).to_bits());
+                    } else {
+                        assert_eq!(e.flagged, diff != 0.0);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Gensum weights up to κ = 1e30 on every topology.
+    #[test]
+    fn exact_reference_matches_mpfr_on_gensum() {
+        use generators::{Topology, WeightModel};
+        for (i, topo) in Topology::all_defaults().into_iter().enumerate() {
+            for (j, cond) in [1e1, 1e10, 1e20, 1e30].into_iter().enumerate() {
+                let mut rng = generators::rng(100 + 10 * i as u64 + j as u64);
+                let n = 600;
+                let tree = topo.generate(n, ChildOrder::Natural, &mut rng).unwrap();
+                let w = WeightModel::Gensum.weights(n, cond, &mut rng).unwrap();
+                check_against_mpfr(&tree, &w, &format!("{topo} κ={cond:e}"));
+            }
+        }
+    }
+
+    /// The ends of the f32 range: max, min normal, subnormals, signed zeros, and exact
+    /// cancellation to 0.
+    #[test]
+    fn exact_reference_matches_mpfr_on_edge_values() {
+        use generators::Topology;
+        let max = f32::MAX;
+        let min_normal = f32::MIN_POSITIVE;
+        let sub = f32::from_bits(1);
+        let edges = [
+            max,
+            -max,
+            min_normal,
+            -min_normal,
+            sub,
+            -sub,
+            f32::from_bits(0x7f_ffff),
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            2f32.powi(-24),
+        ];
+        for (i, topo) in Topology::all_defaults().into_iter().enumerate() {
+            let mut rng = generators::rng(7 + i as u64);
+            let n = 200;
+            let tree = topo.generate(n, ChildOrder::Natural, &mut rng).unwrap();
+            // Edge values in a pattern that also cancels exactly (x then −x).
+            let w: Vec<f32> = (0..n)
+                .map(|v| {
+                    let x = edges[(v / 2) % edges.len()];
+                    if v % 2 == 0 { x } else { -x }
+                })
+                .collect();
+            check_against_mpfr(&tree, &w, &format!("{topo} edges"));
+            let zeros: Vec<f32> = (0..n)
+                .map(|v| if v % 3 == 0 { 0.0 } else { -0.0 })
+                .collect();
+            check_against_mpfr(&tree, &zeros, &format!("{topo} zeros"));
+        }
     }
 }

@@ -62,8 +62,17 @@ pub fn scan_tiles<T: ScanValue>(data: &mut [T]) -> Vec<T> {
 
 /// Stage 3: every element of tile k ≥ 1 becomes `blocks[k − 1] + local`.
 pub fn uniform_add<T: ScanValue>(data: &mut [T], blocks: &[T]) {
-    for (tile, &prefix) in data.chunks_mut(TILE).skip(1).zip(blocks) {
-        tile.iter_mut().for_each(|x| *x = prefix.plus(*x));
+    for (p, x) in data.iter_mut().enumerate().skip(TILE) {
+        *x = uniform_add_at(blocks, p, *x);
+    }
+}
+
+/// Stage 3 for the element at position p, from its tile-local value.
+#[inline]
+pub fn uniform_add_at<T: ScanValue>(blocks: &[T], p: usize, local: T) -> T {
+    match (p / TILE).checked_sub(1) {
+        None => local,
+        Some(k) => blocks[k].plus(local),
     }
 }
 
@@ -129,6 +138,148 @@ mod tests {
             sequential_scan(&mut expected);
             inclusive_scan(&mut data);
             assert_eq!(data, expected, "len {len}");
+        }
+    }
+
+    /// The documented plan, written again from its description, without the code above:
+    /// each thread's 4 items scanned serially, Hillis–Steele over the 256 thread totals with
+    /// double buffering, thread prefixes added after the serial scan, tile totals scanned by
+    /// the same plan, then the uniform add. Returns the scan and the tile total (single tile).
+    fn documented_plan(x: &[f32]) -> Vec<f32> {
+        if x.len() <= 1024 {
+            return documented_tile(x).0;
+        }
+        let tiles: Vec<(Vec<f32>, f32)> = x.chunks(1024).map(documented_tile).collect();
+        let totals: Vec<f32> = tiles.iter().map(|t| t.1).collect();
+        let block_prefix = documented_plan(&totals);
+        let mut out = Vec::with_capacity(x.len());
+        for (k, (tile, _)) in tiles.iter().enumerate() {
+            if k == 0 {
+                out.extend_from_slice(tile);
+            } else {
+                out.extend(tile.iter().map(|&v| block_prefix[k - 1] + v));
+            }
+        }
+        out
+    }
+
+    fn documented_tile(x: &[f32]) -> (Vec<f32>, f32) {
+        let mut a = [0f32; 1024];
+        a[..x.len()].copy_from_slice(x);
+        let mut local = [[0f32; 4]; 256];
+        for t in 0..256 {
+            let mut acc = a[4 * t];
+            local[t][0] = acc;
+            for j in 1..4 {
+                acc += a[4 * t + j];
+                local[t][j] = acc;
+            }
+        }
+        let mut s: Vec<f32> = local.iter().map(|l| l[3]).collect();
+        let mut d = 1;
+        while d < 256 {
+            let prev = s.clone();
+            for t in d..256 {
+                s[t] = prev[t - d] + prev[t];
+            }
+            d *= 2;
+        }
+        let out = (0..x.len())
+            .map(|i| {
+                let (t, j) = (i / 4, i % 4);
+                if t == 0 {
+                    local[0][j]
+                } else {
+                    s[t - 1] + local[t][j]
+                }
+            })
+            .collect();
+        (out, s[255])
+    }
+
+    /// Another valid pairing of the same tile: each thread starts from the previous thread's
+    /// last output and adds its items onto it one by one. Exact arithmetic cannot tell it from
+    /// the plan; f32 can.
+    fn prefix_first_tile(x: &[f32]) -> Vec<f32> {
+        let plan = documented_tile(x).0;
+        (0..x.len())
+            .map(|i| {
+                let t = i / 4;
+                let mut acc = if t == 0 {
+                    x[0]
+                } else {
+                    plan[4 * t - 1] + x[4 * t]
+                };
+                for &v in &x[4 * t + 1..=i] {
+                    acc += v;
+                }
+                acc
+            })
+            .collect()
+    }
+
+    /// Values where the pairing decides the bits: ±1 beside ±2^-24 (ties), and ±(1 + r)·2^k
+    /// over 50 binades. Seeded ChaCha.
+    fn non_associative(len: usize, seed: u64) -> Vec<f32> {
+        use rand::Rng;
+        let mut rng = generators::rng(seed);
+        let pattern = [
+            1.0f32,
+            2f32.powi(-24),
+            -1.0,
+            2f32.powi(-24),
+            3.0 * 2f32.powi(-25),
+        ];
+        (0..len)
+            .map(|i| {
+                if i % 3 == 0 {
+                    pattern[(i / 3) % pattern.len()]
+                } else {
+                    let m: f32 = rng.random_range(1.0..2.0);
+                    let k = rng.random_range(-40..10);
+                    let s = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+                    s * m * 2f32.powi(k)
+                }
+            })
+            .collect()
+    }
+
+    /// Pins the plan's pairing on the CPU: on values where order matters, `inclusive_scan`
+    /// equals the documented plan bit for bit, at every level count; and the inputs are
+    /// sensitive enough that another pairing (sequential, or prefix-first tiles) differs.
+    #[test]
+    fn plan_pairing_is_pinned_with_f32() {
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for (seed, len) in [
+            1,
+            4,
+            5,
+            77,
+            1023,
+            1024,
+            1025,
+            3000,
+            5 * TILE + 3,
+            TILE * TILE + TILE + 9,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let x = non_associative(len, seed as u64);
+            let mut got = x.clone();
+            inclusive_scan(&mut got);
+            assert_eq!(bits(&got), bits(&documented_plan(&x)), "len {len}");
+            if len >= 1000 {
+                let mut seq = x.clone();
+                sequential_scan(&mut seq);
+                assert_ne!(bits(&got), bits(&seq), "len {len}: inputs too tame");
+                let n = len.min(TILE);
+                assert_ne!(
+                    bits(&got[..n]),
+                    bits(&prefix_first_tile(&x[..n])),
+                    "len {len}: inputs too tame"
+                );
+            }
         }
     }
 

@@ -50,18 +50,42 @@ impl ScanValue for f32 {
     }
 }
 
-/// Σ|t| over the terms, in f64 rounded to nearest: the magnitude an order accumulates.
-#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default)]
-pub struct Magnitude(pub f64);
-
-impl ScanValue for Magnitude {
+impl ScanValue for f64 {
     #[inline]
     fn term(w: f32) -> Self {
-        Magnitude(w.abs() as f64)
+        w as f64
     }
     #[inline]
     fn plus(self, rhs: Self) -> Self {
-        Magnitude(self.0 + rhs.0)
+        self + rhs
+    }
+}
+
+/// The same sums over |t| instead of t: `Abs<f64>` is Σ|t| in f64 rounded to nearest, the
+/// magnitude an order accumulates.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Abs<T>(pub T);
+
+impl<T: ScanValue> ScanValue for Abs<T> {
+    #[inline]
+    fn term(w: f32) -> Self {
+        Abs(T::term(w.abs()))
+    }
+    #[inline]
+    fn plus(self, rhs: Self) -> Self {
+        Abs(self.0.plus(rhs.0))
+    }
+}
+
+/// Two sums carried through the same order at once (say, a value and its magnitude).
+impl<A: ScanValue, B: ScanValue> ScanValue for (A, B) {
+    #[inline]
+    fn term(w: f32) -> Self {
+        (A::term(w), B::term(w))
+    }
+    #[inline]
+    fn plus(self, rhs: Self) -> Self {
+        (self.0.plus(rhs.0), self.1.plus(rhs.1))
     }
 }
 
