@@ -1,4 +1,4 @@
-//! GPU kernels against their CPU twins, bit for bit (DESIGN §4): every topology, both ops, both
+//! GPU kernels against their CPU twins, bit for bit (docs/design.md §10): every topology, both ops, both
 //! algorithms, sizes from 1 to past two levels of block sums.
 //!
 //! Without an adapter every test prints "skipped: no adapter" and passes, unless

@@ -24,7 +24,7 @@ impl Op {
     }
 }
 
-/// How the f32 additions are ordered (DESIGN §4). The order is part of the definition.
+/// How the f32 additions are ordered (docs/design.md §5). The order is part of the definition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Algorithm {

@@ -1,8 +1,8 @@
-//! Per-node error bounds of every treefix algorithm (DESIGN §7, issue #4).
+//! Per-node error bounds of every treefix algorithm (docs/design.md §9).
 //!
 //! A bound belongs to an algorithm's *summation tree* — which f32 additions it performs, in
 //! which pairing — never to the hardware that performs them. The GPU kernels perform the same
-//! additions as their CPU twins (DESIGN §4), so every bound here holds for them as well.
+//! additions as their CPU twins (docs/design.md §10), so every bound here holds for them as well.
 //!
 //! The summation trees are not written here: every bound runs the same generic order of
 //! [`crate::orders`] that the f32 twins run, on bound values instead of f32. If a kernel's
@@ -21,7 +21,7 @@
 //! where B_a, B_b bound the operands' errors and A = Σ|t_i| over the node's terms
 //! (|â + b̂| ≤ A + B_a + B_b). Unrolled, this recursion is exactly
 //! Σ_i ((1 + u)^{d_i} − 1)·|t_i| ≤ Σ_i γ_{d_i}·|t_i| (Higham, *ASNA* 2nd ed., §4.2), where d_i
-//! is the number of additions term t_i goes through: the DESIGN §7 bound, or tighter, and still
+//! is the number of additions term t_i goes through: the docs/design.md §9.1 bound, or tighter, and still
 //! rigorous. It is evaluated on the algorithm's actual summation tree:
 //! - sequential / parallel rootfix: the path recursion `r[v] = r[parent] + w[v]`;
 //! - sequential / parallel leaffix: the gathers `((w[v] + l[c1]) + l[c2]) + …` in child order,
@@ -546,7 +546,7 @@ impl Charged for Running {
 /// Every computed partial sum equals its exact value plus the sum of the local rounding
 /// errors ε_k of the additions of its own summation tree (addition is linear). So
 /// Ŝ_c − Ŝ_o − (S_c − S_o) is the sum of the ε_k of the additions in one tree but not in the
-/// other: the roundings both prefixes share cancel exactly. DESIGN §7's
+/// other: the roundings both prefixes share cancel exactly. docs/design.md §9.1's
 /// (1 + u)(B(S_c) + B(S_o)) charges them twice; [`Scanned::diff_bound`] does not, where the
 /// plan makes the sharing evident:
 /// - vectorial-seqscan: Ŝ_c is computed from Ŝ_o itself, so only the additions o+1..=c count;
@@ -1015,7 +1015,7 @@ mod tests {
                 exact.to_f64()
             );
         }
-        // And never above the DESIGN §7 closed form γ_depth·Σ_path|w|.
+        // And never above the docs/design.md §9.1 closed form γ_depth·Σ_path|w|.
         let mags = orders::tree::rootfix_sequential::<APriori>(&t, &w);
         for v in 0..n {
             let closed = mul_up(gamma(v as u64), mags[v].mag);

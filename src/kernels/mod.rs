@@ -1,6 +1,6 @@
 //! f32 treefix kernels. Each CPU function here is the twin of a GPU kernel (or, for
 //! `sequential` and `vectorial-seqscan`, a CPU-only reference order): it performs exactly the
-//! same f32 additions in the same order (DESIGN §4). The orders themselves are written once,
+//! same f32 additions in the same order (docs/design.md §5). The orders themselves are written once,
 //! generically, in `analysis::orders`; the twins are those orders on f32, and the error
 //! bounds are the same orders on bound values.
 

@@ -1,4 +1,4 @@
-//! The summation orders of every treefix algorithm, each written once (DESIGN §4).
+//! The summation orders of every treefix algorithm, each written once (docs/design.md §5).
 //!
 //! An algorithm's order of additions is part of its definition: it decides the f32 rounding
 //! (the CPU twins, `src/kernels`), the error bounds (the same additions carried out on bound

@@ -168,7 +168,7 @@ pub fn findings(data: &ReportData) -> Vec<String> {
         }
     }
 
-    // 3. sequential = parallel, bit for bit (DESIGN §4), when both were run.
+    // 3. sequential = parallel, bit for bit (docs/design.md §5), when both were run.
     for op in data.ops() {
         let by_tree = |algo: &str| -> BTreeMap<usize, f64> {
             rows.iter()
