@@ -221,7 +221,7 @@ mod tests {
     /// Values where the pairing decides the bits: ±1 beside ±2^-24 (ties), and ±(1 + r)·2^k
     /// over 50 binades. Seeded ChaCha.
     fn non_associative(len: usize, seed: u64) -> Vec<f32> {
-        use rand::Rng;
+        use rand::RngExt;
         let mut rng = generators::rng(seed);
         let pattern = [
             1.0f32,

@@ -267,7 +267,7 @@ pub fn condition_number(values: &[f32]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::Rng;
+    use rand::RngExt;
 
     /// The same sum with MPFR at 320 bits (exact for these sizes).
     fn mpfr_sum(values: &[f32]) -> Float {
