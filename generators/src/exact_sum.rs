@@ -150,10 +150,12 @@ impl ExactSum {
         if round && (sticky || mant & 1 == 1) {
             mant += 1;
         }
-        // mant's last bit is worth 2^(bit_len − 53) units; a carry out of 53 bits is a power
-        // of two, still exact in f64.
-        let value = mant as f64 * pow2(bit_len - 53 + UNIT_EXP);
-        if neg { -value } else { value }
+        // value = mant·2^(bit_len − 53 + UNIT_EXP) with 2^52 ≤ mant ≤ 2^53: built from its
+        // bits, the exponent field of mant/2^52 being bit_len + UNIT_EXP − 1 + 1023. Adding
+        // mant (with its leading one) to the field one below carries exactly; a rounding carry
+        // to 2^53 moves to the next binade. Always normal: 2^-149 ≤ |value| < 2^171.
+        let field = (bit_len + UNIT_EXP - 1 + 1023 - 1) as u64;
+        f64::from_bits(((neg as u64) << 63) | ((field << 52) + mant))
     }
 
     /// The exact value as an MPFR number of [`EXACT_PREC`] bits.
@@ -183,12 +185,6 @@ impl ExactSum {
             f.neg_assign();
         }
     }
-}
-
-/// 2^e for −1022 ≤ e ≤ 1023.
-#[inline]
-fn pow2(e: i32) -> f64 {
-    f64::from_bits(((e + 1023) as u64) << 52)
 }
 
 /// Two's-complement negation of the limbs.

@@ -5,7 +5,8 @@
 //! values, [`crate::bounds`]) and the conditioning of what the vectorial scan accumulates
 //! ([`crate::metrics::scan_abs_prefix`]). So every order is one generic function over
 //! [`ScanValue`], instantiated with `f32` by the twins and with the bound types by the bounds:
-//! the twin and its bound cannot drift apart.
+//! the twin and its bound cannot drift apart. The references run the sequential orders on
+//! exact sums ([`generators::exact_sum::ExactSum`]) and on double-doubles.
 //!
 //! - [`tree`]: sequential rootfix (path recursion in preorder), parallel rootfix (the same
 //!   recursion, one level at a time), sequential leaffix (gathers `((w[v] + l[c1]) + l[c2]) + …`
