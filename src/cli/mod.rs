@@ -76,7 +76,8 @@ pub struct OpsArgs {
 /// What the results are measured against, and where the kernels run.
 #[derive(Args, Clone)]
 pub struct MeasureArgs {
-    /// Reference for the errors: exact (MPFR) or dd (double-double, faster, not exact).
+    /// Reference for the errors: exact (fixed-point, checked against MPFR) or dd (double-double,
+    /// faster, not exact).
     #[arg(long, default_value = "exact")]
     pub reference: ReferenceKind,
     /// Where parallel and vectorial run: cpu (their twins), gpu, or auto (GPU if an adapter
