@@ -355,10 +355,13 @@ fn batches<'j>(params: &SweepParams, files: &[LoadedTree], todo: &'j [Job]) -> V
     out
 }
 
+/// One result vector per tree of a batch, for one (algorithm, op).
+type PerTree = ((Algorithm, Op), Vec<Vec<f32>>);
+
 /// A batch's GPU results, computed as forests: per (algorithm, op), one result per tree.
 struct Precomputed {
     name: String,
-    values: Vec<((Algorithm, Op), Vec<Vec<f32>>)>,
+    values: Vec<PerTree>,
 }
 
 impl Precomputed {
