@@ -135,7 +135,7 @@ fn read_results(path: &Path, labels: &Labels, n: usize) -> Result<Vec<Scored>, E
         .trim(csv::Trim::All)
         .comment(Some(b'#'))
         .from_path(path)
-        .map_err(Error::csv(path))?;
+        .map_err(|e| Error::Usage(format!("{}: cannot read: {e}", path.display())))?;
     let headers = reader.headers().map_err(Error::csv(path))?.clone();
     let col = |name: &str| {
         headers

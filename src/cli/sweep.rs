@@ -82,6 +82,11 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
             (params, files, dir)
         }
         None => {
+            if a.instance.weights == WeightChoice::File && a.trees_from.is_empty() {
+                return Err(Error::Usage(
+                    "--weights file needs tree files (--tree FILE)".into(),
+                ));
+            }
             if a.weights_file.is_some() && a.trees_from.len() != 1 {
                 return Err(Error::Usage(
                     "--weights-file goes with exactly one --tree FILE".into(),
