@@ -363,4 +363,31 @@ fn bad_inputs_are_one_line_errors() {
         "{}",
         text(&o.stderr)
     );
+    // File weights without a tree file: refused before anything is written.
+    let nothing = dir.join("nothing");
+    let o = accuracy(&[
+        "sweep",
+        "--weights",
+        "file",
+        "--quiet",
+        "--out",
+        nothing.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(!nothing.exists(), "a sweep directory was created");
+    // A results file that does not exist.
+    let missing = dir.join("missing.csv");
+    let o = accuracy(&[
+        "score",
+        "--tree",
+        &data("ape_bird_families.nwk"),
+        "--results",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("missing.csv: cannot read"),
+        "{}",
+        text(&o.stderr)
+    );
 }
