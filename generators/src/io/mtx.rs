@@ -13,7 +13,7 @@
 
 use super::ForestMode;
 use super::error::{Fail, Reason, What};
-use super::text::{Lines, parse_f32, parse_u64, show};
+use super::text::{Lines, parse_f32, parse_u64, show, split_ws};
 use crate::{ChildOrder, NO_PARENT, Tree};
 
 pub(crate) struct Mtx {
@@ -550,24 +550,6 @@ fn idx_of(verts: &Option<Vec<u32>>, v: u32) -> Option<usize> {
     match verts {
         None => Some(v as usize),
         Some(vs) => vs.binary_search(&v).ok(),
-    }
-}
-
-fn split_ws<'a>(line: &'a [u8], out: &mut Vec<(usize, &'a [u8])>) {
-    out.clear();
-    let mut i = 0;
-    while i < line.len() {
-        while i < line.len() && line[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if i == line.len() {
-            break;
-        }
-        let s = i;
-        while i < line.len() && !line[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        out.push((s, &line[s..i]));
     }
 }
 

@@ -152,20 +152,26 @@ pub(crate) fn fields<'a>(line: &'a [u8], out: &mut Vec<(usize, &'a [u8])>) {
             start += piece.len() + 1;
         }
     } else {
-        let mut i = 0;
-        while i < line.len() {
-            while i < line.len() && line[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            if i == line.len() {
-                break;
-            }
-            let s = i;
-            while i < line.len() && !line[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            out.push((s, &line[s..i]));
+        split_ws(line, out);
+    }
+}
+
+/// Splits a line at runs of whitespace; the fields with their offsets in `line`.
+pub(crate) fn split_ws<'a>(line: &'a [u8], out: &mut Vec<(usize, &'a [u8])>) {
+    out.clear();
+    let mut i = 0;
+    while i < line.len() {
+        while i < line.len() && line[i].is_ascii_whitespace() {
+            i += 1;
         }
+        if i == line.len() {
+            break;
+        }
+        let s = i;
+        while i < line.len() && !line[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        out.push((s, &line[s..i]));
     }
 }
 
