@@ -3,7 +3,7 @@
 //! from a file. The readers themselves are `generators::io` (formats: docs/inputs.md).
 
 use crate::Error;
-use generators::io::{ForestMode, Format, ReadOptions, TreeFile, read_tree, read_weights_file};
+use generators::io::{ForestMode, Format, ReadOptions, TreeFile, read_tree, read_weights_bytes};
 use generators::{ChildOrder, Tree, WeightModel};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -128,8 +128,10 @@ pub fn load(
     let file = read_tree(path, opts)?;
     let (weights, weights_sha256) = match weights_file {
         Some(wp) => {
-            let w = read_weights_file(wp, &file)?;
-            let raw = std::fs::read(wp).map_err(Error::io(wp))?;
+            // Read once: the same bytes are parsed and hashed.
+            let raw = std::fs::read(wp)
+                .map_err(|e| Error::Usage(format!("{}: cannot read: {e}", wp.display())))?;
+            let w = read_weights_bytes(wp, &raw, &file)?;
             (Some(w), Some(generators::io::sha256_hex(&raw)))
         }
         None => (file.weights.clone(), None),

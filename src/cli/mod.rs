@@ -16,6 +16,7 @@ use analysis::{Algorithm, Op, ReferenceKind};
 use clap::Args;
 use generators::ChildOrder;
 use generators::io::{ForestMode, Format, ReadOptions};
+use std::path::PathBuf;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
 use treefix_accuracy::gpu::BackendChoice;
 use treefix_accuracy::inputs::WeightChoice;
@@ -63,6 +64,20 @@ impl ReadArgs {
             forest: self.forest,
         }
     }
+}
+
+/// A separate weights file for a tree file (commands with `--tree` and `--weights`).
+#[derive(Args, Clone)]
+pub struct WeightsFileArgs {
+    /// Weights from this file: `key value` lines, key = a vertex id of the tree file or a
+    /// label; vertices it does not name get 0.
+    #[arg(
+        long,
+        value_name = "PATH",
+        requires = "tree",
+        conflicts_with = "weights"
+    )]
+    pub weights_file: Option<PathBuf>,
 }
 
 /// Which operations to compute.

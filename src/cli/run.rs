@@ -1,6 +1,8 @@
 //! `accuracy run`: one tree, every algorithm; per-node results, errors and bounds.
 
-use super::{AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, parse_single_cond};
+use super::{
+    AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, parse_single_cond,
+};
 use analysis::Algorithm;
 use clap::Args;
 use generators::Topology;
@@ -24,15 +26,8 @@ pub struct RunArgs {
     tree: Option<PathBuf>,
     #[command(flatten)]
     read: ReadArgs,
-    /// Weights from this file: `key value` lines, key = a vertex id of the tree file or a
-    /// label; vertices it does not name get 0.
-    #[arg(
-        long,
-        value_name = "PATH",
-        requires = "tree",
-        conflicts_with = "weights"
-    )]
-    weights_file: Option<PathBuf>,
+    #[command(flatten)]
+    file_weights: WeightsFileArgs,
     /// Target condition number (gensum weights).
     #[arg(long, default_value = "1e5", value_parser = parse_single_cond, allow_hyphen_values = true)]
     cond: f64,
@@ -84,9 +79,14 @@ fn subject(a: &RunArgs) -> Result<Subject, Error> {
             file: None,
         });
     };
-    let file = inputs::load(path, &a.read.options(), a.weights_file.as_deref())?;
+    let file = inputs::load(
+        path,
+        &a.read.options(),
+        a.file_weights.weights_file.as_deref(),
+    )?;
     let tree = file.tree(a.instance.child_order);
-    let from_file = a.weights_file.is_some() || a.instance.weights == WeightChoice::File;
+    let from_file =
+        a.file_weights.weights_file.is_some() || a.instance.weights == WeightChoice::File;
     let (weights, what) = match a.instance.weights {
         _ if from_file => (file.own_weights()?.to_vec(), "file".to_string()),
         WeightChoice::Model(m) => (

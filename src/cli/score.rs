@@ -2,7 +2,7 @@
 //! per-vertex f32 results of rootfix or leaffix computed by any program, and reports what `run`
 //! reports for our own algorithms, plus whose a priori bounds the results stay within.
 
-use super::{MeasureArgs, ReadArgs, parse_single_cond};
+use super::{MeasureArgs, ReadArgs, WeightsFileArgs, parse_single_cond};
 use analysis::bounds;
 use analysis::metrics::ErrorSummary;
 use analysis::{Algorithm, NodeError, Op, Reference};
@@ -30,9 +30,8 @@ pub struct ScoreArgs {
     /// model with --cond and --seed (as `accuracy run --tree` draws them).
     #[arg(long, default_value = "file")]
     weights: WeightChoice,
-    /// Weights from this file (`key value` lines) instead of the tree file's own.
-    #[arg(long, value_name = "PATH", conflicts_with = "weights")]
-    weights_file: Option<PathBuf>,
+    #[command(flatten)]
+    file_weights: WeightsFileArgs,
     /// Target condition number of generated (gensum) weights.
     #[arg(long, default_value = "1e5", value_parser = parse_single_cond, allow_hyphen_values = true)]
     cond: f64,
@@ -50,10 +49,14 @@ struct Scored {
 }
 
 pub fn run(a: ScoreArgs) -> Result<(), Error> {
-    let file = inputs::load(&a.tree, &a.read.options(), a.weights_file.as_deref())?;
+    let file = inputs::load(
+        &a.tree,
+        &a.read.options(),
+        a.file_weights.weights_file.as_deref(),
+    )?;
     let tree = file.tree(generators::ChildOrder::Natural);
     let weights = match a.weights {
-        _ if a.weights_file.is_some() => file.own_weights()?.to_vec(),
+        _ if a.file_weights.weights_file.is_some() => file.own_weights()?.to_vec(),
         WeightChoice::File => file.own_weights()?.to_vec(),
         WeightChoice::Model(m) => m.weights(tree.len(), a.cond, &mut generators::rng(a.seed))?,
     };

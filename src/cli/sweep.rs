@@ -1,6 +1,6 @@
 //! `accuracy sweep`: the paper's Fig. 10 experiment over a range of condition numbers.
 
-use super::{InstanceArgs, MeasureArgs, OpsArgs, ReadArgs};
+use super::{InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs};
 use analysis::Algorithm;
 use clap::Args;
 use generators::Topology;
@@ -30,19 +30,12 @@ pub struct SweepArgs {
     /// Tree files instead of generated topologies (repeat for several). With generated
     /// weights every file gets --trees draws per target; with `--weights file` (or
     /// --weights-file) each file is one tree with its own weights.
-    #[arg(long = "tree", value_name = "FILE", conflicts_with_all = ["topology", "nodes"])]
-    trees_from: Vec<PathBuf>,
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["topology", "nodes"])]
+    tree: Vec<PathBuf>,
     #[command(flatten)]
     read: ReadArgs,
-    /// Weights from this file (one --tree only): `key value` lines, key = a vertex id of the
-    /// tree file or a label; vertices it does not name get 0.
-    #[arg(
-        long,
-        value_name = "PATH",
-        requires = "trees_from",
-        conflicts_with = "weights"
-    )]
-    weights_file: Option<PathBuf>,
+    #[command(flatten)]
+    file_weights: WeightsFileArgs,
     /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan.
     #[arg(
         long,
@@ -65,7 +58,7 @@ pub struct SweepArgs {
     /// results.csv ends with the same bytes as an uninterrupted run.
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "cond", "points", "trees", "nodes", "topology", "algos", "weights", "seed",
-        "child_order", "ops", "reference", "out", "trees_from", "weights_file", "format",
+        "child_order", "ops", "reference", "out", "tree", "weights_file", "format",
         "tree_index", "root", "forest",
     ])]
     resume: Option<PathBuf>,
@@ -82,23 +75,23 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
             (params, files, dir)
         }
         None => {
-            if a.instance.weights == WeightChoice::File && a.trees_from.is_empty() {
+            if a.instance.weights == WeightChoice::File && a.tree.is_empty() {
                 return Err(Error::Usage(
                     "--weights file needs tree files (--tree FILE)".into(),
                 ));
             }
-            if a.weights_file.is_some() && a.trees_from.len() != 1 {
+            if a.file_weights.weights_file.is_some() && a.tree.len() != 1 {
                 return Err(Error::Usage(
                     "--weights-file goes with exactly one --tree FILE".into(),
                 ));
             }
             let opts = a.read.options();
             let files = a
-                .trees_from
+                .tree
                 .iter()
-                .map(|p| inputs::load(p, &opts, a.weights_file.as_deref()))
+                .map(|p| inputs::load(p, &opts, a.file_weights.weights_file.as_deref()))
                 .collect::<Result<Vec<_>, Error>>()?;
-            let weights = if a.weights_file.is_some() {
+            let weights = if a.file_weights.weights_file.is_some() {
                 WeightChoice::File
             } else {
                 a.instance.weights
