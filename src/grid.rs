@@ -184,10 +184,6 @@ pub fn node_extra_bits_by(
     ))
 }
 
-fn is_vectorial(a: Algorithm) -> bool {
-    matches!(a, Algorithm::Vectorial | Algorithm::VectorialSeqscan)
-}
-
 /// Evaluates every instance of the grid (in parallel) against the exact reference.
 pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid, Error> {
     let start = Instant::now();
@@ -275,7 +271,7 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
                         achieved_conds: vec![achieved],
                         ..Cell::default()
                     };
-                    if let (true, Some(base)) = (is_vectorial(o.algorithm), base) {
+                    if let (true, Some(base)) = (o.algorithm.is_vectorial(), base) {
                         for (which, diffs) in cell.extra_diff.iter_mut().enumerate() {
                             for v in 0..o.values.len() {
                                 if let Some((p, m)) = node_extra_bits_by(r, o, base, v, which) {

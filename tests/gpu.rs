@@ -66,14 +66,16 @@ fn check_algos(gpu: &Gpu, tree: &Tree, w: &[f32], algos: &[Algorithm], what: &st
     }
 }
 
+/// Every algorithm with a GPU kernel.
+fn gpu_algos() -> Vec<Algorithm> {
+    Algorithm::ALL
+        .into_iter()
+        .filter(|a| a.has_gpu_kernel())
+        .collect()
+}
+
 fn check(gpu: &Gpu, tree: &Tree, w: &[f32], what: &str) {
-    check_algos(
-        gpu,
-        tree,
-        w,
-        &[Algorithm::Parallel, Algorithm::Vectorial],
-        what,
-    );
+    check_algos(gpu, tree, w, &gpu_algos(), what);
 }
 
 fn assert_bits(got: &[f32], want: &[f32], what: &str) {
@@ -126,12 +128,11 @@ fn two_levels_of_block_sums() {
     for (i, topology) in Topology::all_defaults().into_iter().enumerate() {
         let t = tree(topology, n, 77 + i as u64);
         let w = weights(MODELS[i % MODELS.len()], n, 77 + i as u64);
-        let algos: &[Algorithm] = if t.height() <= 4096 {
-            &[Algorithm::Parallel, Algorithm::Vectorial]
-        } else {
-            &[Algorithm::Vectorial]
-        };
-        check_algos(gpu, &t, &w, algos, &format!("{topology} n={n}"));
+        let algos: Vec<Algorithm> = gpu_algos()
+            .into_iter()
+            .filter(|a| a.is_vectorial() || t.height() <= 4096)
+            .collect();
+        check_algos(gpu, &t, &w, &algos, &format!("{topology} n={n}"));
     }
 }
 
@@ -323,7 +324,7 @@ fn forests_equal_one_tree_at_a_time() {
     trees.push(tree(Topology::RandomRecursive, 600_000, 3));
     ws.push(weights(WeightModel::Normal, 600_000, 3));
     let jobs: Vec<(&Tree, &[f32])> = trees.iter().zip(&ws).map(|(t, w)| (t, &w[..])).collect();
-    for algo in [Algorithm::Parallel, Algorithm::Vectorial] {
+    for algo in gpu_algos() {
         for op in Op::ALL {
             let many = gpu.compute_many(&jobs, algo, op).unwrap();
             assert_eq!(many.len(), jobs.len());
@@ -548,7 +549,7 @@ fn subnormal_weights() {
                 .map(|v| tiny * ((v * 7919 % 201) as f32 - 100.0))
                 .collect();
             assert!(w.iter().any(|x| x.is_subnormal()));
-            for algo in [Algorithm::Parallel, Algorithm::Vectorial] {
+            for algo in gpu_algos() {
                 for op in Op::ALL {
                     let got = gpu.compute(&t, &w, algo, op).unwrap();
                     let twin = kernels::cpu(&t, &w, algo, op);

@@ -36,14 +36,18 @@ pub enum Algorithm {
     Vectorial,
     /// Euler tour + a plain left-to-right scan (CPU only): isolates the scan order's effect.
     VectorialSeqscan,
+    /// Euler tour + the chained scan plan: the same tiles, tile prefixes chained
+    /// P_k = P_{k−1} + T_k so that all prefixes share their roundings.
+    VectorialChained,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 4] = [
+    pub const ALL: [Algorithm; 5] = [
         Algorithm::Sequential,
         Algorithm::Parallel,
         Algorithm::Vectorial,
         Algorithm::VectorialSeqscan,
+        Algorithm::VectorialChained,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -51,11 +55,22 @@ impl Algorithm {
             Algorithm::Parallel => "parallel",
             Algorithm::Vectorial => "vectorial",
             Algorithm::VectorialSeqscan => "vectorial-seqscan",
+            Algorithm::VectorialChained => "vectorial-chained",
         }
+    }
+    /// Whether the algorithm is an Euler tour + scan (the paper's "vectorial" family).
+    pub fn is_vectorial(self) -> bool {
+        matches!(
+            self,
+            Algorithm::Vectorial | Algorithm::VectorialSeqscan | Algorithm::VectorialChained
+        )
     }
     /// Whether a GPU kernel exists for this algorithm (the others are CPU-only by definition).
     pub fn has_gpu_kernel(self) -> bool {
-        matches!(self, Algorithm::Parallel | Algorithm::Vectorial)
+        matches!(
+            self,
+            Algorithm::Parallel | Algorithm::Vectorial | Algorithm::VectorialChained
+        )
     }
 }
 

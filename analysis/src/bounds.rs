@@ -445,7 +445,7 @@ pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) ->
                 out.push(det, sharp, prob);
             }
         }
-        Algorithm::Vectorial | Algorithm::VectorialSeqscan => {
+        Algorithm::Vectorial | Algorithm::VectorialSeqscan | Algorithm::VectorialChained => {
             let reader = APrioriRead {
                 scanned: Scanned::new(algo, euler::write(tree, w, op)),
                 sub: match op {
@@ -554,13 +554,18 @@ impl Charged for Running {
 ///   with the same block prefix, whose error cancels; what remains is the two tile-local
 ///   errors and the two uniform-add roundings. (Sharing inside a tile — the Kogge–Stone prefix
 ///   of a common thread — is not exploited.)
+/// - vectorial-chained, positions in tiles k_o < k_c: the block prefix P_{k_c − 1} is computed
+///   from P_{k_o − 1} by the chain, so only the chain's charges for tiles k_o..k_c − 1 (each
+///   tile total's bound and its chain rounding) remain, with the two tile-local errors and
+///   the uniform-add roundings; the same tile is the case above.
 struct Scanned<T> {
     /// Tiled plan: each position's tile-local value (stages 1 and 2 done) and each tile's
     /// inclusive block total; the outputs (stage 3) are formed when read, [`Scanned::out`].
     /// Sequential scan: the outputs.
     scanned: Vec<T>,
     block: Vec<T>,
-    /// Sequential scan: prefix sums of the rounding bounds, rounded up and down.
+    /// Sequential scan: prefix sums of the rounding bounds, rounded up and down. Chained
+    /// plan: prefix sums of the chain's charges per tile. Kogge–Stone plan: empty.
     steps_up: Vec<f64>,
     steps_down: Vec<f64>,
     tiled: bool,
@@ -577,6 +582,46 @@ impl<T: Charged> Scanned<T> {
                     block,
                     steps_up: Vec::new(),
                     steps_down: Vec::new(),
+                    tiled: true,
+                }
+            }
+            Algorithm::VectorialChained => {
+                // The chained plan's stages, spelled out to keep the tile totals T_k: the
+                // error of P_k is Σ_{j ≤ k} (err T_j + ε_j), ε_j the rounding of
+                // P_j = P_{j−1} + T_j; prefix sums of those charges, up and down.
+                let mut local = e;
+                let totals: Vec<T> = local
+                    .chunks_mut(scan_plan::TILE)
+                    .map(scan_plan::scan_tile)
+                    .collect();
+                let mut block = totals.clone();
+                if block.len() > 1 {
+                    scan_plan::sequential_scan(&mut block);
+                } else {
+                    block.clear();
+                }
+                let (mut up, mut down) = (vec![0.0; block.len()], vec![0.0; block.len()]);
+                for k in 0..block.len() {
+                    let step = match k {
+                        0 => totals[0].bound(),
+                        _ => add_up(
+                            totals[k].bound(),
+                            T::step(&block[k - 1], &totals[k], &block[k]),
+                        ),
+                    };
+                    let (u_prev, d_prev) = if k == 0 {
+                        (0.0, 0.0)
+                    } else {
+                        (up[k - 1], down[k - 1])
+                    };
+                    up[k] = add_up(u_prev, step);
+                    down[k] = add_down(d_prev, step);
+                }
+                Scanned {
+                    scanned: local,
+                    block,
+                    steps_up: up,
+                    steps_down: down,
                     tiled: true,
                 }
             }
@@ -617,19 +662,32 @@ impl<T: Charged> Scanned<T> {
         debug_assert!(o < c);
         let full = add_up(out_c.bound(), out_o.bound());
         let shared = if self.tiled {
-            let tile = c / scan_plan::TILE;
-            if tile == 0 || o / scan_plan::TILE != tile {
+            let (tile_c, tile_o) = (c / scan_plan::TILE, o / scan_plan::TILE);
+            if tile_c == 0 {
                 return full;
             }
-            let prefix = &self.block[tile - 1];
             let (local_c, local_o) = (&self.scanned[c], &self.scanned[o]);
-            add_up(
-                add_up(local_c.bound(), local_o.bound()),
-                add_up(
-                    T::step(prefix, local_c, out_c),
-                    T::step(prefix, local_o, out_o),
-                ),
-            )
+            let locals = add_up(local_c.bound(), local_o.bound());
+            let step_c = T::step(&self.block[tile_c - 1], local_c, out_c);
+            let step_o = match tile_o {
+                0 => 0.0,
+                _ => T::step(&self.block[tile_o - 1], local_o, out_o),
+            };
+            if tile_o == tile_c {
+                // The same block prefix: its error cancels.
+                add_up(locals, add_up(step_c, step_o))
+            } else if self.steps_up.is_empty() {
+                // Kogge–Stone block prefixes: rounded along different paths.
+                return full;
+            } else {
+                // Chained: P_{tile_c − 1} extends P_{tile_o − 1}; only the chain's charges
+                // of tiles tile_o..tile_c − 1 differ.
+                let chain = match tile_o {
+                    0 => self.steps_up[tile_c - 1],
+                    _ => add_up(self.steps_up[tile_c - 1], -self.steps_down[tile_o - 1]),
+                };
+                add_up(chain, add_up(locals, add_up(step_c, step_o)))
+            }
         } else {
             // Σ_{o < k ≤ c} step_k ≤ up[c] − down[o], rounded up.
             add_up(self.steps_up[c], -self.steps_down[o])
@@ -648,7 +706,7 @@ pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Ve
                 .map(|x| (x.value, x.err))
                 .unzip()
         }
-        Algorithm::Vectorial | Algorithm::VectorialSeqscan => {
+        Algorithm::Vectorial | Algorithm::VectorialSeqscan | Algorithm::VectorialChained => {
             let scanned = Scanned::new(algo, euler::write::<Running>(tree, w, op));
             euler::read(tree, op, &scanned).into_iter().unzip()
         }

@@ -117,6 +117,29 @@ fn scan_full_tile<T: ScanValue>(tile: &mut [T]) -> T {
     totals[WORKGROUP_SIZE - 1]
 }
 
+/// The chained plan of `vectorial-chained`: the same tile scan (stage 1), but the tile
+/// totals are scanned left to right, P_k = P_{k−1} + T_k (stage 2 as a chained or
+/// decoupled look-back scan computes it, with the pairing fixed), then the same uniform add.
+///
+/// Every tile prefix P_k extends P_{k−1}, so two outputs in different tiles share every
+/// rounding of the chain up to the earlier tile: S[close v] − S[open v − 1] cancels them, as
+/// the sequential scan's difference does.
+pub fn chained_inclusive_scan<T: ScanValue>(data: &mut [T]) {
+    let blocks = chained_scan_tiles(data);
+    uniform_add(data, &blocks);
+}
+
+/// Stages 1 and 2 of the chained plan: tile scans in place, then the tile totals' sequential
+/// inclusive scan (empty for a single tile).
+pub fn chained_scan_tiles<T: ScanValue>(data: &mut [T]) -> Vec<T> {
+    let mut totals: Vec<T> = data.chunks_mut(TILE).map(scan_tile).collect();
+    if totals.len() <= 1 {
+        return Vec::new();
+    }
+    sequential_scan(&mut totals);
+    totals
+}
+
 /// The plain left-to-right scan of `vectorial-seqscan`.
 pub fn sequential_scan<T: ScanValue>(data: &mut [T]) {
     for i in 1..data.len() {
@@ -136,6 +159,9 @@ mod tests {
             let mut data: Vec<f32> = (0..len).map(|i| ((i * 7919) % 13) as f32 - 6.0).collect();
             let mut expected = data.clone();
             sequential_scan(&mut expected);
+            let mut chained = data.clone();
+            chained_inclusive_scan(&mut chained);
+            assert_eq!(chained, expected, "chained, len {len}");
             inclusive_scan(&mut data);
             assert_eq!(data, expected, "len {len}");
         }
@@ -195,6 +221,22 @@ mod tests {
             })
             .collect();
         (out, s[255])
+    }
+
+    /// The chained plan from its description: documented tiles, tile totals summed left to
+    /// right (P_0 = T_0, P_k = P_{k−1} + T_k), tile k ≥ 1 offset by P_{k−1}.
+    fn documented_chained(x: &[f32]) -> Vec<f32> {
+        let mut prefix: Option<f32> = None;
+        let mut out = Vec::with_capacity(x.len());
+        for chunk in x.chunks(1024) {
+            let (tile, total) = documented_tile(chunk);
+            match prefix {
+                None => out.extend_from_slice(&tile),
+                Some(p) => out.extend(tile.iter().map(|&v| p + v)),
+            }
+            prefix = Some(prefix.map_or(total, |p| p + total));
+        }
+        out
     }
 
     /// Another valid pairing of the same tile: each thread starts from the previous thread's
@@ -269,6 +311,18 @@ mod tests {
             let mut got = x.clone();
             inclusive_scan(&mut got);
             assert_eq!(bits(&got), bits(&documented_plan(&x)), "len {len}");
+            let mut chained = x.clone();
+            chained_inclusive_scan(&mut chained);
+            assert_eq!(
+                bits(&chained),
+                bits(&documented_chained(&x)),
+                "chained, len {len}"
+            );
+            if len > TILE * TILE {
+                // 1026 tile totals: a chain of 1025 additions against two Kogge–Stone levels
+                // (with few tiles, sums of 1024 such values can pair either way alike).
+                assert_ne!(bits(&chained), bits(&got), "len {len}: inputs too tame");
+            }
             if len >= 1000 {
                 let mut seq = x.clone();
                 sequential_scan(&mut seq);

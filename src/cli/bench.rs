@@ -27,6 +27,10 @@ pub struct BenchArgs {
     /// Operations, comma-separated: rootfix, leaffix.
     #[arg(long, value_delimiter = ',', default_value = "rootfix")]
     ops: Vec<analysis::Op>,
+    /// GPU algorithms, comma-separated (any with a GPU kernel; the sequential CPU baseline is
+    /// always timed).
+    #[arg(long, value_delimiter = ',', default_value = "parallel,vectorial")]
+    algos: Vec<analysis::Algorithm>,
     /// Timed repetitions per kernel (medians reported, with min and max; fewer when one call
     /// takes long).
     #[arg(long, default_value_t = 3)]
@@ -46,6 +50,9 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
             a.min_log2, a.max_log2
         )));
     }
+    if let Some(a) = a.algos.iter().find(|a| !a.has_gpu_kernel()) {
+        return Err(Error::Usage(format!("{a} has no GPU kernel to time")));
+    }
     // Read every file first: a bad one fails before any GPU time is spent.
     let opts = a.read.options();
     let files = a
@@ -60,6 +67,7 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
         min_log2: a.min_log2,
         max_log2: a.max_log2,
         ops: a.ops,
+        algos: a.algos,
         reps: a.reps,
         seed: a.seed,
     };

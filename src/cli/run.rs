@@ -3,7 +3,6 @@
 use super::{
     AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, parse_single_cond,
 };
-use analysis::Algorithm;
 use clap::Args;
 use generators::Topology;
 use std::path::{Path, PathBuf};
@@ -237,10 +236,7 @@ fn dump(path: &Path, s: &Subject, results: &[experiment::OpResults]) -> Result<(
         let scan_prefix = analysis::metrics::scan_abs_prefix(tree, &s.weights, r.op);
         let base = grid::baseline_outcome(r);
         for o in &r.outcomes {
-            let vectorial = matches!(
-                o.algorithm,
-                Algorithm::Vectorial | Algorithm::VectorialSeqscan
-            );
+            let vectorial = o.algorithm.is_vectorial();
             for v in 0..tree.len() {
                 let e = &o.errors[v];
                 let x = r.reference.value_f64(v).abs();

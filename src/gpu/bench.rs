@@ -24,6 +24,8 @@ pub struct BenchParams {
     pub min_log2: u32,
     pub max_log2: u32,
     pub ops: Vec<Op>,
+    /// GPU algorithms timed (sequential, the CPU baseline, always is).
+    pub algos: Vec<Algorithm>,
     /// Timed repetitions after one warm-up call (fewer when one call takes long).
     pub reps: usize,
     pub seed: u64,
@@ -258,7 +260,7 @@ fn measure(
         )
     };
     let mut rows = vec![timed(row(&algo.to_string()), s.compute, s.transfer, total)];
-    if algo == Algorithm::Vectorial && s.stages.len() == bytes.len() {
+    if algo.is_vectorial() && s.stages.len() == bytes.len() {
         for (k, times) in s.stages.into_iter().enumerate() {
             let stage = row(&format!("{algo}/{}", bytes[k].0));
             rows.push(timed(stage, times, vec![0.0; reps], bytes[k].1));
@@ -305,7 +307,7 @@ fn measure_tree(
     for &op in &p.ops {
         progress(&format!("{name} n={} {op}", tree.len()));
         rows.push(sequential_row(gpu, name, (tree, w), op, p.reps));
-        for algo in [Algorithm::Parallel, Algorithm::Vectorial] {
+        for &algo in &p.algos {
             rows.extend(measure(gpu, warmer, name, (tree, w), (algo, op), p.reps)?);
         }
     }
@@ -470,6 +472,57 @@ fn find<'a>(
         .find(|r| r.topology == topology && r.n == n && r.op == op && r.algorithm == algo)
 }
 
+/// The other vectorial kernels (chained, compensated) against `vectorial` on the same trees:
+/// compute ns per vertex and the ratio to vectorial, measured in the same run.
+fn variants_table(s: &mut String, rows: &[BenchRecord]) {
+    let vec = Algorithm::Vectorial.to_string();
+    let variants: Vec<String> = Algorithm::ALL
+        .iter()
+        .filter(|a| a.is_vectorial() && a.has_gpu_kernel() && **a != Algorithm::Vectorial)
+        .map(|a| a.to_string())
+        .filter(|a| rows.iter().any(|r| &r.algorithm == a))
+        .collect();
+    if variants.is_empty() {
+        return;
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "Vectorial variants: compute ns per vertex (medians) and the ratio to vectorial in the same run"
+    );
+    let _ = writeln!(s);
+    let heads: Vec<String> = variants.iter().map(|v| format!("{v} | ratio")).collect();
+    let _ = writeln!(
+        s,
+        "| topology | n | op | vectorial | {} |",
+        heads.join(" | ")
+    );
+    let _ = writeln!(
+        s,
+        "|---|---:|---|---:|{}",
+        "---:|---:|".repeat(variants.len())
+    );
+    for v in rows.iter().filter(|r| r.algorithm == vec) {
+        let per = |x: f64| sig3(x / v.n as f64 * 1e9);
+        let cells: Vec<String> = variants
+            .iter()
+            .map(|a| match find(rows, &v.topology, v.n, &v.op, a) {
+                Some(r) => format!("{} | {}", per(r.compute_s), sig3(r.compute_s / v.compute_s)),
+                None => "- | -".into(),
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} |",
+            v.topology,
+            size(v.n),
+            v.op,
+            per(v.compute_s),
+            cells.join(" | ")
+        );
+    }
+}
+
 /// Markdown tables: ns per vertex of each kernel (medians; compute only and with weights up
 /// and results down), the ratio parallel / vectorial, then the baselines and how close the
 /// vectorial stages and the transfers come to them.
@@ -511,6 +564,7 @@ pub fn table(gpu: &Gpu, rows: &[BenchRecord]) -> String {
             sig3(pt / vt),
         );
     }
+    variants_table(&mut s, rows);
     let base: Vec<&BenchRecord> = rows.iter().filter(|r| r.algorithm == "copy").collect();
     if base.is_empty() {
         return s;

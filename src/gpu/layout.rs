@@ -403,6 +403,9 @@ pub(crate) struct PreorderLayout {
     pub tour: Vec<u32>,
     /// The scan levels: elements held (level 0 = the Euler-tour vectors E) and their tiles.
     pub levels: Vec<ScanLevelLayout>,
+    /// The chained plan's level 1: (first element, length) of each tree's tile totals, for
+    /// the trees with more than one tile.
+    pub chain_segments: Vec<[u32; 2]>,
 }
 
 pub(crate) struct ScanLevelLayout {
@@ -452,6 +455,11 @@ impl PreorderLayout {
                 }
             }
         }
+        let chain_segments = plans
+            .iter()
+            .enumerate()
+            .filter_map(|(j, plan)| Some([(base.get(1)?[j] * tile) as u32, *plan.get(1)? as u32]))
+            .collect();
         let n = forest.len();
         let mut orig = Vec::with_capacity(n);
         let mut pos = Vec::with_capacity(n);
@@ -473,6 +481,7 @@ impl PreorderLayout {
             pos,
             tour,
             levels,
+            chain_segments,
         }
     }
 }

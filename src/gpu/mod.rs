@@ -360,7 +360,7 @@ impl Gpu {
         let res = &mut residents[index];
         let forest = Forest::new(trees);
         match algo {
-            Algorithm::Vectorial if res.vectorial.is_none() => {
+            Algorithm::Vectorial | Algorithm::VectorialChained if res.vectorial.is_none() => {
                 res.vectorial = Some(VectorialTree::new(ctx, &forest, &res.w, &res.out)?);
             }
             Algorithm::Parallel if res.parallel.is_none() => {
@@ -375,7 +375,9 @@ impl Gpu {
         let t1 = Instant::now();
         let parts: Vec<&[f32]> = jobs.iter().map(|(_, w)| *w).collect();
         let labels = match algo {
-            Algorithm::Vectorial => &res.vectorial.as_ref().unwrap().labels,
+            Algorithm::Vectorial | Algorithm::VectorialChained => {
+                &res.vectorial.as_ref().unwrap().labels
+            }
             _ => &res.parallel.as_ref().unwrap().labels,
         };
         let mut rec = Recorder::new(ctx);
@@ -393,8 +395,12 @@ impl Gpu {
         // Kernels.
         let t2 = Instant::now();
         let slots = match algo {
-            Algorithm::Vectorial => {
-                res.vectorial.as_ref().unwrap().record(ctx, op, &mut rec);
+            Algorithm::Vectorial | Algorithm::VectorialChained => {
+                let chained = algo == Algorithm::VectorialChained;
+                res.vectorial
+                    .as_ref()
+                    .unwrap()
+                    .record(ctx, op, chained, &mut rec);
                 vectorial::STAGES.len() as u32 + 1
             }
             _ => {
@@ -426,7 +432,7 @@ impl Gpu {
 
         let ticks = ctx.read_timestamps(slots)?;
         let stages = match (&ticks, algo) {
-            (Some(t), Algorithm::Vectorial) => {
+            (Some(t), Algorithm::Vectorial | Algorithm::VectorialChained) => {
                 let mut before = 0.0;
                 vectorial::STAGES
                     .iter()

@@ -58,6 +58,11 @@ const SCAN_ADD: StageFile = StageFile {
     source: include_str!("../../shaders/scan_add.wgsl"),
     slots: &[Uniform, Read, ReadWrite, Read],
 };
+const SCAN_CHAIN: StageFile = StageFile {
+    name: "scan_chain",
+    source: include_str!("../../shaders/scan_chain.wgsl"),
+    slots: &[Uniform, Read, ReadWrite],
+};
 const VECTORIAL_READ: StageFile = StageFile {
     name: "vectorial_read",
     source: include_str!("../../shaders/vectorial_read.wgsl"),
@@ -181,6 +186,8 @@ pub(crate) struct Kernels {
     /// Scan level 0 built from the Euler tour: [rootfix, leaffix].
     pub scan_tour: [Kernel; 2],
     pub scan_add: Kernel,
+    /// The chained plan's stage 2 (level 1 scanned left to right per segment).
+    pub scan_chain: Kernel,
     /// [rootfix, leaffix].
     pub read: [Kernel; 2],
     /// Weights into a kernel's labels, results back.
@@ -261,6 +268,7 @@ impl Kernels {
                 build(&SCAN_TILE, "scan_tour_leaffix"),
             ],
             scan_add: build(&SCAN_ADD, "scan_add"),
+            scan_chain: build(&SCAN_CHAIN, "scan_chain"),
             read: [
                 build(&VECTORIAL_READ, "read_rootfix"),
                 build(&VECTORIAL_READ, "read_leaffix"),
@@ -287,6 +295,7 @@ mod tests {
             LEAFFIX_NARROW,
             SCAN_TILE,
             SCAN_ADD,
+            SCAN_CHAIN,
             VECTORIAL_READ,
             PERMUTE,
             COPY,

@@ -25,6 +25,8 @@ pub(crate) struct VectorialTree {
     scan: Vec<(wgpu::BindGroup, u32)>,
     /// Uniform adds, top level − 1 down to level 1.
     add: Vec<(wgpu::BindGroup, u32)>,
+    /// The chained plan's stage 2 in place of `scan` and `add`: (bind group, segments).
+    chain: Option<(wgpu::BindGroup, u32)>,
     read: [wgpu::BindGroup; 2],
     /// Kept alive for the bind groups.
     _buffers: Vec<wgpu::Buffer>,
@@ -108,6 +110,7 @@ impl VectorialTree {
                 &[&count, &pos, &data[0], &tiles[0], above(0), &labels.output],
             )
         });
+        let mut buffers_extra = Vec::new();
         let levels = layout.levels.len();
         let scan = (1..levels)
             .map(|i| {
@@ -134,7 +137,37 @@ impl VectorialTree {
                 (bind, layout.levels[i].tiles.len() as u32)
             })
             .collect();
+        let chain = match layout.chain_segments.len() {
+            0 => None,
+            segments => {
+                let longest = layout
+                    .chain_segments
+                    .iter()
+                    .map(|s| s[1])
+                    .max()
+                    .unwrap_or(0);
+                if longest as u64 + 64 > ctx.sizes.loop_budget {
+                    return Err(Error::GpuLimit(format!(
+                        "the chained scan of {longest} tile totals exceeds this adapter's loop budget of {}",
+                        ctx.sizes.loop_budget
+                    )));
+                }
+                let segs = ctx.buffer_init("chained scan segments", &layout.chain_segments, n)?;
+                let params = ctx.uniform(
+                    "chained scan segments",
+                    &VertexCount {
+                        n: segments as u32,
+                        ..Default::default()
+                    },
+                );
+                let bind = k.scan_chain.bind(&ctx.device, &[&params, &segs, &data[1]]);
+                buffers_extra.push(segs);
+                buffers_extra.push(params);
+                Some((bind, segments as u32))
+            }
+        };
         let mut buffers = vec![pos, tour, unused, unused_ro, count];
+        buffers.extend(buffers_extra);
         buffers.extend(data);
         buffers.extend(tiles);
         buffers.extend(params);
@@ -144,13 +177,15 @@ impl VectorialTree {
             scan0: (scan0, tiles0),
             scan,
             add,
+            chain,
             read,
             _buffers: buffers,
         })
     }
 
-    /// Records the two stages, one pass each (timestamp slots: [`STAGES`]).
-    pub fn record(&self, ctx: &Context, op: Op, rec: &mut Recorder) {
+    /// Records the two stages, one pass each (timestamp slots: [`STAGES`]), with the scan
+    /// plan's block levels (`vectorial`) or the chained plan's stage 2 (`vectorial-chained`).
+    pub fn record(&self, ctx: &Context, op: Op, chained: bool, rec: &mut Recorder) {
         let k = &ctx.kernels;
         let o = op_index(op);
         {
@@ -164,6 +199,24 @@ impl VectorialTree {
             pass.set_pipeline(&k.scan_tour[o].pipeline);
             pass.set_bind_group(0, &self.scan0.0[o], &[]);
             pass.dispatch_workgroups(x, y, 1);
+            if chained {
+                if let Some((bind, segments)) = &self.chain {
+                    let (x, y) = ctx.fold(*segments);
+                    pass.set_pipeline(&k.scan_chain.pipeline);
+                    pass.set_bind_group(0, bind, &[]);
+                    pass.dispatch_workgroups(x, y, 1);
+                }
+            } else {
+                self.record_block_levels(ctx, &mut pass);
+            }
+        }
+        self.record_read(ctx, o, rec);
+    }
+
+    /// The scan plan's stages 1 and 3 above level 0: tile scans up, uniform adds down.
+    fn record_block_levels(&self, ctx: &Context, pass: &mut wgpu::ComputePass<'_>) {
+        let k = &ctx.kernels;
+        {
             pass.set_pipeline(&k.scan_tile.pipeline);
             for (bind, tiles) in &self.scan {
                 let (x, y) = ctx.fold(*tiles);
@@ -177,6 +230,10 @@ impl VectorialTree {
                 pass.dispatch_workgroups(x, y, 1);
             }
         }
+    }
+
+    fn record_read(&self, ctx: &Context, o: usize, rec: &mut Recorder) {
+        let k = &ctx.kernels;
         let vertex_groups = ctx.fold(self.n.div_ceil(ctx.sizes.wg));
         let mut pass = rec
             .encoder

@@ -18,7 +18,7 @@ pub fn cpu(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Vec<f32> {
         Algorithm::Sequential | Algorithm::Parallel => {
             analysis::orders::tree_order(tree, w, algo, op)
         }
-        Algorithm::Vectorial | Algorithm::VectorialSeqscan => {
+        Algorithm::Vectorial | Algorithm::VectorialSeqscan | Algorithm::VectorialChained => {
             analysis::orders::euler::vectorial(tree, w, algo, op)
         }
     }

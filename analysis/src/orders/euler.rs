@@ -29,6 +29,7 @@ pub fn scan<T: ScanValue>(algo: Algorithm, e: &mut [T]) {
     match algo {
         Algorithm::Vectorial => scan_plan::inclusive_scan(e),
         Algorithm::VectorialSeqscan => scan_plan::sequential_scan(e),
+        Algorithm::VectorialChained => scan_plan::chained_inclusive_scan(e),
         _ => panic!("{algo} does not scan"),
     }
 }
