@@ -1,4 +1,4 @@
-// Scan plan stage 3 (uniform add) at the block-sum levels: every element of a tile that is not the first of its segment becomes block_prefix[k-1] + x; CPU twin: analysis::scan_plan::inclusive_scan.
+// Scan plan stage 3 (uniform add) at the block-sum levels: every element of a tile that is not the first of its segment becomes block_prefix[k-1] + x, in the prelude's Sum; CPU twin: analysis::scan_plan::inclusive_scan.
 //
 // Level 0's uniform add is not a pass of its own: vectorial_read.wgsl performs the same
 // addition, block_prefix + x, on the few elements it reads.
@@ -9,9 +9,9 @@ override TILE: u32;
 
 @group(0) @binding(0) var<uniform> scan: ScanLevel;
 @group(0) @binding(1) var<storage, read> tiles: array<TileInfo>;
-@group(0) @binding(2) var<storage, read_write> data: array<f32>;
+@group(0) @binding(2) var<storage, read_write> data: array<Sum>;
 // The inclusive scan of this level's tile totals (the level above, already complete).
-@group(0) @binding(3) var<storage, read> block_prefix: array<f32>;
+@group(0) @binding(3) var<storage, read> block_prefix: array<Sum>;
 
 @compute @workgroup_size(WG)
 fn scan_add(
@@ -30,6 +30,6 @@ fn scan_add(
     let p = block_prefix[info.prefix_src];
     let base = g * TILE;
     for (var j = t; j < info.valid; j = j + WG) {
-        data[base + j] = p + data[base + j];
+        data[base + j] = sum_add(p, data[base + j]);
     }
 }

@@ -1,9 +1,9 @@
-// Scan plan stage 1 (tile scan, every level), level 0 fused with the vectorial write (E built from the Euler tour as it is loaded): inclusive f32 scan of each tile, WG invocations x ITEMS items, Kogge-Stone over the invocation totals, tile totals one level up; CPU twins: kernels::vectorial::write and analysis::scan_plan::scan_tile.
+// Scan plan stage 1 (tile scan, every level), level 0 fused with the vectorial write (E built from the Euler tour as it is loaded): inclusive scan of each tile in the Sum of the prelude (f32, or float-float for vectorial-compensated), WG invocations x ITEMS items, Kogge-Stone over the invocation totals, tile totals one level up; CPU twins: kernels::vectorial::write and analysis::scan_plan::scan_tile (on f32 or FloatFloat).
 //
 // The order of every addition is the plan's: serial scan of each invocation's ITEMS
 // consecutive items, log2(WG) Kogge-Stone steps s[t] = s[t-d] + s[t] for t >= d, then
 // invocation t > 0 adds the inclusive total of invocation t-1 to its items. Elements past the
-// tile's `valid` count are the plan's exact +0.0 padding. The tile goes through workgroup
+// tile's `valid` count are the plan's exact zero padding (sum_zero). The tile goes through workgroup
 // memory so that global loads and stores are coalesced.
 //
 // Level 0 is never written as E: tour[p] = 2v + 1 if position p closes vertex v (preorder
@@ -17,13 +17,13 @@ override TILE: u32;
 
 @group(0) @binding(0) var<uniform> scan: ScanLevel;
 @group(0) @binding(1) var<storage, read> tiles: array<TileInfo>;
-@group(0) @binding(2) var<storage, read_write> data: array<f32>;
-@group(0) @binding(3) var<storage, read_write> totals: array<f32>;
+@group(0) @binding(2) var<storage, read_write> data: array<Sum>;
+@group(0) @binding(3) var<storage, read_write> totals: array<Sum>;
 @group(0) @binding(4) var<storage, read> tour: array<u32>;
 @group(0) @binding(5) var<storage, read> w: array<f32>;
 
-var<workgroup> items: array<f32, TILE>;
-var<workgroup> s: array<f32, WG>;
+var<workgroup> items: array<Sum, TILE>;
+var<workgroup> s: array<Sum, WG>;
 
 // The tile's inclusive scan from `items` (loaded, padding zeroed) into data; its total up.
 fn scan_items(g: u32, t: u32, info: TileInfo) {
@@ -31,7 +31,7 @@ fn scan_items(g: u32, t: u32, info: TileInfo) {
     let mine = t * ITEMS;
     var acc = items[mine];
     for (var j = 1u; j < ITEMS; j = j + 1u) {
-        acc = acc + items[mine + j];
+        acc = sum_add(acc, items[mine + j]);
         items[mine + j] = acc;
     }
     // Kogge-Stone over the invocation totals.
@@ -40,7 +40,7 @@ fn scan_items(g: u32, t: u32, info: TileInfo) {
     for (var d = 1u; d < WG; d = d << 1u) {
         var v = s[t];
         if t >= d {
-            v = s[t - d] + v;
+            v = sum_add(s[t - d], v);
         }
         workgroupBarrier();
         s[t] = v;
@@ -50,7 +50,7 @@ fn scan_items(g: u32, t: u32, info: TileInfo) {
     if t > 0u {
         let p = s[t - 1u];
         for (var j = 0u; j < ITEMS; j = j + 1u) {
-            items[mine + j] = p + items[mine + j];
+            items[mine + j] = sum_add(p, items[mine + j]);
         }
     }
     workgroupBarrier();
@@ -77,7 +77,7 @@ fn scan_tile(
     let info = tiles[g];
     let base = g * TILE;
     for (var j = t; j < TILE; j = j + WG) {
-        var x = 0.0;
+        var x = sum_zero();
         if j < info.valid {
             x = data[base + j];
         }
@@ -109,7 +109,7 @@ fn scan_tour_rootfix(
                 x = -x;
             }
         }
-        items[j] = x;
+        items[j] = sum_term(x);
     }
     workgroupBarrier();
     scan_items(g, t, info);
@@ -136,7 +136,7 @@ fn scan_tour_leaffix(
                 x = w[k >> 1u];
             }
         }
-        items[j] = x;
+        items[j] = sum_term(x);
     }
     workgroupBarrier();
     scan_items(g, t, info);

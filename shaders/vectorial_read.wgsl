@@ -1,4 +1,4 @@
-// Vectorial stage 3 (read), a thread per vertex in preorder labels, with level 0's uniform add: rootfix r[v] = S[open v]; leaffix l[v] = S[close v] - S[open v - 1] with S[-1] = 0; CPU twin: kernels::vectorial::read.
+// Vectorial stage 3 (read), a thread per vertex in preorder labels, with level 0's uniform add: rootfix r[v] = S[open v]; leaffix l[v] = S[close v] - S[open v - 1] with S[-1] = 0, in the prelude's Sum and rounded to f32 once; CPU twin: kernels::vectorial::read (analysis::orders::euler).
 //
 // S[p] is level 0 after the scan plan's uniform add: the tile scan's X[p], plus
 // block_prefix[k-1] (k the tile's index in its segment) when k >= 1 — the same single
@@ -13,19 +13,19 @@ override TILE: u32;
 
 @group(0) @binding(0) var<uniform> count: VertexCount;
 @group(0) @binding(1) var<storage, read> pos: array<vec2<u32>>;
-@group(0) @binding(2) var<storage, read> x: array<f32>;
+@group(0) @binding(2) var<storage, read> x: array<Sum>;
 @group(0) @binding(3) var<storage, read> tiles: array<TileInfo>;
-@group(0) @binding(4) var<storage, read> block_prefix: array<f32>;
+@group(0) @binding(4) var<storage, read> block_prefix: array<Sum>;
 @group(0) @binding(5) var<storage, read_write> out: array<f32>;
 
 const ROOT_BIT: u32 = 0x80000000u;
 
-fn scanned(p: u32) -> f32 {
+fn scanned(p: u32) -> Sum {
     let src = tiles[p / TILE].prefix_src;
     if src == NONE {
         return x[p];
     }
-    return block_prefix[src] + x[p];
+    return sum_add(block_prefix[src], x[p]);
 }
 
 @compute @workgroup_size(WG)
@@ -38,7 +38,7 @@ fn read_rootfix(
     if i >= count.n {
         return;
     }
-    out[i] = scanned(pos[i].x & ~ROOT_BIT);
+    out[i] = sum_round(scanned(pos[i].x & ~ROOT_BIT));
 }
 
 @compute @workgroup_size(WG)
@@ -52,9 +52,12 @@ fn read_leaffix(
         return;
     }
     let p = pos[i];
-    var before = 0.0;
-    if (p.x & ROOT_BIT) == 0u {
-        before = scanned(p.x - 1u);
+    let close = scanned(p.y);
+    if (p.x & ROOT_BIT) != 0u {
+        // S[-1] = 0: nothing to subtract.
+        out[i] = sum_round(close);
+    } else {
+        // S[close] - S[open - 1] in the Sum, rounded once (f32: the same subtraction).
+        out[i] = sum_round(sum_add(close, sum_neg(scanned(p.x - 1u))));
     }
-    out[i] = scanned(p.y) - before;
 }

@@ -38,7 +38,7 @@ use context::{Context, Recorder};
 use generators::Tree;
 use layout::Forest;
 use parallel::ParallelTree;
-use shaders::Sizes;
+use shaders::{Precision, Sizes};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Mutex;
@@ -361,7 +361,13 @@ impl Gpu {
         let forest = Forest::new(trees);
         match algo {
             Algorithm::Vectorial | Algorithm::VectorialChained if res.vectorial.is_none() => {
-                res.vectorial = Some(VectorialTree::new(ctx, &forest, &res.w, &res.out)?);
+                res.vectorial = Some(VectorialTree::new(
+                    ctx,
+                    &forest,
+                    &res.w,
+                    &res.out,
+                    Precision::Single,
+                )?);
             }
             Algorithm::Parallel if res.parallel.is_none() => {
                 res.parallel = Some(ParallelTree::new(ctx, &forest, &res.w, &res.out)?);

@@ -28,6 +28,39 @@ use Slot::*;
 
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
 
+/// What the scan shaders sum: one prelude per [`Precision`], defining `Sum` and its operations.
+const SUM_F32: &str = include_str!("../../shaders/sum_f32.wgsl");
+const SUM_FLOAT_FLOAT: &str = include_str!("../../shaders/sum_float_float.wgsl");
+
+/// What the vectorial scan carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Precision {
+    /// f32 partial sums (vectorial, vectorial-chained).
+    Single,
+    /// Float-float (hi, lo) partial sums (vectorial-compensated).
+    FloatFloat,
+}
+
+impl Precision {
+    pub const ALL: [Precision; 2] = [Precision::Single, Precision::FloatFloat];
+    /// 32-bit words per partial sum.
+    pub fn words(self) -> usize {
+        match self {
+            Precision::Single => 1,
+            Precision::FloatFloat => 2,
+        }
+    }
+    fn prelude(self) -> &'static str {
+        match self {
+            Precision::Single => SUM_F32,
+            Precision::FloatFloat => SUM_FLOAT_FLOAT,
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
 const ROOTFIX_LEVEL: StageFile = StageFile {
     name: "rootfix_level",
     source: include_str!("../../shaders/rootfix_level.wgsl"),
@@ -175,21 +208,27 @@ impl Kernel {
     }
 }
 
+/// The vectorial kernels of one [`Precision`].
+pub(crate) struct ScanKernels {
+    /// Scan levels ≥ 1.
+    pub scan_tile: Kernel,
+    /// Scan level 0 built from the Euler tour: [rootfix, leaffix].
+    pub scan_tour: [Kernel; 2],
+    pub scan_add: Kernel,
+    /// [rootfix, leaffix].
+    pub read: [Kernel; 2],
+}
+
 /// Every pipeline, built once per device.
 pub(crate) struct Kernels {
     pub rootfix_level: Kernel,
     pub rootfix_narrow: Kernel,
     pub leaffix_level: Kernel,
     pub leaffix_narrow: Kernel,
-    /// Scan levels ≥ 1.
-    pub scan_tile: Kernel,
-    /// Scan level 0 built from the Euler tour: [rootfix, leaffix].
-    pub scan_tour: [Kernel; 2],
-    pub scan_add: Kernel,
-    /// The chained plan's stage 2 (level 1 scanned left to right per segment).
+    /// Indexed by [`Precision::index`].
+    pub scan: [ScanKernels; 2],
+    /// The chained plan's stage 2 (level 1 scanned left to right per segment), f32.
     pub scan_chain: Kernel,
-    /// [rootfix, leaffix].
-    pub read: [Kernel; 2],
     /// Weights into a kernel's labels, results back.
     pub gather: Kernel,
     pub scatter: Kernel,
@@ -199,8 +238,8 @@ pub(crate) struct Kernels {
 impl Kernels {
     pub fn new(device: &wgpu::Device, sizes: &Sizes) -> Kernels {
         let dynamic = std::mem::size_of::<super::types::LevelDispatch>() as u64;
-        let build = |file: &StageFile, entry: &str| -> Kernel {
-            let source = format!("{WGSL_STRUCTS}\n{COMMON}\n{}", file.source);
+        let build_with = |file: &StageFile, prelude: &str, entry: &str| -> Kernel {
+            let source = format!("{WGSL_STRUCTS}\n{COMMON}\n{prelude}\n{}", file.source);
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(file.name),
                 source: wgpu::ShaderSource::Wgsl(Cow::Owned(source)),
@@ -257,22 +296,29 @@ impl Kernels {
                 dynamic_size: dynamic,
             }
         };
+        let build = |file: &StageFile, entry: &str| build_with(file, "", entry);
+        let scan = Precision::ALL.map(|p| {
+            let build = |file: &StageFile, entry: &str| build_with(file, p.prelude(), entry);
+            ScanKernels {
+                scan_tile: build(&SCAN_TILE, "scan_tile"),
+                scan_tour: [
+                    build(&SCAN_TILE, "scan_tour_rootfix"),
+                    build(&SCAN_TILE, "scan_tour_leaffix"),
+                ],
+                scan_add: build(&SCAN_ADD, "scan_add"),
+                read: [
+                    build(&VECTORIAL_READ, "read_rootfix"),
+                    build(&VECTORIAL_READ, "read_leaffix"),
+                ],
+            }
+        });
         Kernels {
             rootfix_level: build(&ROOTFIX_LEVEL, "rootfix_level"),
             rootfix_narrow: build(&ROOTFIX_NARROW, "rootfix_narrow"),
             leaffix_level: build(&LEAFFIX_LEVEL, "leaffix_level"),
             leaffix_narrow: build(&LEAFFIX_NARROW, "leaffix_narrow"),
-            scan_tile: build(&SCAN_TILE, "scan_tile"),
-            scan_tour: [
-                build(&SCAN_TILE, "scan_tour_rootfix"),
-                build(&SCAN_TILE, "scan_tour_leaffix"),
-            ],
-            scan_add: build(&SCAN_ADD, "scan_add"),
+            scan,
             scan_chain: build(&SCAN_CHAIN, "scan_chain"),
-            read: [
-                build(&VECTORIAL_READ, "read_rootfix"),
-                build(&VECTORIAL_READ, "read_leaffix"),
-            ],
             gather: build(&PERMUTE, "gather"),
             scatter: build(&PERMUTE, "scatter"),
             copy: build(&COPY, "copy"),
@@ -308,6 +354,13 @@ mod tests {
                 file.name
             );
             assert!(file.source.contains("override WG: u32;"), "{}", file.name);
+        }
+        for p in Precision::ALL {
+            let first = p.prelude().lines().next().unwrap();
+            assert!(
+                first.starts_with("// ") && first.contains("CPU twin"),
+                "{p:?}"
+            );
         }
     }
 }

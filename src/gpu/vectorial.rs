@@ -7,6 +7,7 @@
 use super::context::{Context, Recorder};
 use super::layout::{Forest, PreorderLayout};
 use super::relabel::Relabel;
+use super::shaders::{Precision, ScanKernels};
 use super::types::{ScanLevel, VertexCount};
 use crate::Error;
 use analysis::Op;
@@ -19,6 +20,7 @@ pub(crate) struct VectorialTree {
     /// Preorder labels: weights in, results out.
     pub labels: Relabel,
     n: u32,
+    precision: Precision,
     /// Level 0's tile scan from the Euler tour, [rootfix, leaffix]; (bind group, tiles).
     scan0: ([wgpu::BindGroup; 2], u32),
     /// Tile scans of levels 1 up: (bind group, tiles).
@@ -47,6 +49,7 @@ impl VectorialTree {
         forest: &Forest,
         w: &wgpu::Buffer,
         out: &wgpu::Buffer,
+        precision: Precision,
     ) -> Result<VectorialTree, Error> {
         let n = forest.len();
         let layout = PreorderLayout::new(forest);
@@ -55,7 +58,8 @@ impl VectorialTree {
                 "a forest of {n} vertices has Euler-tour positions beyond 31 bits"
             )));
         }
-        let k = &ctx.kernels;
+        let k = &ctx.kernels.scan[precision.index()];
+        let words = precision.words();
         let labels = Relabel::new(ctx, "preorder", &layout.orig, w, out)?;
         let pos = ctx.buffer_init("vectorial Euler-tour positions", &layout.pos, n)?;
         let tour = ctx.buffer_init("vectorial Euler tour", &layout.tour, n)?;
@@ -68,7 +72,7 @@ impl VectorialTree {
             } else {
                 "vectorial block sums"
             };
-            data.push(ctx.buffer(what, level.len, n, wgpu::BufferUsages::empty())?);
+            data.push(ctx.buffer(what, words * level.len, n, wgpu::BufferUsages::empty())?);
             tiles.push(ctx.buffer_init("scan tiles", &level.tiles, n)?);
             params.push(ctx.uniform(
                 "scan level",
@@ -80,8 +84,8 @@ impl VectorialTree {
         }
         // Bound where a kernel has no such buffer (never read or written); two, as one
         // buffer cannot be bound both read-only and read-write in a dispatch.
-        let unused = ctx.buffer("unused", 1, n, wgpu::BufferUsages::empty())?;
-        let unused_ro = ctx.buffer("unused", 1, n, wgpu::BufferUsages::empty())?;
+        let unused = ctx.buffer("unused", words, n, wgpu::BufferUsages::empty())?;
+        let unused_ro = ctx.buffer("unused", words, n, wgpu::BufferUsages::empty())?;
         let above = |i: usize| data.get(i + 1).unwrap_or(&unused);
         let count = ctx.uniform(
             "vertex count",
@@ -138,6 +142,8 @@ impl VectorialTree {
             })
             .collect();
         let chain = match layout.chain_segments.len() {
+            // The chained plan is an f32 plan.
+            _ if precision != Precision::Single => None,
             0 => None,
             segments => {
                 let longest = layout
@@ -160,7 +166,10 @@ impl VectorialTree {
                         ..Default::default()
                     },
                 );
-                let bind = k.scan_chain.bind(&ctx.device, &[&params, &segs, &data[1]]);
+                let bind = ctx
+                    .kernels
+                    .scan_chain
+                    .bind(&ctx.device, &[&params, &segs, &data[1]]);
                 buffers_extra.push(segs);
                 buffers_extra.push(params);
                 Some((bind, segments as u32))
@@ -174,6 +183,7 @@ impl VectorialTree {
         Ok(VectorialTree {
             labels,
             n: n as u32,
+            precision,
             scan0: (scan0, tiles0),
             scan,
             add,
@@ -183,10 +193,14 @@ impl VectorialTree {
         })
     }
 
+    fn kernels<'a>(&self, ctx: &'a Context) -> &'a ScanKernels {
+        &ctx.kernels.scan[self.precision.index()]
+    }
+
     /// Records the two stages, one pass each (timestamp slots: [`STAGES`]), with the scan
     /// plan's block levels (`vectorial`) or the chained plan's stage 2 (`vectorial-chained`).
     pub fn record(&self, ctx: &Context, op: Op, chained: bool, rec: &mut Recorder) {
-        let k = &ctx.kernels;
+        let k = self.kernels(ctx);
         let o = op_index(op);
         {
             let mut pass = rec
@@ -202,7 +216,7 @@ impl VectorialTree {
             if chained {
                 if let Some((bind, segments)) = &self.chain {
                     let (x, y) = ctx.fold(*segments);
-                    pass.set_pipeline(&k.scan_chain.pipeline);
+                    pass.set_pipeline(&ctx.kernels.scan_chain.pipeline);
                     pass.set_bind_group(0, bind, &[]);
                     pass.dispatch_workgroups(x, y, 1);
                 }
@@ -215,7 +229,7 @@ impl VectorialTree {
 
     /// The scan plan's stages 1 and 3 above level 0: tile scans up, uniform adds down.
     fn record_block_levels(&self, ctx: &Context, pass: &mut wgpu::ComputePass<'_>) {
-        let k = &ctx.kernels;
+        let k = self.kernels(ctx);
         {
             pass.set_pipeline(&k.scan_tile.pipeline);
             for (bind, tiles) in &self.scan {
@@ -233,7 +247,7 @@ impl VectorialTree {
     }
 
     fn record_read(&self, ctx: &Context, o: usize, rec: &mut Recorder) {
-        let k = &ctx.kernels;
+        let k = self.kernels(ctx);
         let vertex_groups = ctx.fold(self.n.div_ceil(ctx.sizes.wg));
         let mut pass = rec
             .encoder
