@@ -29,7 +29,10 @@ pub struct SweepParams {
     pub ops: Vec<Op>,
     pub algos: Vec<Algorithm>,
     pub reference: ReferenceKind,
-    pub child_order: ChildOrder,
+    /// Every tree is evaluated in each of these child orders (same shape, same weights).
+    /// `child_order` in sweeps written before several orders could be compared.
+    #[serde(alias = "child_order", deserialize_with = "one_or_many")]
+    pub child_orders: Vec<ChildOrder>,
     pub seed: u64,
     /// Tree files (`--tree`), instead of generated topologies.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -44,11 +47,26 @@ enum Source {
     File(usize),
 }
 
+/// One value or a list of them (sweep.json's `child_order` became a list).
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<ChildOrder>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(ChildOrder),
+        Many(Vec<ChildOrder>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(x) => vec![x],
+        OneOrMany::Many(v) => v,
+    })
+}
+
 /// One tree to build and evaluate.
 #[derive(Debug, Clone)]
 struct Job {
     index: usize,
     source: Source,
+    child_order: ChildOrder,
     /// The weights' target condition number; 0 when the weights are the input's own.
     target_cond: f64,
     seed: u64,
@@ -68,6 +86,7 @@ impl SweepParams {
             (0..self.files.len()).map(Source::File).collect()
         };
         let mut jobs = Vec::new();
+        let mut draw = 0usize;
         for source in sources {
             let draws: Vec<f64> = match (source, self.weights) {
                 (Source::File(_), WeightChoice::File) => vec![0.0],
@@ -78,14 +97,19 @@ impl SweepParams {
                     .collect(),
             };
             for target_cond in draws {
-                let index = jobs.len();
-                let seed = generators::derive_seed(self.seed, index as u64);
-                jobs.push(Job {
-                    index,
-                    source,
-                    target_cond,
-                    seed,
-                });
+                // One draw, one seed: the child orders of a draw share its tree and weights
+                // (with one order, draw = job index, as in sweeps of a single order).
+                let seed = generators::derive_seed(self.seed, draw as u64);
+                draw += 1;
+                for &child_order in &self.child_orders {
+                    jobs.push(Job {
+                        index: jobs.len(),
+                        source,
+                        child_order,
+                        target_cond,
+                        seed,
+                    });
+                }
             }
         }
         jobs
@@ -464,7 +488,7 @@ fn build<'a>(params: &SweepParams, files: &'a [LoadedTree], job: &Job) -> Result
                 n: params.nodes,
                 weights,
                 target_cond: job.target_cond,
-                child_order: params.child_order,
+                child_order: job.child_order,
                 seed: job.seed,
             };
             let instance = spec.generate()?;
@@ -472,7 +496,7 @@ fn build<'a>(params: &SweepParams, files: &'a [LoadedTree], job: &Job) -> Result
         }
         Source::File(i) => {
             let file = &files[i];
-            let tree = file.tree(params.child_order);
+            let tree = file.tree(job.child_order);
             let weights = match params.weights {
                 WeightChoice::File => file.own_weights()?.to_vec(),
                 WeightChoice::Model(m) => {
@@ -537,7 +561,7 @@ fn assess(
             topology: name.clone(),
             n: tree.len(),
             height: tree.height(),
-            child_order: params.child_order.to_string(),
+            child_order: job.child_order.to_string(),
             weights: params.weights.to_string(),
             seed: job.seed,
             target_cond: job.target_cond,
@@ -706,10 +730,10 @@ pub fn table(params: &SweepParams, rows: &[ResultRow]) -> String {
         "max lost bits over {} trees per target (columns: op/algorithm)",
         params.trees_per_target
     );
-    let mut names: Vec<&str> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
     for r in rows {
-        if !names.contains(&r.topology.as_str()) {
-            names.push(&r.topology);
+        if !names.iter().any(|n| *n == r.tree_label()) {
+            names.push(r.tree_label().into_owned());
         }
     }
     let w = names
@@ -729,7 +753,7 @@ pub fn table(params: &SweepParams, rows: &[ResultRow]) -> String {
     let _ = writeln!(s, "{header}");
     for topo_name in names {
         let mut targets: Vec<f64> = Vec::new();
-        for r in rows.iter().filter(|r| r.topology == topo_name) {
+        for r in rows.iter().filter(|r| r.tree_label() == topo_name) {
             if !targets.contains(&r.target_cond) {
                 targets.push(r.target_cond);
             }
@@ -737,7 +761,7 @@ pub fn table(params: &SweepParams, rows: &[ResultRow]) -> String {
         for target in targets {
             let here: Vec<&ResultRow> = rows
                 .iter()
-                .filter(|r| r.topology == topo_name && r.target_cond == target)
+                .filter(|r| r.tree_label() == topo_name && r.target_cond == target)
                 .collect();
             if here.is_empty() {
                 continue;

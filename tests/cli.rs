@@ -44,6 +44,15 @@ fn other_bad_arguments_are_usage_errors() {
         &["run", "--topology", "chain"],
         &["gen", "--n", "1", "--cond", "10"],
         &["gen", "--n", "10", "--cond", "0.5"],
+        &[
+            "run",
+            "--topology",
+            "chain",
+            "--nodes",
+            "5",
+            "--child-order",
+            "natural,light-first",
+        ],
     ] {
         let o = accuracy(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
@@ -214,4 +223,74 @@ fn same_seed_same_results() {
     assert_eq!(a, b, "the same seed must give the same bytes");
     assert_ne!(a, c);
     let _ = std::fs::remove_dir_all(&base);
+}
+
+/// `sweep --child-order natural,light-first`: every draw is evaluated in both orders on the
+/// same tree and weights (same seed; the exact values, hence κ, identical), and the rows say
+/// which order they are; a sweep.json written with a single `child_order` still resumes.
+#[test]
+fn sweep_compares_child_orders_on_the_same_trees() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("child-orders");
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let args = [
+        "sweep",
+        "--topology",
+        "caterpillar-legs",
+        "--nodes",
+        "300",
+        "--cond",
+        "1e3",
+        "--trees",
+        "2",
+        "--algos",
+        "parallel,vectorial",
+        "--ops",
+        "rootfix",
+        "--child-order",
+        "natural,light-first",
+        "--quiet",
+        "--out",
+        d,
+    ];
+    let o = accuracy(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let rows: Vec<analysis::records::results::ResultRow> =
+        csv::Reader::from_path(dir.join("results.csv"))
+            .unwrap()
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .unwrap();
+    assert_eq!(rows.len(), 2 * 2 * 2);
+    for pair in rows.chunks(4) {
+        let (natural, light) = (&pair[..2], &pair[2..]);
+        assert!(natural.iter().all(|r| r.child_order == "natural"));
+        assert!(light.iter().all(|r| r.child_order == "light-first"));
+        for (a, b) in natural.iter().zip(light) {
+            assert_eq!(a.seed, b.seed);
+            assert_eq!(a.achieved_cond.to_bits(), b.achieved_cond.to_bits());
+            assert_eq!(a.algorithm, b.algorithm);
+        }
+        // Parallel rootfix is the path recursion, which no child order changes.
+        assert_eq!(
+            natural[0].max_rel_error.to_bits(),
+            light[0].max_rel_error.to_bits()
+        );
+    }
+    assert_ne!(rows[0].seed, rows[4].seed, "each draw has its own seed");
+    // An older sweep.json names one child order.
+    let json = std::fs::read_to_string(dir.join("sweep.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let p = v.as_object_mut().unwrap();
+    assert!(p.remove("child_orders").is_some(), "{json}");
+    p.insert("child_order".into(), "natural".into());
+    let old = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("child-orders-old");
+    let _ = std::fs::remove_dir_all(&old);
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::write(old.join("sweep.json"), serde_json::to_string(&v).unwrap()).unwrap();
+    let o = accuracy(&["sweep", "--resume", old.to_str().unwrap(), "--quiet"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let resumed = std::fs::read_to_string(old.join("results.csv")).unwrap();
+    assert_eq!(resumed.lines().count(), 1 + 2 * 2);
+    assert!(resumed.lines().skip(1).all(|l| l.contains(",natural,")));
 }

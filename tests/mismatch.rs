@@ -72,7 +72,7 @@ fn a_sweep_with_mismatches_writes_its_results_and_exits_3() {
         ops: vec![Op::Rootfix],
         algos: vec![Algorithm::Parallel, Algorithm::Vectorial],
         reference: ReferenceKind::Exact,
-        child_order: ChildOrder::Natural,
+        child_orders: vec![ChildOrder::Natural],
         seed: 1,
         files: Vec::new(),
     };

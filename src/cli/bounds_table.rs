@@ -55,7 +55,7 @@ pub fn run(a: BoundsTableArgs) -> Result<(), Error> {
         weights,
         ops: a.ops.ops,
         algos: a.algos.algos,
-        child_order: a.instance.child_order,
+        child_order: a.instance.child_order()?,
         seed: a.instance.seed,
     };
     let backend = Cpu;

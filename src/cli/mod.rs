@@ -17,6 +17,7 @@ use clap::Args;
 use generators::ChildOrder;
 use generators::io::{ForestMode, Format, ReadOptions};
 use std::path::PathBuf;
+use treefix_accuracy::Error;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
 use treefix_accuracy::gpu::BackendChoice;
 use treefix_accuracy::inputs::WeightChoice;
@@ -31,9 +32,22 @@ pub struct InstanceArgs {
     /// Seed of the portable generator (ChaCha20); the same seed gives the same trees and weights.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Child order, which fixes the Euler tour: natural, light-first, heavy-first.
-    #[arg(long, default_value = "natural")]
-    pub child_order: ChildOrder,
+    /// Child order, which fixes the Euler tour: natural, light-first, heavy-first (`sweep`
+    /// takes a comma list and evaluates every tree in each order).
+    #[arg(long, value_delimiter = ',', default_value = "natural")]
+    pub child_order: Vec<ChildOrder>,
+}
+
+impl InstanceArgs {
+    /// The one child order of a command that takes one.
+    pub fn child_order(&self) -> Result<ChildOrder, Error> {
+        match self.child_order[..] {
+            [one] => Ok(one),
+            _ => Err(Error::Usage(
+                "--child-order takes one order here (sweep compares several)".into(),
+            )),
+        }
+    }
 }
 
 /// How tree files are read (`--tree FILE`); formats and conventions in docs/inputs.md.

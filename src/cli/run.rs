@@ -66,7 +66,7 @@ fn subject(a: &RunArgs) -> Result<Subject, Error> {
             n: a.nodes.expect("clap requires --nodes without --tree") as usize,
             weights,
             target_cond: a.cond,
-            child_order: a.instance.child_order,
+            child_order: a.instance.child_order()?,
             seed,
         };
         let instance = spec.generate()?;
@@ -83,7 +83,7 @@ fn subject(a: &RunArgs) -> Result<Subject, Error> {
         &a.read.options(),
         a.file_weights.weights_file.as_deref(),
     )?;
-    let tree = file.tree(a.instance.child_order);
+    let tree = file.tree(a.instance.child_order()?);
     let from_file =
         a.file_weights.weights_file.is_some() || a.instance.weights == WeightChoice::File;
     let (weights, what) = match a.instance.weights {

@@ -109,7 +109,7 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
                 ops: a.ops.ops,
                 algos: a.algos,
                 reference: a.measure.reference,
-                child_order: a.instance.child_order,
+                child_orders: a.instance.child_order,
                 seed: a.instance.seed,
                 files: files.iter().map(|f| f.input.clone()).collect(),
             };

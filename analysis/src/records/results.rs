@@ -6,6 +6,7 @@
 
 use super::fields::field_names;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// The file's name in a sweep directory.
 pub const FILE: &str = "results.csv";
@@ -108,9 +109,15 @@ impl ResultRow {
             .then(|| v.iter().flatten().sum())
     }
 
-    /// What the tree was: its file's name when read from one, else its topology family.
-    pub fn tree_label(&self) -> &str {
-        self.source.as_deref().unwrap_or(&self.topology)
+    /// What the tree was: its file's name when read from one, else its topology family,
+    /// followed by its child order unless natural.
+    pub fn tree_label(&self) -> Cow<'_, str> {
+        let base = self.source.as_deref().unwrap_or(&self.topology);
+        match self.child_order.as_str() {
+            // Another child order is another Euler tour: its own series in tables and figures.
+            "" | "natural" => Cow::Borrowed(base),
+            order => Cow::Owned(format!("{base} ({order})")),
+        }
     }
 }
 

@@ -128,7 +128,7 @@ impl ReportData {
     pub fn topologies(&self) -> Vec<String> {
         let mut t: Vec<String> = Vec::new();
         for r in &self.rows {
-            if !t.iter().any(|x| x == r.tree_label()) {
+            if !t.iter().any(|x| *x == r.tree_label()) {
                 t.push(r.tree_label().to_string());
             }
         }

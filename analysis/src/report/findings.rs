@@ -313,7 +313,7 @@ pub fn findings(data: &ReportData) -> Vec<String> {
                 .filter_map(|t| {
                     let bits: Vec<f64> = rows
                         .iter()
-                        .filter(|r| r.tree_label() == t && r.op == op)
+                        .filter(|r| r.tree_label() == *t && r.op == op)
                         .map(|r| r.max_lost_bits)
                         .collect();
                     (!bits.is_empty()).then(|| (t.clone(), mean(&bits)))
@@ -331,7 +331,13 @@ pub fn findings(data: &ReportData) -> Vec<String> {
         }
     }
 
-    // 8. Flagged nodes.
+    // 8. The vectorial family: where its leaffix loss comes from.
+    out.extend(vectorial_family(rows));
+
+    // 9. Child orders compared on the same trees.
+    out.extend(child_orders(rows));
+
+    // 10. Flagged nodes.
     let flagged: usize = rows.iter().map(|r| r.flagged_nodes).sum();
     if flagged > 0 {
         let largest = rows
@@ -343,6 +349,139 @@ pub fn findings(data: &ReportData) -> Vec<String> {
         out.push(format!(
             "{flagged} nodes had an exact value of 0 but a non-zero computed result (flagged: no relative error exists; see flagged_nodes).{largest}"
         ));
+    }
+    out
+}
+
+/// Mean over trees of the per-tree max lost bits of `algo` on `op`, over rows passing `keep`.
+fn mean_bits(
+    rows: &[ResultRow],
+    algo: &str,
+    op: &str,
+    keep: impl Fn(&ResultRow) -> bool,
+) -> Option<(f64, usize)> {
+    let bits: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.algorithm == algo && r.op == op && keep(r))
+        .map(|r| r.max_lost_bits)
+        .filter(|b| b.is_finite())
+        .collect();
+    (!bits.is_empty()).then(|| (mean(&bits), bits.len()))
+}
+
+/// The other vectorial algorithms against `vectorial`, in words: the leaffix loss is not the
+/// difference S[close v] − S[open v − 1] itself but how its two prefixes were rounded.
+fn vectorial_family(rows: &[ResultRow]) -> Vec<String> {
+    let mut out = Vec::new();
+    for op in ["rootfix", "leaffix"] {
+        let Some((vec, trees)) = mean_bits(rows, "vectorial", op, |_| true) else {
+            continue;
+        };
+        let par = mean_bits(rows, "parallel", op, |_| true).map(|p| p.0);
+        let mut parts = Vec::new();
+        for (algo, what) in [
+            (
+                "vectorial-seqscan",
+                "the sequential scan, whose S[close v] is computed from S[open v − 1] itself",
+            ),
+            (
+                "vectorial-chained",
+                "the scan plan with chained tile prefixes",
+            ),
+            (
+                "vectorial-compensated",
+                "the scan plan in float-float, rounded once at the end",
+            ),
+        ] {
+            if let Some((b, _)) = mean_bits(rows, algo, op, |_| true) {
+                parts.push(format!("{algo} {b:.1} ({what})"));
+            }
+        }
+        if parts.is_empty() {
+            continue;
+        }
+        let par = par.map_or(String::new(), |p| format!(", parallel {p:.1}"));
+        let why = if op == "leaffix" {
+            " The difference S[close v] − S[open v − 1] costs bits only where its two prefixes were rounded along different paths: every rounding they share cancels. The scan plan's tiles (Kogge–Stone thread prefixes, uniform adds) give every few positions such a break, so a node with a small subtree sum next to a break loses log₂(|S|/|l|) bits; chaining the tile prefixes removes only the breaks between tiles."
+        } else {
+            ""
+        };
+        out.push(format!(
+            "Vectorial {op}, mean of per-tree maxima over {trees} trees: vectorial {vec:.1} bits{par}; {}.{why}",
+            parts.join("; ")
+        ));
+    }
+    out
+}
+
+/// Light-first (and heavy-first) against natural child order, per topology and op, for the
+/// vectorial algorithms: the Euler tour changes, the exact values do not.
+fn child_orders(rows: &[ResultRow]) -> Vec<String> {
+    let mut orders: Vec<&str> = Vec::new();
+    for r in rows {
+        if !orders.contains(&r.child_order.as_str()) {
+            orders.push(&r.child_order);
+        }
+    }
+    if orders.len() < 2 || !orders.contains(&"natural") {
+        return Vec::new();
+    }
+    let mut bases: Vec<&str> = Vec::new();
+    for r in rows {
+        let b = r.source.as_deref().unwrap_or(&r.topology);
+        if !bases.contains(&b) {
+            bases.push(b);
+        }
+    }
+    let mut out = Vec::new();
+    for order in orders.iter().filter(|o| **o != "natural") {
+        for op in ["rootfix", "leaffix"] {
+            let (mut helped, mut same, mut hurt) = (Vec::new(), Vec::new(), Vec::new());
+            for base in &bases {
+                let of = |o: &str| {
+                    mean_bits(rows, "vectorial", op, |r| {
+                        r.source.as_deref().unwrap_or(&r.topology) == *base && r.child_order == o
+                    })
+                };
+                let (Some((n, _)), Some((x, _))) = (of("natural"), of(order)) else {
+                    continue;
+                };
+                let cell = format!("{base} {n:.1} → {x:.1}");
+                if x <= n - 1.0 {
+                    helped.push(cell);
+                } else if x >= n + 1.0 {
+                    hurt.push(cell);
+                } else {
+                    same.push(base.to_string());
+                }
+            }
+            if helped.is_empty() && hurt.is_empty() && same.is_empty() {
+                continue;
+            }
+            let mut parts = Vec::new();
+            if !helped.is_empty() {
+                parts.push(format!("helped on {}", helped.join(", ")));
+            }
+            if !hurt.is_empty() {
+                parts.push(format!("hurt on {}", hurt.join(", ")));
+            }
+            if !same.is_empty() {
+                parts.push(format!("changed less than 1 bit on {}", same.join(", ")));
+            }
+            let why = match (*order, op) {
+                ("light-first", "rootfix") => {
+                    " Rootfix reads S[open v], which carries the ±w pairs of every subtree closed before v; light-first closes the small subtrees first and descends the heavy child last, so fewer and shorter cancelling runs precede each opening. Where all children have the same size (a star's leaves) the order cannot matter."
+                }
+                (_, "leaffix") => {
+                    " Leaffix reads S[close v] − S[open v − 1], which spans v's own subtree whatever the order of its children: the order moves the breaks of the scan plan, not the magnitudes."
+                }
+                _ => "",
+            };
+            out.push(format!(
+                "{order} child order against natural, vectorial {op} (mean of per-tree max lost bits): {}.{why}",
+                parts.join("; ")
+            ));
+        }
     }
     out
 }
@@ -464,5 +603,46 @@ mod tests {
         // No GPU columns: no GPU sentence at all.
         let f = findings(&data(vec![cpu_only]));
         assert!(!f.iter().any(|s| s.contains("GPU")), "{f:#?}");
+    }
+
+    #[test]
+    fn child_orders_in_words() {
+        let mut rows = Vec::new();
+        for (order, chain_bits, star_bits) in [("natural", 20.0, 30.0), ("light-first", 12.0, 30.4)]
+        {
+            for (topology, bits) in [("chain", chain_bits), ("star", star_bits)] {
+                let mut r = row(0, "vectorial", "rootfix", 1e4, bits);
+                r.topology = topology.into();
+                r.child_order = order.into();
+                rows.push(r);
+            }
+        }
+        let f = findings(&data(rows.clone()));
+        assert!(
+            f.iter().any(|s| s.starts_with(
+                "light-first child order against natural, vectorial rootfix (mean of per-tree max lost bits): helped on chain 20.0 → 12.0; changed less than 1 bit on star."
+            )),
+            "{f:#?}"
+        );
+        // One order only: nothing to compare.
+        rows.retain(|r| r.child_order == "natural");
+        let f = findings(&data(rows));
+        assert!(!f.iter().any(|s| s.contains("child order")), "{f:#?}");
+    }
+
+    #[test]
+    fn vectorial_family_in_words() {
+        let rows = vec![
+            row(0, "parallel", "leaffix", 1e4, 20.0),
+            row(0, "vectorial", "leaffix", 1e4, 50.0),
+            row(0, "vectorial-seqscan", "leaffix", 1e4, 24.0),
+        ];
+        let f = findings(&data(rows));
+        assert!(
+            f.iter().any(|s| s.starts_with(
+                "Vectorial leaffix, mean of per-tree maxima over 1 trees: vectorial 50.0 bits, parallel 20.0; vectorial-seqscan 24.0"
+            ) && s.contains("rounded along different paths")),
+            "{f:#?}"
+        );
     }
 }

@@ -29,24 +29,36 @@ pub struct SeriesStyle {
     pub shape: Shape,
 }
 
-const KNOWN_ALGOS: [&str; 4] = ["sequential", "parallel", "vectorial", "vectorial-seqscan"];
+const KNOWN_ALGOS: [&str; 7] = [
+    "sequential",
+    "parallel",
+    "vectorial",
+    "vectorial-seqscan",
+    "vectorial-chained",
+    "vectorial-compensated",
+    "contraction",
+];
 
 /// Colourblind-safe colours (Okabe–Ito and Tol), one per (op index, algorithm index).
-const ROOTFIX_COLORS: [RGBColor; 6] = [
+const ROOTFIX_COLORS: [RGBColor; 8] = [
     RGBColor(0x00, 0x72, 0xB2), // blue
     RGBColor(0xE6, 0x9F, 0x00), // orange
     RGBColor(0x00, 0x9E, 0x73), // bluish green
     RGBColor(0xCC, 0x79, 0xA7), // reddish purple
     RGBColor(0x44, 0xAA, 0x99), // teal
     RGBColor(0x33, 0x22, 0x88), // indigo
+    RGBColor(0xAA, 0x44, 0x99), // purple
+    RGBColor(0x66, 0x66, 0x00), // dark olive
 ];
-const LEAFFIX_COLORS: [RGBColor; 6] = [
+const LEAFFIX_COLORS: [RGBColor; 8] = [
     RGBColor(0x88, 0x22, 0x55), // wine
     RGBColor(0x56, 0xB4, 0xE9), // sky blue
     RGBColor(0xD5, 0x5E, 0x00), // vermillion
     RGBColor(0x55, 0x55, 0x55), // dark grey
     RGBColor(0x99, 0x99, 0x33), // olive
     RGBColor(0x11, 0x77, 0x33), // green
+    RGBColor(0xEE, 0x66, 0x77), // rose
+    RGBColor(0x00, 0x44, 0x88), // dark blue
 ];
 
 const FILLED: [Shape; 6] = [
@@ -72,17 +84,18 @@ pub fn series_style(op: &str, algorithm: &str, extra: usize) -> SeriesStyle {
     let a = KNOWN_ALGOS
         .iter()
         .position(|k| *k == algorithm)
-        .unwrap_or(KNOWN_ALGOS.len() + extra)
-        % FILLED.len();
+        .unwrap_or(KNOWN_ALGOS.len() + extra);
+    // Colours cycle over 8, shapes over 6: (colour, shape) pairs repeat only after 24.
+    let (c, m) = (a % ROOTFIX_COLORS.len(), a % FILLED.len());
     if op == "leaffix" {
         SeriesStyle {
-            color: LEAFFIX_COLORS[a],
-            shape: OPEN[a],
+            color: LEAFFIX_COLORS[c],
+            shape: OPEN[m],
         }
     } else {
         SeriesStyle {
-            color: ROOTFIX_COLORS[a],
-            shape: FILLED[a],
+            color: ROOTFIX_COLORS[c],
+            shape: FILLED[m],
         }
     }
 }

@@ -92,7 +92,10 @@ pub(super) fn section(h: &mut String, data: &ReportData) {
     row("Weights", or_na(text(data.param("weights"))));
     row("Operations", or_na(text(data.param("ops"))));
     row("Algorithms", or_na(text(data.param("algos"))));
-    row("Child order", or_na(text(data.param("child_order"))));
+    let orders = data
+        .param("child_orders")
+        .or_else(|| data.param("child_order"));
+    row("Child order", or_na(text(orders)));
     row(
         "Trees",
         or_na(data.summary_field("trees").map(|t| {
