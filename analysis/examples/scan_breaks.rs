@@ -7,7 +7,7 @@
 //! subtree sum l next to a break loses about log2(|S| / |l|) bits, whatever else the plan does.
 //!
 //! This example measures vectorial leaffix's max lost bits (exact reference, gensum weights,
-//! 10 trees of 10 000 vertices per cell) under several scans of the same Euler tour:
+//! 10 trees per cell) under several scans of the same Euler tour:
 //! - `plan`: the scan plan (`vectorial`);
 //! - `chained`: the plan with chained tile prefixes (`vectorial-chained`);
 //! - `seqscan`: left to right (`vectorial-seqscan`);
@@ -32,7 +32,7 @@ fn kogge_stone_exclusive(totals: &[f32]) -> Vec<f32> {
     let mut d = 1;
     while d < s.len() {
         for t in (d..s.len()).rev() {
-            s[t] = s[t - d] + s[t];
+            s[t] += s[t - d];
         }
         d *= 2;
     }
@@ -76,7 +76,8 @@ fn thread_serial(e: &mut [f32], threads: usize, items: usize) {
 }
 
 fn main() {
-    let scans: [(&str, fn(&mut [f32])); 6] = [
+    type Scan = fn(&mut [f32]);
+    let scans: [(&str, Scan); 6] = [
         ("plan", scan_plan::inclusive_scan),
         ("chained", scan_plan::chained_inclusive_scan),
         ("seqscan", scan_plan::sequential_scan),
