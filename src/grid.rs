@@ -185,7 +185,10 @@ pub fn node_extra_bits_by(
 }
 
 fn is_vectorial(a: Algorithm) -> bool {
-    matches!(a, Algorithm::Vectorial | Algorithm::VectorialSeqscan)
+    matches!(
+        a,
+        Algorithm::Vectorial | Algorithm::VectorialSeqscan | Algorithm::VectorialCompensated
+    )
 }
 
 /// Evaluates every instance of the grid (in parallel) against the exact reference.

@@ -36,14 +36,18 @@ pub enum Algorithm {
     Vectorial,
     /// Euler tour + a plain left-to-right scan (CPU only): isolates the scan order's effect.
     VectorialSeqscan,
+    /// The same Euler tour and scan plan on float-float (f32, f32) pairs with error-free
+    /// transformations; the read rounds once to f32 (docs/design.md §5).
+    VectorialCompensated,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 4] = [
+    pub const ALL: [Algorithm; 5] = [
         Algorithm::Sequential,
         Algorithm::Parallel,
         Algorithm::Vectorial,
         Algorithm::VectorialSeqscan,
+        Algorithm::VectorialCompensated,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -51,6 +55,7 @@ impl Algorithm {
             Algorithm::Parallel => "parallel",
             Algorithm::Vectorial => "vectorial",
             Algorithm::VectorialSeqscan => "vectorial-seqscan",
+            Algorithm::VectorialCompensated => "vectorial-compensated",
         }
     }
     /// Whether a GPU kernel exists for this algorithm (the others are CPU-only by definition).

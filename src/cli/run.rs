@@ -239,7 +239,9 @@ fn dump(path: &Path, s: &Subject, results: &[experiment::OpResults]) -> Result<(
         for o in &r.outcomes {
             let vectorial = matches!(
                 o.algorithm,
-                Algorithm::Vectorial | Algorithm::VectorialSeqscan
+                Algorithm::Vectorial
+                    | Algorithm::VectorialSeqscan
+                    | Algorithm::VectorialCompensated
             );
             for v in 0..tree.len() {
                 let e = &o.errors[v];
