@@ -569,6 +569,37 @@ pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) ->
     out
 }
 
+/// vectorial-compensated's a priori bounds on the float-float value each vertex reads,
+/// before its final rounding to f32: |ŝ − s| ≤ (det, sharp) (prob = det). Where this is at
+/// most half an ulp of s, the f32 result is within one ulp of s (≤ 1 lost bit).
+pub fn compensated_float_float_bounds(tree: &Tree, w: &[f32], op: Op) -> APrioriBounds {
+    assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let mut reader = vectorial_reader::<DwAdd>(tree, w, Algorithm::VectorialCompensated, op);
+    reader.round_to_f32 = false;
+    let mut out = APrioriBounds::with_capacity(tree.len());
+    for (det, sharp, prob) in euler::read(tree, op, &reader) {
+        out.push(det, sharp, prob);
+    }
+    out
+}
+
+fn vectorial_reader<R: Roundoff>(
+    tree: &Tree,
+    w: &[f32],
+    algo: Algorithm,
+    op: Op,
+) -> APrioriRead<R> {
+    APrioriRead {
+        scanned: Scanned::new(algo, euler::write(tree, w, op)),
+        sub: match op {
+            Op::Rootfix => Vec::new(),
+            Op::Leaffix => subtree_magnitudes(tree, w),
+        },
+        gammas: GammaTilde::new(LAMBDA),
+        round_to_f32: R::READ_ROUNDS_TO_F32,
+    }
+}
+
 /// The vectorial orders' a priori bounds: the scan on `R`'s bound values, then the read.
 fn vectorial_a_priori<R: Roundoff>(
     tree: &Tree,
@@ -579,12 +610,8 @@ fn vectorial_a_priori<R: Roundoff>(
     mut out: APrioriBounds,
 ) -> APrioriBounds {
     let reader = APrioriRead::<R> {
-        scanned: Scanned::new(algo, euler::write(tree, w, op)),
-        sub: match op {
-            Op::Rootfix => Vec::new(),
-            Op::Leaffix => subtree_magnitudes(tree, w),
-        },
         gammas,
+        ..vectorial_reader(tree, w, algo, op)
     };
     for (det, sharp, prob) in euler::read(tree, op, &reader) {
         out.push(det, sharp, prob);
@@ -598,6 +625,9 @@ struct APrioriRead<R: Roundoff> {
     /// Σ|w| over every subtree (leaffix only).
     sub: Vec<f64>,
     gammas: GammaTilde,
+    /// Whether the read rounds the float-float value to f32 ([`Roundoff::READ_ROUNDS_TO_F32`];
+    /// false also for [`compensated_float_float_bounds`]).
+    round_to_f32: bool,
 }
 
 impl<R: Roundoff> APrioriRead<R> {
@@ -606,11 +636,13 @@ impl<R: Roundoff> APrioriRead<R> {
     /// deterministic one (rigorous, so valid under any model). A single term (depth 0: no
     /// addition with a nonzero operand) is (w, 0), whose hi is exact.
     fn read_one(&self, x: &APrioriIn<R>) -> (f64, f64, f64) {
-        if R::READ_ROUNDS_TO_F32 && x.depth > 0 {
+        if !R::READ_ROUNDS_TO_F32 {
+            self.gammas.bounds(x)
+        } else if self.round_to_f32 && x.depth > 0 {
             let det = round_to_f32(x.err, x.mag);
             (det, round_to_f32(x.sharp, x.abs_bound()), det)
         } else {
-            self.gammas.bounds(x)
+            (x.err, x.sharp, x.err)
         }
     }
 }
@@ -640,6 +672,9 @@ impl<R: Roundoff> ScannedTour for APrioriRead<R> {
         let det = combine(add_up(close.err, before.err), sub_v);
         let sharp = combine(self.scanned.diff_bound(c, o, &close, &before), l_abs);
         if R::READ_ROUNDS_TO_F32 {
+            if !self.round_to_f32 {
+                return (det, sharp, det);
+            }
             // The float-float difference, then its one rounding to f32.
             let det = round_to_f32(det, sub_v);
             return (det, round_to_f32(sharp, l_abs), det);
