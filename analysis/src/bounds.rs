@@ -65,6 +65,13 @@
 //! exact is not charged. The replayed f32 values equal the twins' bit for bit (a test); where
 //! a backend's value differs from the replay, no running bound is claimed (+∞).
 //!
+//! **vectorial-compensated** (docs/design.md §9.7). Its scan adds float-float values with
+//! [`dw_add`], relative error ≤ u_dw = 3u²/(1 − 4u) ([`U_DW`]), so the a priori recursions
+//! above run on [`APrioriDw`] (the same [`APrioriIn`] with unit u_dw, [`Roundoff`]) and the
+//! read adds the final rounding to f32: (1 + u)·B + u·|s|. Its probabilistic bound is the
+//! deterministic one. The running bound ([`RunningDw`]) charges u_dw/(1 − u_dw)·|ŝ| per
+//! dw_add (0 when TwoSum proves it exact) and exactly |lo| for taking hi.
+//!
 //! # Rounding of the bounds themselves
 //!
 //! Bounds are evaluated in f64 with upward rounding emulated: every f64 sum of bound terms goes

@@ -311,6 +311,11 @@ mod tests {
             let b = random_ff(&mut rng, -60..60);
             assert_eq!(a.plus(b), dw_add(a, b));
         }
+        // Signed zeros (docs/design.md §5): (−0) + (−0) is −0 in f32 but +0 here, as the op
+        // sequence gives it (Fast2Sum(−0, +0) = +0).
+        let minus_zero = FloatFloat::term(-0.0);
+        assert!(minus_zero.plus(minus_zero).hi.is_sign_positive());
+        assert!((-0.0f32 + -0.0f32).is_sign_negative());
         // 1 + 2^-30 + 2^-30: f32 rounds both additions to 1; float-float keeps 1 + 2^-29.
         let t = 2f32.powi(-30);
         assert_eq!((1.0 + t) + t, 1.0);
