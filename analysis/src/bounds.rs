@@ -879,7 +879,7 @@ impl ScannedTour for Scanned<RunningDw> {
         };
         let before = self.out(o);
         // As the twin: dw_add(S_close, −S_open−1), then hi.
-        let minus = before.value.neg();
+        let minus = -before.value;
         let d = dw_add(close.value, minus);
         // The shared roundings of both prefixes cancel (Scanned).
         let err = add_up_nonneg(

@@ -80,20 +80,15 @@ pub struct FloatFloat {
     pub lo: f32,
 }
 
-impl FloatFloat {
+impl std::ops::Neg for FloatFloat {
+    type Output = FloatFloat;
     /// −(hi + lo), exactly.
     #[inline]
-    pub fn neg(self) -> FloatFloat {
+    fn neg(self) -> FloatFloat {
         FloatFloat {
             hi: -self.hi,
             lo: -self.lo,
         }
-    }
-
-    /// The value hi + lo in f64: exact when the exponents of hi and lo are at most 29 apart
-    /// (always the case for a normalized pair unless lo is far smaller than u·|hi|).
-    pub fn to_f64(self) -> f64 {
-        self.hi as f64 + self.lo as f64
     }
 }
 
@@ -266,7 +261,7 @@ mod tests {
                     );
                     FloatFloat { hi, lo }
                 }
-                _ => x.neg(),
+                _ => -x,
             };
             let z = dw_add(x, y);
             // Normalized: zh = RN(zh + zl).

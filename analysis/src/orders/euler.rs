@@ -93,7 +93,7 @@ impl ScannedTour for [FloatFloat] {
     fn difference(&self, _v: usize, close: usize, before: Option<usize>) -> f32 {
         match before {
             None => self[close].hi,
-            Some(o) => dw_add(self[close], self[o].neg()).hi,
+            Some(o) => dw_add(self[close], -self[o]).hi,
         }
     }
 }
