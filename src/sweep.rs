@@ -801,6 +801,7 @@ fn short(a: Algorithm) -> &'static str {
         Algorithm::Vectorial => "vec",
         Algorithm::VectorialSeqscan => "vsq",
         Algorithm::VectorialChained => "vch",
+        Algorithm::VectorialCompensated => "vcp",
     }
 }
 

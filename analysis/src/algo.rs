@@ -39,15 +39,19 @@ pub enum Algorithm {
     /// Euler tour + the chained scan plan: the same tiles, tile prefixes chained
     /// P_k = P_{k−1} + T_k so that all prefixes share their roundings.
     VectorialChained,
+    /// The same Euler tour and scan plan on float-float (f32, f32) pairs with error-free
+    /// transformations; the read rounds once to f32 (docs/design.md §5).
+    VectorialCompensated,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 5] = [
+    pub const ALL: [Algorithm; 6] = [
         Algorithm::Sequential,
         Algorithm::Parallel,
         Algorithm::Vectorial,
         Algorithm::VectorialSeqscan,
         Algorithm::VectorialChained,
+        Algorithm::VectorialCompensated,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -56,13 +60,17 @@ impl Algorithm {
             Algorithm::Vectorial => "vectorial",
             Algorithm::VectorialSeqscan => "vectorial-seqscan",
             Algorithm::VectorialChained => "vectorial-chained",
+            Algorithm::VectorialCompensated => "vectorial-compensated",
         }
     }
     /// Whether the algorithm is an Euler tour + scan (the paper's "vectorial" family).
     pub fn is_vectorial(self) -> bool {
         matches!(
             self,
-            Algorithm::Vectorial | Algorithm::VectorialSeqscan | Algorithm::VectorialChained
+            Algorithm::Vectorial
+                | Algorithm::VectorialSeqscan
+                | Algorithm::VectorialChained
+                | Algorithm::VectorialCompensated
         )
     }
     /// Whether a GPU kernel exists for this algorithm (the others are CPU-only by definition).

@@ -65,6 +65,13 @@
 //! exact is not charged. The replayed f32 values equal the twins' bit for bit (a test); where
 //! a backend's value differs from the replay, no running bound is claimed (+∞).
 //!
+//! **vectorial-compensated** (docs/design.md §9.7). Its scan adds float-float values with
+//! [`dw_add`], relative error ≤ u_dw = 3u²/(1 − 4u) ([`U_DW`]), so the a priori recursions
+//! above run on [`APrioriDw`] (the same [`APrioriIn`] with unit u_dw, [`Roundoff`]) and the
+//! read adds the final rounding to f32: (1 + u)·B + u·|s|. Its probabilistic bound is the
+//! deterministic one. The running bound ([`RunningDw`]) charges u_dw/(1 − u_dw)·|ŝ| per
+//! dw_add (0 when TwoSum proves it exact) and exactly |lo| for taking hi.
+//!
 //! # Rounding of the bounds themselves
 //!
 //! Bounds are evaluated in f64 with upward rounding emulated: every f64 sum of bound terms goes
@@ -77,6 +84,7 @@
 //! inputs (Σ|t_i| ≤ 2^31·2^128 ≪ f64::MAX).
 
 use crate::algo::{Algorithm, Op};
+use crate::float_float::{FloatFloat, U_DW, dw_add, dw_add_is_exact};
 use crate::orders::euler::{self, ScannedTour};
 use crate::orders::{self, ScanValue};
 use crate::reference::{NodeError, Reference, lost_bits};
@@ -86,6 +94,7 @@ use generators::exact_sum::ExactSum;
 use rug::Float;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
+use std::marker::PhantomData;
 
 /// The unit roundoff of f32, u = 2^-24.
 pub const U: f64 = 1.0 / 16_777_216.0;
@@ -179,6 +188,54 @@ fn one_plus_u_times(x: f64) -> f64 {
     add_up_nonneg(x, times_u(x))
 }
 
+/// The arithmetic of one addition of a summation order, for the a priori bounds: its unit
+/// roundoff (every addition is fl(a + b) = (a + b)(1 + δ), |δ| ≤ unit) and how the read
+/// stage finishes.
+pub trait Roundoff: Copy + std::fmt::Debug + PartialEq {
+    /// x·unit for x ≥ 0, rounded upward.
+    fn times(x: f64) -> f64;
+    /// Whether the vectorial read rounds its float-float result once more to f32.
+    const READ_ROUNDS_TO_F32: bool;
+}
+
+/// f32 addition: unit u = 2^-24.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct F32Add;
+
+impl Roundoff for F32Add {
+    #[inline]
+    fn times(x: f64) -> f64 {
+        times_u(x)
+    }
+    const READ_ROUNDS_TO_F32: bool = false;
+}
+
+/// Float-float addition ([`dw_add`], JMP 2017 Algorithm 6): unit u_dw = 3u²/(1 − 4u)
+/// ([`U_DW`], rounded upward).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DwAdd;
+
+impl Roundoff for DwAdd {
+    #[inline]
+    fn times(x: f64) -> f64 {
+        mul_up(x, U_DW)
+    }
+    const READ_ROUNDS_TO_F32: bool = true;
+}
+
+/// (1 + unit)·x for x ≥ 0, rounded upward.
+#[inline]
+fn one_plus_unit_times<R: Roundoff>(x: f64) -> f64 {
+    add_up_nonneg(x, R::times(x))
+}
+
+/// The final rounding of a float-float value ŝ to f32, r̂ = RN(ŝ), for ŝ with error bound
+/// `b` and exact value of magnitude ≤ `m`: |r̂ − s| ≤ b + u·|ŝ| ≤ (1 + u)·b + u·m.
+#[inline]
+fn round_to_f32(b: f64, m: f64) -> f64 {
+    add_up_nonneg(one_plus_u_times(b), times_u(m))
+}
+
 /// [`add_up`] for a, b ≥ 0, the same result with fewer operations: with the larger operand
 /// first, Fast2Sum (Dekker) gives the same exact rounding error as TwoSum.
 #[inline]
@@ -231,9 +288,9 @@ pub fn gamma_tilde(k: u32, lambda: f64) -> f64 {
 }
 
 /// What the a priori bounds carry through a summation tree: one (partial) sum's
-/// magnitude, deterministic error bound and depth.
+/// magnitude, deterministic error bound and depth, for additions of the arithmetic `R`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct APriori {
+pub struct APrioriIn<R: Roundoff> {
     /// Σ|t_i| over the terms summed so far, rounded upward (exact in practice).
     pub mag: f64,
     /// Rigorous bound on |ŝ − s|: Σ((1 + u)^{d_i} − 1)|t_i|, rounded upward.
@@ -247,18 +304,25 @@ pub struct APriori {
     /// The sharp a priori bound: the same recursion with u·|s| (the exact partial sum,
     /// through its enclosure) in place of u·Σ|t_i|: (1 + u)(S_a + S_b) + u·|a + b|.
     pub sharp: f64,
+    roundoff: PhantomData<R>,
 }
 
-impl APriori {
+/// The a priori bounds of f32 sums.
+pub type APriori = APrioriIn<F32Add>;
+/// The a priori bounds of float-float sums (vectorial-compensated's scan).
+pub type APrioriDw = APrioriIn<DwAdd>;
+
+impl<R: Roundoff> APrioriIn<R> {
     /// One input term: exact, no addition yet.
-    pub fn term(t: f32) -> APriori {
-        APriori {
+    pub fn term(t: f32) -> Self {
+        APrioriIn {
             mag: t.abs() as f64,
             err: 0.0,
             depth: 0,
             lo: t as f64,
             hi: t as f64,
             sharp: 0.0,
+            roundoff: PhantomData,
         }
     }
 
@@ -266,19 +330,22 @@ impl APriori {
     pub fn abs_bound(&self) -> f64 {
         self.lo.abs().max(self.hi.abs()).min(self.mag)
     }
+}
 
+impl APriori {
     /// Higham–Mary bound of this sum: γ̃_D(λ)·Σ|t_i|.
     pub fn prob(&self, lambda: f64) -> f64 {
         mul_up(gamma_tilde(self.depth, lambda), self.mag)
     }
 }
 
-impl ScanValue for APriori {
+impl<R: Roundoff> ScanValue for APrioriIn<R> {
     fn term(w: f32) -> Self {
-        APriori::term(w)
+        APrioriIn::term(w)
     }
-    /// One rounded addition: (1 + u)(B_a + B_b) + u·(A_a + A_b); exact if an operand is an
-    /// exact zero (all its terms are 0).
+    /// One rounded addition: (1 + u)(B_a + B_b) + u·(A_a + A_b), u the unit of `R`; exact if
+    /// an operand is an exact zero (all its terms are 0; for float-float too: `dw_add` of
+    /// (0, 0) and x returns x).
     #[inline]
     fn plus(self, rhs: Self) -> Self {
         if self.mag == 0.0 {
@@ -289,20 +356,21 @@ impl ScanValue for APriori {
         }
         let mag = add_up_nonneg(self.mag, rhs.mag);
         let err = add_up_nonneg(
-            one_plus_u_times(add_up_nonneg(self.err, rhs.err)),
-            times_u(mag),
+            one_plus_unit_times::<R>(add_up_nonneg(self.err, rhs.err)),
+            R::times(mag),
         );
-        let mut out = APriori {
+        let mut out = APrioriIn {
             mag,
             err,
             depth: self.depth.max(rhs.depth) + 1,
             lo: add_down(self.lo, rhs.lo),
             hi: add_up(self.hi, rhs.hi),
             sharp: 0.0,
+            roundoff: PhantomData,
         };
         out.sharp = add_up_nonneg(
-            one_plus_u_times(add_up_nonneg(self.sharp, rhs.sharp)),
-            times_u(out.abs_bound()),
+            one_plus_unit_times::<R>(add_up_nonneg(self.sharp, rhs.sharp)),
+            R::times(out.abs_bound()),
         );
         out
     }
@@ -351,6 +419,59 @@ impl ScanValue for Running {
         // The same f32 addition, operands in the same order, as the f32 twin.
         let s = self.value + rhs.value;
         Running::combine(self, rhs, rhs.value, s)
+    }
+}
+
+/// The running error bound of a float-float sum: the value exactly as the compensated twin
+/// computes it, and a rigorous bound on |(hi + lo) − s|.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunningDw {
+    pub value: FloatFloat,
+    pub err: f64,
+}
+
+impl RunningDw {
+    /// u_dw/(1 − u_dw), rounded upward: ẑ = (â + b̂)(1 + δ), |δ| ≤ u_dw, so
+    /// |ẑ − (â + b̂)| ≤ u_dw·|â + b̂| ≤ u_dw/(1 − u_dw)·|ẑ|.
+    fn unit() -> f64 {
+        next_up(U_DW / next_down(1.0 - U_DW))
+    }
+
+    /// A bound on |ẑ − (â + b̂)| for ẑ = dw_add(â, b̂) = `z`: 0 when TwoSum proves it
+    /// exact ([`dw_add_is_exact`]), else u_dw/(1 − u_dw)·|ẑ|.
+    fn local(a: FloatFloat, b: FloatFloat, z: FloatFloat) -> f64 {
+        if dw_add_is_exact(a, b) {
+            0.0
+        } else {
+            mul_up(Self::unit(), ff_abs_up(z))
+        }
+    }
+}
+
+/// |hi + lo| rounded upward (|hi| + |lo|, an upper bound of |hi + lo|).
+#[inline]
+fn ff_abs_up(x: FloatFloat) -> f64 {
+    add_up_nonneg(x.hi.abs() as f64, x.lo.abs() as f64)
+}
+
+impl ScanValue for RunningDw {
+    fn term(w: f32) -> Self {
+        RunningDw {
+            value: FloatFloat::term(w),
+            err: 0.0,
+        }
+    }
+    #[inline]
+    fn plus(self, rhs: Self) -> Self {
+        // The same dw_add, operands in the same order, as the compensated twin.
+        let value = dw_add(self.value, rhs.value);
+        RunningDw {
+            value,
+            err: add_up_nonneg(
+                add_up_nonneg(self.err, rhs.err),
+                RunningDw::local(self.value, rhs.value, value),
+            ),
+        }
     }
 }
 
@@ -409,7 +530,7 @@ impl GammaTilde {
         GammaTilde { lambda }
     }
     /// The probabilistic bound of `x`: γ̃_D(λ)·Σ|t_i|, as [`APriori::prob`].
-    fn prob(&self, x: &APriori) -> f64 {
+    fn prob<R: Roundoff>(&self, x: &APrioriIn<R>) -> f64 {
         let d = x.depth as usize;
         let g = GAMMA_TILDE.with_borrow_mut(|(lambda, table)| {
             if lambda.to_bits() != self.lambda.to_bits() {
@@ -427,7 +548,7 @@ impl GammaTilde {
         mul_up(g, x.mag)
     }
     /// (deterministic, sharp, probabilistic) bounds of one sum.
-    fn bounds(&self, x: &APriori) -> (f64, f64, f64) {
+    fn bounds<R: Roundoff>(&self, x: &APrioriIn<R>) -> (f64, f64, f64) {
         (x.err, x.sharp, self.prob(x))
     }
 }
@@ -446,34 +567,97 @@ pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) ->
             }
         }
         Algorithm::Vectorial | Algorithm::VectorialSeqscan | Algorithm::VectorialChained => {
-            let reader = APrioriRead {
-                scanned: Scanned::new(algo, euler::write(tree, w, op)),
-                sub: match op {
-                    Op::Rootfix => Vec::new(),
-                    Op::Leaffix => subtree_magnitudes(tree, w),
-                },
-                gammas,
-            };
-            for (det, sharp, prob) in euler::read(tree, op, &reader) {
-                out.push(det, sharp, prob);
-            }
+            out = vectorial_a_priori::<F32Add>(tree, w, algo, op, gammas, out);
+        }
+        Algorithm::VectorialCompensated => {
+            out = vectorial_a_priori::<DwAdd>(tree, w, algo, op, gammas, out);
         }
     }
     out
 }
 
+/// vectorial-compensated's a priori bounds on the float-float value each vertex reads,
+/// before its final rounding to f32: |ŝ − s| ≤ (det, sharp) (prob = det). Where this is at
+/// most half an ulp of s, the f32 result is within one ulp of s (≤ 1 lost bit).
+pub fn compensated_float_float_bounds(tree: &Tree, w: &[f32], op: Op) -> APrioriBounds {
+    assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let mut reader = vectorial_reader::<DwAdd>(tree, w, Algorithm::VectorialCompensated, op);
+    reader.round_to_f32 = false;
+    let mut out = APrioriBounds::with_capacity(tree.len());
+    for (det, sharp, prob) in euler::read(tree, op, &reader) {
+        out.push(det, sharp, prob);
+    }
+    out
+}
+
+fn vectorial_reader<R: Roundoff>(
+    tree: &Tree,
+    w: &[f32],
+    algo: Algorithm,
+    op: Op,
+) -> APrioriRead<R> {
+    APrioriRead {
+        scanned: Scanned::new(algo, euler::write(tree, w, op)),
+        sub: match op {
+            Op::Rootfix => Vec::new(),
+            Op::Leaffix => subtree_magnitudes(tree, w),
+        },
+        gammas: GammaTilde::new(LAMBDA),
+        round_to_f32: R::READ_ROUNDS_TO_F32,
+    }
+}
+
+/// The vectorial orders' a priori bounds: the scan on `R`'s bound values, then the read.
+fn vectorial_a_priori<R: Roundoff>(
+    tree: &Tree,
+    w: &[f32],
+    algo: Algorithm,
+    op: Op,
+    gammas: GammaTilde,
+    mut out: APrioriBounds,
+) -> APrioriBounds {
+    let reader = APrioriRead::<R> {
+        gammas,
+        ..vectorial_reader(tree, w, algo, op)
+    };
+    for (det, sharp, prob) in euler::read(tree, op, &reader) {
+        out.push(det, sharp, prob);
+    }
+    out
+}
+
 /// The vectorial read on a priori values: (deterministic, sharp, probabilistic) per vertex.
-struct APrioriRead {
-    scanned: Scanned<APriori>,
+struct APrioriRead<R: Roundoff> {
+    scanned: Scanned<APrioriIn<R>>,
     /// Σ|w| over every subtree (leaffix only).
     sub: Vec<f64>,
     gammas: GammaTilde,
+    /// Whether the read rounds the float-float value to f32 ([`Roundoff::READ_ROUNDS_TO_F32`];
+    /// false also for [`compensated_float_float_bounds`]).
+    round_to_f32: bool,
 }
 
-impl ScannedTour for APrioriRead {
+impl<R: Roundoff> APrioriRead<R> {
+    /// The bounds of a vertex read from one scanned value `x`. f32: the value itself.
+    /// Float-float: rounded once to f32, (1 + u)·B + u·|s|; its probabilistic bound is the
+    /// deterministic one (rigorous, so valid under any model). A single term (depth 0: no
+    /// addition with a nonzero operand) is (w, 0), whose hi is exact.
+    fn read_one(&self, x: &APrioriIn<R>) -> (f64, f64, f64) {
+        if !R::READ_ROUNDS_TO_F32 {
+            self.gammas.bounds(x)
+        } else if self.round_to_f32 && x.depth > 0 {
+            let det = round_to_f32(x.err, x.mag);
+            (det, round_to_f32(x.sharp, x.abs_bound()), det)
+        } else {
+            (x.err, x.sharp, x.err)
+        }
+    }
+}
+
+impl<R: Roundoff> ScannedTour for APrioriRead<R> {
     type Out = (f64, f64, f64);
     fn prefix(&self, p: usize) -> Self::Out {
-        self.gammas.bounds(&self.scanned.out(p))
+        self.read_one(&self.scanned.out(p))
     }
     fn difference(&self, v: usize, c: usize, before: Option<usize>) -> Self::Out {
         let close = self.scanned.out(c);
@@ -482,24 +666,31 @@ impl ScannedTour for APrioriRead {
             .filter(|(_, b)| b.mag != 0.0)
         else {
             // S[open − 1] is an exact zero: the subtraction is exact.
-            return self.gammas.bounds(&close);
+            return self.read_one(&close);
         };
         let sub_v = self.sub[v];
-        // (1 + u)(B(S_close) + B(S_open−1)) + u·|l|, |l| ≤ Σ|w| over the subtree; the sharp
-        // bound encloses l = S_close − S_open−1 itself and lets the roundings both prefixes
-        // share cancel.
-        let combine = |d: f64, l: f64| add_up(one_plus_u_times(d), times_u(l));
+        // (1 + u)(B(S_close) + B(S_open−1)) + u·|l|, |l| ≤ Σ|w| over the subtree, u the unit
+        // of R's subtraction; the sharp bound encloses l = S_close − S_open−1 itself and lets
+        // the roundings both prefixes share cancel.
+        let combine = |d: f64, l: f64| add_up(one_plus_unit_times::<R>(d), R::times(l));
         let l_lo = add_down(close.lo, -before.hi);
         let l_hi = add_up(close.hi, -before.lo);
         let l_abs = l_lo.abs().max(l_hi.abs()).min(sub_v);
-        (
-            combine(add_up(close.err, before.err), sub_v),
-            combine(self.scanned.diff_bound(c, o, &close, &before), l_abs),
-            combine(
-                add_up(self.gammas.prob(&close), self.gammas.prob(&before)),
-                sub_v,
-            ),
-        )
+        let det = combine(add_up(close.err, before.err), sub_v);
+        let sharp = combine(self.scanned.diff_bound(c, o, &close, &before), l_abs);
+        if R::READ_ROUNDS_TO_F32 {
+            if !self.round_to_f32 {
+                return (det, sharp, det);
+            }
+            // The float-float difference, then its one rounding to f32.
+            let det = round_to_f32(det, sub_v);
+            return (det, round_to_f32(sharp, l_abs), det);
+        }
+        let prob = combine(
+            add_up(self.gammas.prob(&close), self.gammas.prob(&before)),
+            sub_v,
+        );
+        (det, sharp, prob)
     }
 }
 
@@ -512,7 +703,7 @@ trait Charged: ScanValue {
     fn step(a: &Self, b: &Self, out: &Self) -> f64;
 }
 
-impl Charged for APriori {
+impl<R: Roundoff> Charged for APrioriIn<R> {
     fn bound(&self) -> f64 {
         self.sharp
     }
@@ -521,8 +712,18 @@ impl Charged for APriori {
         if a.mag == 0.0 || b.mag == 0.0 {
             0.0
         } else {
-            times_u(add_up(out.abs_bound(), add_up(a.sharp, b.sharp)))
+            R::times(add_up(out.abs_bound(), add_up(a.sharp, b.sharp)))
         }
+    }
+}
+
+impl Charged for RunningDw {
+    fn bound(&self) -> f64 {
+        self.err
+    }
+    /// |ε| ≤ u_dw/(1 − u_dw)·|ẑ|, 0 when TwoSum proves the dw_add exact.
+    fn step(a: &Self, b: &Self, out: &Self) -> f64 {
+        RunningDw::local(a.value, b.value, out.value)
     }
 }
 
@@ -574,7 +775,7 @@ struct Scanned<T> {
 impl<T: Charged> Scanned<T> {
     fn new(algo: Algorithm, e: Vec<T>) -> Scanned<T> {
         match algo {
-            Algorithm::Vectorial => {
+            Algorithm::Vectorial | Algorithm::VectorialCompensated => {
                 let mut local = e;
                 let block = scan_plan::scan_tiles(&mut local);
                 Scanned {
@@ -710,6 +911,40 @@ pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Ve
             let scanned = Scanned::new(algo, euler::write::<Running>(tree, w, op));
             euler::read(tree, op, &scanned).into_iter().unzip()
         }
+        Algorithm::VectorialCompensated => {
+            let scanned = Scanned::new(algo, euler::write::<RunningDw>(tree, w, op));
+            euler::read(tree, op, &scanned).into_iter().unzip()
+        }
+    }
+}
+
+/// The compensated read on running values: (f32 result as the twin computes it, bound).
+/// Taking hi of a normalized float-float ŝ errs by exactly |lo| (hi + lo = ŝ), so the final
+/// rounding is charged |lo| — 0 when it is exact.
+impl ScannedTour for Scanned<RunningDw> {
+    type Out = (f32, f64);
+    fn prefix(&self, p: usize) -> Self::Out {
+        let x = self.out(p);
+        (x.value.hi, add_up_nonneg(x.err, x.value.lo.abs() as f64))
+    }
+    fn difference(&self, _v: usize, c: usize, before: Option<usize>) -> Self::Out {
+        let close = self.out(c);
+        let Some(o) = before else {
+            return (
+                close.value.hi,
+                add_up_nonneg(close.err, close.value.lo.abs() as f64),
+            );
+        };
+        let before = self.out(o);
+        // As the twin: dw_add(S_close, −S_open−1), then hi.
+        let minus = -before.value;
+        let d = dw_add(close.value, minus);
+        // The shared roundings of both prefixes cancel (Scanned).
+        let err = add_up_nonneg(
+            self.diff_bound(c, o, &close, &before),
+            RunningDw::local(close.value, minus, d),
+        );
+        (d.hi, add_up_nonneg(err, d.lo.abs() as f64))
     }
 }
 

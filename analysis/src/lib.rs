@@ -2,6 +2,7 @@
 
 pub mod algo;
 pub mod bounds;
+pub mod float_float;
 pub mod metrics;
 pub mod orders;
 pub mod records;

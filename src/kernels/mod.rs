@@ -21,5 +21,8 @@ pub fn cpu(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Vec<f32> {
         Algorithm::Vectorial | Algorithm::VectorialSeqscan | Algorithm::VectorialChained => {
             analysis::orders::euler::vectorial(tree, w, algo, op)
         }
+        Algorithm::VectorialCompensated => {
+            analysis::orders::euler::vectorial_compensated(tree, w, op)
+        }
     }
 }

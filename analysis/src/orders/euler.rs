@@ -3,6 +3,7 @@
 
 use super::ScanValue;
 use crate::algo::{Algorithm, Op};
+use crate::float_float::{FloatFloat, dw_add};
 use crate::scan_plan;
 use generators::Tree;
 
@@ -76,5 +77,32 @@ pub fn read<S: ScannedTour + ?Sized>(tree: &Tree, op: Op, s: &S) -> Vec<S::Out> 
 pub fn vectorial(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Vec<f32> {
     let mut e: Vec<f32> = write(tree, w, op);
     scan(algo, &mut e);
+    read(tree, op, &e[..])
+}
+
+/// The compensated read (vectorial-compensated): rootfix `S[open v].hi`; leaffix the
+/// float-float difference `S[close v] + (−S[open v − 1])` ([`dw_add`]), then its hi. Every
+/// scanned value is normalized (hi = RN(hi + lo)), so taking hi rounds the float-float value
+/// once to f32. Without S[open v − 1] (v opens the tour), `S[close v].hi`.
+impl ScannedTour for [FloatFloat] {
+    type Out = f32;
+    #[inline]
+    fn prefix(&self, p: usize) -> f32 {
+        self[p].hi
+    }
+    #[inline]
+    fn difference(&self, _v: usize, close: usize, before: Option<usize>) -> f32 {
+        match before {
+            None => self[close].hi,
+            Some(o) => dw_add(self[close], -self[o]).hi,
+        }
+    }
+}
+
+/// vectorial-compensated: E written as float-float terms (w, 0), the scan plan's pairing
+/// with [`dw_add`] as the addition, the compensated read.
+pub fn vectorial_compensated(tree: &Tree, w: &[f32], op: Op) -> Vec<f32> {
+    let mut e: Vec<FloatFloat> = write(tree, w, op);
+    scan_plan::inclusive_scan(&mut e);
     read(tree, op, &e[..])
 }
