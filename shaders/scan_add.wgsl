@@ -13,6 +13,11 @@ override TILE: u32;
 // The inclusive scan of this level's tile totals (the level above, already complete).
 @group(0) @binding(3) var<storage, read> block_prefix: array<Sum>;
 
+// A zero the compiler cannot know (the float-float prelude's `opaque`).
+fn opaque_zero() -> u32 {
+    return scan.zero;
+}
+
 @compute @workgroup_size(WG)
 fn scan_add(
     @builtin(workgroup_id) wid: vec3<u32>,

@@ -64,6 +64,11 @@ fn scan_items(g: u32, t: u32, info: TileInfo) {
 }
 
 // Levels k >= 1: the tile totals of level k - 1.
+// A zero the compiler cannot know (the float-float prelude's `opaque`).
+fn opaque_zero() -> u32 {
+    return scan.zero;
+}
+
 @compute @workgroup_size(WG)
 fn scan_tile(
     @builtin(workgroup_id) wid: vec3<u32>,

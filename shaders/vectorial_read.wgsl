@@ -28,6 +28,11 @@ fn scanned(p: u32) -> Sum {
     return sum_add(block_prefix[src], x[p]);
 }
 
+// A zero the compiler cannot know (the float-float prelude's `opaque`).
+fn opaque_zero() -> u32 {
+    return count.zero;
+}
+
 @compute @workgroup_size(WG)
 fn read_rootfix(
     @builtin(workgroup_id) wid: vec3<u32>,

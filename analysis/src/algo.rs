@@ -77,7 +77,10 @@ impl Algorithm {
     pub fn has_gpu_kernel(self) -> bool {
         matches!(
             self,
-            Algorithm::Parallel | Algorithm::Vectorial | Algorithm::VectorialChained
+            Algorithm::Parallel
+                | Algorithm::Vectorial
+                | Algorithm::VectorialChained
+                | Algorithm::VectorialCompensated
         )
     }
 }

@@ -123,10 +123,14 @@ fn kernel_bytes(algo: Algorithm, op: Op, n: usize) -> Vec<(&'static str, u64)> {
         (Algorithm::Parallel, Op::Rootfix) => vec![("all", 16 * n)],
         // child_start, w, l[child], l.
         (Algorithm::Parallel, Op::Leaffix) => vec![("all", 16 * n)],
-        // scan (write fused into level 0): tour (2 words), w, level 0 written (2 words);
+        // scan (write fused into level 0): tour (2 words), w, level 0 written (2 elements);
         // read: pos (2 words), S at open (rootfix) or close and open − 1 (leaffix), out.
-        (_, Op::Rootfix) => vec![("scan", 20 * n), ("read", 16 * n)],
-        (_, Op::Leaffix) => vec![("scan", 20 * n), ("read", 20 * n)],
+        // An element is one word, two for the float-float scan.
+        (_, op) => {
+            let e = if algo == Algorithm::VectorialCompensated { 8 } else { 4 };
+            let reads = if op == Op::Rootfix { 1 } else { 2 };
+            vec![("scan", (12 + 2 * e) * n), ("read", (12 + reads * e) * n)]
+        }
     }
 }
 

@@ -200,7 +200,21 @@ struct Resident {
     w: wgpu::Buffer,
     out: wgpu::Buffer,
     parallel: Option<ParallelTree>,
+    /// f32 scan buffers: vectorial and vectorial-chained.
     vectorial: Option<VectorialTree>,
+    /// Float-float scan buffers: vectorial-compensated.
+    compensated: Option<VectorialTree>,
+}
+
+impl Resident {
+    /// The vectorial buffers `algo` runs on (`None` for a tree order).
+    fn vectorial_for(&self, algo: Algorithm) -> Option<&VectorialTree> {
+        match algo {
+            Algorithm::Vectorial | Algorithm::VectorialChained => self.vectorial.as_ref(),
+            Algorithm::VectorialCompensated => self.compensated.as_ref(),
+            _ => None,
+        }
+    }
 }
 
 impl Resident {
@@ -369,6 +383,15 @@ impl Gpu {
                     Precision::Single,
                 )?);
             }
+            Algorithm::VectorialCompensated if res.compensated.is_none() => {
+                res.compensated = Some(VectorialTree::new(
+                    ctx,
+                    &forest,
+                    &res.w,
+                    &res.out,
+                    Precision::FloatFloat,
+                )?);
+            }
             Algorithm::Parallel if res.parallel.is_none() => {
                 res.parallel = Some(ParallelTree::new(ctx, &forest, &res.w, &res.out)?);
             }
@@ -380,11 +403,9 @@ impl Gpu {
         // Weights up.
         let t1 = Instant::now();
         let parts: Vec<&[f32]> = jobs.iter().map(|(_, w)| *w).collect();
-        let labels = match algo {
-            Algorithm::Vectorial | Algorithm::VectorialChained => {
-                &res.vectorial.as_ref().unwrap().labels
-            }
-            _ => &res.parallel.as_ref().unwrap().labels,
+        let labels = match res.vectorial_for(algo) {
+            Some(v) => &v.labels,
+            None => &res.parallel.as_ref().unwrap().labels,
         };
         let mut rec = Recorder::new(ctx);
         rec.encoder
@@ -400,16 +421,12 @@ impl Gpu {
 
         // Kernels.
         let t2 = Instant::now();
-        let slots = match algo {
-            Algorithm::Vectorial | Algorithm::VectorialChained => {
-                let chained = algo == Algorithm::VectorialChained;
-                res.vectorial
-                    .as_ref()
-                    .unwrap()
-                    .record(ctx, op, chained, &mut rec);
+        let slots = match res.vectorial_for(algo) {
+            Some(v) => {
+                v.record(ctx, op, algo == Algorithm::VectorialChained, &mut rec);
                 vectorial::STAGES.len() as u32 + 1
             }
-            _ => {
+            None => {
                 res.parallel.as_ref().unwrap().record(ctx, op, &mut rec);
                 2
             }
@@ -438,7 +455,7 @@ impl Gpu {
 
         let ticks = ctx.read_timestamps(slots)?;
         let stages = match (&ticks, algo) {
-            (Some(t), Algorithm::Vectorial | Algorithm::VectorialChained) => {
+            (Some(t), a) if a.is_vectorial() => {
                 let mut before = 0.0;
                 vectorial::STAGES
                     .iter()
@@ -476,6 +493,7 @@ impl Gpu {
             out: ctx.buffer("results", n, n, U::COPY_SRC)?,
             parallel: None,
             vectorial: None,
+            compensated: None,
         })
     }
 
