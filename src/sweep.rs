@@ -776,6 +776,7 @@ fn short(a: Algorithm) -> &'static str {
         Algorithm::Parallel => "par",
         Algorithm::Vectorial => "vec",
         Algorithm::VectorialSeqscan => "vsq",
+        Algorithm::Contraction => "con",
     }
 }
 

@@ -36,14 +36,17 @@ pub enum Algorithm {
     Vectorial,
     /// Euler tour + a plain left-to-right scan (CPU only): isolates the scan order's effect.
     VectorialSeqscan,
+    /// Tree contraction, rake and compress (seed 002, CPU only): additions of depth O(log n).
+    Contraction,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 4] = [
+    pub const ALL: [Algorithm; 5] = [
         Algorithm::Sequential,
         Algorithm::Parallel,
         Algorithm::Vectorial,
         Algorithm::VectorialSeqscan,
+        Algorithm::Contraction,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -51,6 +54,7 @@ impl Algorithm {
             Algorithm::Parallel => "parallel",
             Algorithm::Vectorial => "vectorial",
             Algorithm::VectorialSeqscan => "vectorial-seqscan",
+            Algorithm::Contraction => "contraction",
         }
     }
     /// Whether a GPU kernel exists for this algorithm (the others are CPU-only by definition).
