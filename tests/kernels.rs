@@ -112,13 +112,30 @@ fn contraction_twin_equals_generic_order_bit_for_bit() {
     let mut trees = Vec::new();
     for (i, (topo, n, order)) in cases().into_iter().enumerate() {
         let mut rng = generators::rng(2000 + i as u64);
-        trees.push((topo, n, order, topo.generate(n, order, &mut rng).unwrap(), rng));
+        trees.push((
+            topo,
+            n,
+            order,
+            topo.generate(n, order, &mut rng).unwrap(),
+            rng,
+        ));
     }
-    for topo in [Topology::Chain, Topology::Star, Topology::RandomRecursive, Topology::Prufer] {
+    for topo in [
+        Topology::Chain,
+        Topology::Star,
+        Topology::RandomRecursive,
+        Topology::Prufer,
+    ] {
         let mut rng = generators::rng(3000);
         let n = 100_000;
         let order = ChildOrder::Natural;
-        trees.push((topo, n, order, topo.generate(n, order, &mut rng).unwrap(), rng));
+        trees.push((
+            topo,
+            n,
+            order,
+            topo.generate(n, order, &mut rng).unwrap(),
+            rng,
+        ));
     }
     let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     for (topo, n, order, tree, mut rng) in trees {

@@ -159,10 +159,7 @@ impl Schedule {
             chosen.clear();
             chosen.extend(active[1..].iter().copied().filter(|&c| {
                 let p = parent[c as usize] as usize;
-                nchild[c as usize] == 1
-                    && nchild[p] == 1
-                    && heads[c as usize]
-                    && !heads[p]
+                nchild[c as usize] == 1 && nchild[p] == 1 && heads[c as usize] && !heads[p]
             }));
             let c0 = s.compresses.len();
             for &c in &chosen {
@@ -196,9 +193,7 @@ impl Schedule {
                 let end = s.raked.len();
                 let in_round = s.rakes.len() > r0;
                 match s.rakes.last_mut() {
-                    Some(r) if in_round && r.p == p => {
-                        r.leaves.end = end
-                    }
+                    Some(r) if in_round && r.p == p => r.leaves.end = end,
                     _ => s.rakes.push(Rake {
                         p,
                         leaves: end - 1..end,
