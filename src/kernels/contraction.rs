@@ -20,6 +20,18 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 /// Below this many operations a phase (or a rake's reduce) runs on one thread.
 const MIN_LEN: usize = 4096;
 
+/// Rakes per task: most rakes have one or a few leaves.
+const RAKES: usize = 256;
+
+/// `f` on every leaf of one rake, in parallel only for a large rake (a star's).
+fn for_each_leaf(leaves: &[u32], f: impl Fn(u32) + Sync + Send) {
+    if leaves.len() <= MIN_LEN {
+        leaves.iter().for_each(|&v| f(v));
+    } else {
+        leaves.par_iter().with_min_len(MIN_LEN).for_each(|&v| f(v));
+    }
+}
+
 /// One f32 per vertex, shared by the operations of a phase.
 struct Cells(Vec<AtomicU32>);
 
@@ -80,10 +92,13 @@ pub fn leaffix_on(s: &Schedule, w: &[f32]) -> Vec<f32> {
             .par_iter()
             .with_min_len(MIN_LEN)
             .for_each(|&Compress { c, p, .. }| part.set(p, part.get(p) + part.get(c)));
-        s.rakes(round).par_iter().for_each(|rake| {
-            let reduced = pairwise_par(s.leaves(rake), &part);
-            part.set(rake.p, part.get(rake.p) + reduced);
-        });
+        s.rakes(round)
+            .par_iter()
+            .with_min_len(RAKES)
+            .for_each(|rake| {
+                let reduced = pairwise_par(s.leaves(rake), &part);
+                part.set(rake.p, part.get(rake.p) + reduced);
+            });
     }
     for round in s.rounds().iter().rev() {
         s.compresses(round)
@@ -109,13 +124,13 @@ pub fn rootfix_on(s: &Schedule, w: &[f32]) -> Vec<f32> {
                 above.set(c, q);
                 spine.set(p, q + spine.get(c));
             });
-        s.rakes(round).par_iter().for_each(|rake| {
-            let q = spine.get(rake.p);
-            s.leaves(rake)
-                .par_iter()
-                .with_min_len(MIN_LEN)
-                .for_each(|&v| above.set(v, q));
-        });
+        s.rakes(round)
+            .par_iter()
+            .with_min_len(RAKES)
+            .for_each(|rake| {
+                let q = spine.get(rake.p);
+                for_each_leaf(s.leaves(rake), |v| above.set(v, q));
+            });
     }
     let root = s.root();
     let descend = |p: u32, v: u32| {
@@ -124,12 +139,12 @@ pub fn rootfix_on(s: &Schedule, w: &[f32]) -> Vec<f32> {
         }
     };
     for round in s.rounds().iter().rev() {
-        s.rakes(round).par_iter().for_each(|rake| {
-            s.leaves(rake)
-                .par_iter()
-                .with_min_len(MIN_LEN)
-                .for_each(|&v| descend(rake.p, v));
-        });
+        s.rakes(round)
+            .par_iter()
+            .with_min_len(RAKES)
+            .for_each(|rake| {
+                for_each_leaf(s.leaves(rake), |v| descend(rake.p, v));
+            });
         s.compresses(round)
             .par_iter()
             .with_min_len(MIN_LEN)
