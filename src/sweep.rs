@@ -802,6 +802,7 @@ fn short(a: Algorithm) -> &'static str {
         Algorithm::VectorialSeqscan => "vsq",
         Algorithm::VectorialChained => "vch",
         Algorithm::VectorialCompensated => "vcp",
+        Algorithm::Contraction => "con",
     }
 }
 

@@ -129,6 +129,71 @@ fn no_deterministic_bound_violation_over_two_million_nodes() {
     );
 }
 
+/// The contraction order on chains, stars, random recursive trees, Prüfer trees and
+/// caterpillars with gensum weights at κ = 1e2, 1e5, 1e8, 1e12: no node above its
+/// deterministic bounds (a priori, sharp, running). And its summation tree is shallow, as its
+/// schedule promises: a round adds at most one compress (1 addition) and one rake
+/// (⌈log₂ m⌉ + 1, m ≤ Δ leaves) to a cluster's sum, and the uncontraction at most one
+/// addition per round (plus the final + w[v] of rootfix), so every term goes through at most
+/// rounds·(3 + ⌈log₂ Δ⌉) + 1 additions.
+#[test]
+fn contraction_bounds_hold_and_its_sums_are_shallow() {
+    let n = 3000;
+    for (i, topology) in [
+        Topology::Chain,
+        Topology::Star,
+        Topology::RandomRecursive,
+        Topology::Prufer,
+        Topology::CaterpillarLegs,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for (j, cond) in [1e2, 1e5, 1e8, 1e12].into_iter().enumerate() {
+            let spec = InstanceSpec {
+                topology,
+                n,
+                weights: WeightModel::Gensum,
+                target_cond: cond,
+                child_order: ChildOrder::Natural,
+                seed: (10 * i + j) as u64,
+            };
+            let inst = spec.generate().unwrap();
+            let results = experiment::evaluate(
+                &inst,
+                &Op::ALL,
+                &[Algorithm::Contraction],
+                ReferenceKind::Exact,
+                &Cpu,
+            )
+            .unwrap();
+            let bad = verdict::violations(&format!("{spec:?}"), &results);
+            assert_eq!(bad.count, 0, "{}", bad.lines.join("\n"));
+            let rounds = analysis::orders::contraction::Schedule::new(&inst.tree)
+                .rounds()
+                .len() as u32;
+            let log_delta = inst
+                .tree
+                .max_out_degree()
+                .next_power_of_two()
+                .trailing_zeros();
+            for op in Op::ALL {
+                let b: Vec<APriori> = analysis::orders::tree_order(
+                    &inst.tree,
+                    &inst.weights,
+                    Algorithm::Contraction,
+                    op,
+                );
+                let depth = b.iter().map(|x| x.depth).max().unwrap();
+                assert!(
+                    depth <= rounds * (3 + log_delta) + 1,
+                    "{topology} {op}: depth {depth}, {rounds} rounds"
+                );
+            }
+        }
+    }
+}
+
 /// The running-error replay performs the twin's additions: equal values bit for bit.
 #[test]
 fn running_replay_is_the_twin_bit_for_bit() {

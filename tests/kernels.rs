@@ -104,6 +104,54 @@ fn parallel_twin_equals_sequential_bit_for_bit() {
     }
 }
 
+/// The rayon twin of the contraction order performs the generic order's additions: the same
+/// bits, on the small cases and on trees of 10^5 whose phases and rakes are large enough to be
+/// split across threads (a chain's first rounds, a star's single rake).
+#[test]
+fn contraction_twin_equals_generic_order_bit_for_bit() {
+    let mut trees = Vec::new();
+    for (i, (topo, n, order)) in cases().into_iter().enumerate() {
+        let mut rng = generators::rng(2000 + i as u64);
+        trees.push((
+            topo,
+            n,
+            order,
+            topo.generate(n, order, &mut rng).unwrap(),
+            rng,
+        ));
+    }
+    for topo in [
+        Topology::Chain,
+        Topology::Star,
+        Topology::RandomRecursive,
+        Topology::Prufer,
+    ] {
+        let mut rng = generators::rng(3000);
+        let n = 100_000;
+        let order = ChildOrder::Natural;
+        trees.push((
+            topo,
+            n,
+            order,
+            topo.generate(n, order, &mut rng).unwrap(),
+            rng,
+        ));
+    }
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    for (topo, n, order, tree, mut rng) in trees {
+        let normal = WeightModel::Normal.weights(n, 1.0, &mut rng).unwrap();
+        let gensum = (n >= 2).then(|| WeightModel::Gensum.weights(n, 1e12, &mut rng).unwrap());
+        for w in [Some(normal), gensum].into_iter().flatten() {
+            for op in Op::ALL {
+                let twin = kernels::cpu(&tree, &w, Algorithm::Contraction, op);
+                let generic: Vec<f32> =
+                    analysis::orders::tree_order(&tree, &w, Algorithm::Contraction, op);
+                assert_eq!(bits(&twin), bits(&generic), "{topo} n={n} {order} {op}");
+            }
+        }
+    }
+}
+
 #[test]
 fn child_order_never_changes_exact_results() {
     let mut rng = generators::rng(5);

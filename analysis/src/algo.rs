@@ -42,16 +42,19 @@ pub enum Algorithm {
     /// The same Euler tour and scan plan on float-float (f32, f32) pairs with error-free
     /// transformations; the read rounds once to f32 (docs/design.md §5).
     VectorialCompensated,
+    /// Tree contraction, rake and compress (seed 002, CPU only): additions of depth O(log n).
+    Contraction,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 6] = [
+    pub const ALL: [Algorithm; 7] = [
         Algorithm::Sequential,
         Algorithm::Parallel,
         Algorithm::Vectorial,
         Algorithm::VectorialSeqscan,
         Algorithm::VectorialChained,
         Algorithm::VectorialCompensated,
+        Algorithm::Contraction,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -61,6 +64,7 @@ impl Algorithm {
             Algorithm::VectorialSeqscan => "vectorial-seqscan",
             Algorithm::VectorialChained => "vectorial-chained",
             Algorithm::VectorialCompensated => "vectorial-compensated",
+            Algorithm::Contraction => "contraction",
         }
     }
     /// Whether the algorithm is an Euler tour + scan (the paper's "vectorial" family).

@@ -560,7 +560,7 @@ pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) ->
     let gammas = GammaTilde::new(lambda);
     let mut out = APrioriBounds::with_capacity(tree.len());
     match algo {
-        Algorithm::Sequential | Algorithm::Parallel => {
+        Algorithm::Sequential | Algorithm::Parallel | Algorithm::Contraction => {
             for x in &orders::tree_order::<APriori>(tree, w, algo, op) {
                 let (det, sharp, prob) = gammas.bounds(x);
                 out.push(det, sharp, prob);
@@ -901,7 +901,7 @@ impl<T: Charged> Scanned<T> {
 pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Vec<f64>) {
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
     match algo {
-        Algorithm::Sequential | Algorithm::Parallel => {
+        Algorithm::Sequential | Algorithm::Parallel | Algorithm::Contraction => {
             orders::tree_order::<Running>(tree, w, algo, op)
                 .into_iter()
                 .map(|x| (x.value, x.err))

@@ -119,7 +119,7 @@ pub struct MeasureArgs {
 /// Algorithms, with every algorithm as the default.
 #[derive(Args, Clone)]
 pub struct AllAlgosArgs {
-    /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan.
+    /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan, contraction.
     #[arg(
         long,
         value_delimiter = ',',

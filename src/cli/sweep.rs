@@ -36,7 +36,7 @@ pub struct SweepArgs {
     read: ReadArgs,
     #[command(flatten)]
     file_weights: WeightsFileArgs,
-    /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan.
+    /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan, contraction.
     #[arg(
         long,
         value_delimiter = ',',

@@ -127,7 +127,11 @@ fn kernel_bytes(algo: Algorithm, op: Op, n: usize) -> Vec<(&'static str, u64)> {
         // read: pos (2 words), S at open (rootfix) or close and open − 1 (leaffix), out.
         // An element is one word, two for the float-float scan.
         (_, op) => {
-            let e = if algo == Algorithm::VectorialCompensated { 8 } else { 4 };
+            let e = if algo == Algorithm::VectorialCompensated {
+                8
+            } else {
+                4
+            };
             let reads = if op == Op::Rootfix { 1 } else { 2 };
             vec![("scan", (12 + 2 * e) * n), ("read", (12 + reads * e) * n)]
         }

@@ -16,9 +16,13 @@
 //!   leaffix), the scan ([`crate::scan_plan`] or the sequential scan) and the vectorial reads
 //!   (rootfix `S[open v]`, leaffix `S[close v] − S[open v − 1]`, S[−1] = 0).
 //!
-//! A new algorithm (compensated, contraction) adds one order here and gets its twin and its
-//! bound from it.
+//! - [`contraction`]: rake and compress (seed 002): a schedule of rounds from the tree and a
+//!   fixed seed, then contraction and uncontraction on it, with additions only.
+//!
+//! A new algorithm (compensated, say) adds one order here and gets its twin and its bound
+//! from it.
 
+pub mod contraction;
 pub mod euler;
 pub mod tree;
 
@@ -90,7 +94,7 @@ impl<A: ScanValue, B: ScanValue> ScanValue for (A, B) {
     }
 }
 
-/// The result of `op` on every vertex by a tree order (sequential or parallel).
+/// The result of `op` on every vertex by a tree order (sequential, parallel or contraction).
 ///
 /// # Panics
 /// If `algo` is a vectorial algorithm (those go through [`euler`]).
@@ -100,6 +104,8 @@ pub fn tree_order<T: ScanValue>(tree: &Tree, w: &[f32], algo: Algorithm, op: Op)
         (Algorithm::Sequential, Op::Leaffix) => tree::leaffix_sequential(tree, w),
         (Algorithm::Parallel, Op::Rootfix) => tree::rootfix_parallel(tree, w),
         (Algorithm::Parallel, Op::Leaffix) => tree::leaffix_parallel(tree, w),
+        (Algorithm::Contraction, Op::Rootfix) => contraction::rootfix(tree, w),
+        (Algorithm::Contraction, Op::Leaffix) => contraction::leaffix(tree, w),
         _ => panic!("{algo} is not a tree order"),
     }
 }

@@ -1,0 +1,469 @@
+//! The contraction order: treefix by tree contraction, rake and compress (Miller & Reif; seed
+//! 002 §V-A–§V-D), with the independent sets of compresses chosen by seeded random-mate.
+//! Every node's value is a sum of depth O(log n) on any tree (expected; a chain needs
+//! ≈ log_{4/3} n rounds), where the sequential order has depth up to n.
+//!
+//! The order is split in two:
+//!
+//! 1. a [`Schedule`], computed from the tree alone and a fixed seed ([`SEED`]): the rounds of
+//!    compresses and rakes. Deterministic: the same tree gives the same schedule on every
+//!    platform (portable ChaCha, `generators::rng`);
+//! 2. the evaluation of [`leaffix`] / [`rootfix`] on that schedule over any [`ScanValue`]
+//!    (f32 for the twin, the bound types for the bounds), contraction then uncontraction.
+//!
+//! # The schedule
+//!
+//! A *cluster* (seed 002's supervertex) is a connected set of vertices, named by its top vertex
+//! (its representative). Initially every vertex is a cluster. Every cluster's child clusters
+//! hang off one vertex of it (its *spine bottom*); its *spine* is the path from its
+//! representative down to that vertex. Round k = 0, 1, … while more than one cluster is left:
+//!
+//! - **Compress** (random-mate). A cluster c is *viable* if it has exactly one child cluster x
+//!   and its parent cluster p has exactly one child (c). Every cluster flips a coin; c is
+//!   compressed into p if c is viable, c shows heads and p tails (so no compressed c is the p
+//!   or the x of another compress of the round). The coins of round k are the bits of
+//!   `generators::rng(derive_seed(SEED, k))`, drawn 64 at a time (`next_u64`, least
+//!   significant bit first) for the clusters in *cluster order*: the root, then the vertices in
+//!   the order of the tree's CSR children array (grouped by parent, each group in child order).
+//!   Afterwards p's only child is x.
+//! - **Rake**. Then every cluster without children (other than the root) is raked into its
+//!   parent cluster. We rake every leaf, as Miller & Reif do; seed 002 rakes only at a vertex
+//!   with at most one other child, a restriction of its constant-memory model (it stores the
+//!   one child left out) that we do not share. The leaves raked into one p are p's children in
+//!   child order (a parent that was compressed has only one child).
+//!
+//! Each round removes at least the deepest leaf, so the schedule ends; the tests measure the
+//! number of rounds (O(log n) in expectation, Miller & Reif).
+//!
+//! # The additions, exactly (docs/design.md §5)
+//!
+//! Leaffix. Contraction keeps P[c], the sum of cluster c's weights; initially P[v] = w[v]:
+//! - compress c into p: `P[p] = P[p] + P[c]`;
+//! - rake leaves s₁ … s_m (child order) into p: `P[p] = P[p] + Σ(P[s₁], …, P[s_m])`, where Σ
+//!   is the balanced pairwise sum [`pairwise`]: with h the largest power of two below m,
+//!   Σ(x₁…x_m) = Σ(x₁…x_h) + Σ(x_{h+1}…x_m), so the reduce has depth ⌈log₂ m⌉ (a star is one
+//!   rake of depth ⌈log₂(n − 1)⌉ + 1, where a left-to-right reduce would have depth n − 1);
+//!   it equals the level-by-level reduce of adjacent pairs (an odd last one carried).
+//!
+//! A raked cluster holds its whole subtree, so l[s] = P[s] when it is raked, and l[root] is
+//! the final P[root]. Uncontraction, compresses in reverse order of the rounds: for c
+//! compressed into p with child x, `l[c] = P[c] + l[x]` (P[c] as it was when compressed; l[x]
+//! is final by then, x having been raked or compressed in a later round).
+//!
+//! Rootfix. Contraction keeps Q[c], the sum of the weights on cluster c's spine; initially
+//! Q[v] = w[v]. Compress c into p: A[c] = Q[p] (a copy), then `Q[p] = Q[p] + Q[c]`. Rake s into
+//! p: A[s] = Q[p] (a copy; a rake does not change the spine). A[v] is the sum of the path from
+//! the representative of v's parent cluster down to v's parent. Uncontraction, rounds in
+//! reverse (rakes, then compresses): R[v] = r[parent v] = `R[p] + A[v]`, or R[v] = A[v] when p
+//! is the root's cluster (no addition); finally `r[v] = R[v] + w[v]`, r[root] = w[root].
+//!
+//! # No subtraction
+//!
+//! Seed 002 restores a compressed vertex's result by decrementing the partial sums it keeps
+//! (its constant-memory model leaves no room for anything else): leaffix l[c] = l[p] − P[p],
+//! rootfix likewise. In floating point that subtraction would cancel — it is exactly how the
+//! vectorial leaffix loses its bits (docs/design.md §5). It is not essential: keeping the
+//! P[c] and A[v] of each merge (one value per vertex) lets every result be formed by additions
+//! of disjoint sets of terms only, the additions that exact arithmetic needs. Every addition
+//! adds two sums of disjoint sets of weights, so the a priori bounds of [`crate::bounds`] apply
+//! to this order as they are.
+
+use super::ScanValue;
+use generators::{NO_PARENT, Tree};
+use rand::Rng as _;
+use std::ops::Range;
+
+/// The seed of the random-mate coin flips, part of the order's definition: round k flips
+/// the coins of `generators::rng(generators::derive_seed(SEED, k))`.
+pub const SEED: u64 = 0x0002_7261_6b65_636f; // "rakeco", seed paper 002
+
+/// Compress the cluster `c` into its parent cluster `p`; `x` was c's only child cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Compress {
+    pub c: u32,
+    pub p: u32,
+    pub x: u32,
+}
+
+/// Rake the leaf clusters `Schedule::raked[leaves]` (child order) into the cluster `p`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rake {
+    pub p: u32,
+    pub leaves: Range<usize>,
+}
+
+/// One round: its compresses, then its rakes (indices into [`Schedule`]'s lists).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Round {
+    pub compresses: Range<usize>,
+    pub rakes: Range<usize>,
+}
+
+/// The rounds of compresses and rakes that contract a tree to its root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Schedule {
+    root: u32,
+    len: usize,
+    rounds: Vec<Round>,
+    compresses: Vec<Compress>,
+    rakes: Vec<Rake>,
+    raked: Vec<u32>,
+}
+
+impl Schedule {
+    /// The schedule of `tree` with the order's own seed [`SEED`].
+    pub fn new(tree: &Tree) -> Schedule {
+        Schedule::with_seed(tree, SEED)
+    }
+
+    /// The schedule with another seed for the coin flips (the tests; the order uses [`SEED`]).
+    pub fn with_seed(tree: &Tree, seed: u64) -> Schedule {
+        let n = tree.len();
+        let mut s = Schedule {
+            root: if n == 0 { 0 } else { tree.root() },
+            len: n,
+            rounds: Vec::new(),
+            compresses: Vec::new(),
+            rakes: Vec::new(),
+            raked: Vec::with_capacity(n.saturating_sub(1)),
+        };
+        if n <= 1 {
+            return s;
+        }
+        let (start, children) = tree.csr();
+        // Parent cluster, number of child clusters and the XOR of the child clusters (the
+        // only child, when there is one) of every cluster.
+        let mut parent: Vec<u32> = tree.parents().to_vec();
+        let mut nchild: Vec<u32> = start.windows(2).map(|r| r[1] - r[0]).collect();
+        let mut xchild: Vec<u32> = (0..n)
+            .map(|v| tree.children(v as u32).iter().fold(0, |a, &c| a ^ c))
+            .collect();
+        let mut heads = vec![false; n];
+        let mut gone = vec![false; n];
+        // The clusters left, in cluster order: the root first, then the CSR children array.
+        let mut active: Vec<u32> = std::iter::once(s.root)
+            .chain(children.iter().copied())
+            .collect();
+        let mut chosen = Vec::new();
+        let mut round = 0u64;
+        while active.len() > 1 {
+            let mut rng = generators::rng(generators::derive_seed(seed, round));
+            let mut bits = 0u64;
+            for (i, &v) in active.iter().enumerate() {
+                if i % 64 == 0 {
+                    bits = rng.next_u64();
+                }
+                heads[v as usize] = (bits >> (i % 64)) & 1 == 1;
+            }
+            // Compress: decide on the whole set first (an update would change the coins seen).
+            chosen.clear();
+            chosen.extend(active[1..].iter().copied().filter(|&c| {
+                let p = parent[c as usize] as usize;
+                nchild[c as usize] == 1 && nchild[p] == 1 && heads[c as usize] && !heads[p]
+            }));
+            let c0 = s.compresses.len();
+            for &c in &chosen {
+                let (cu, p) = (c as usize, parent[c as usize]);
+                let x = xchild[cu];
+                parent[x as usize] = p;
+                xchild[p as usize] = x;
+                gone[cu] = true;
+                s.compresses.push(Compress { c, p, x });
+            }
+            // Rake every leaf cluster. In cluster order the leaves of one parent are adjacent
+            // and in child order: a parent that still has several children is a single
+            // vertex whose children are one group of the CSR array.
+            // The leaves are those of the start of the phase (a parent whose last child is
+            // raked becomes a leaf of the next round).
+            chosen.clear();
+            chosen.extend(
+                active[1..]
+                    .iter()
+                    .copied()
+                    .filter(|&v| !gone[v as usize] && nchild[v as usize] == 0),
+            );
+            let r0 = s.rakes.len();
+            for &v in &chosen {
+                let vu = v as usize;
+                let p = parent[vu];
+                nchild[p as usize] -= 1;
+                xchild[p as usize] ^= v;
+                gone[vu] = true;
+                s.raked.push(v);
+                let end = s.raked.len();
+                let in_round = s.rakes.len() > r0;
+                match s.rakes.last_mut() {
+                    Some(r) if in_round && r.p == p => r.leaves.end = end,
+                    _ => s.rakes.push(Rake {
+                        p,
+                        leaves: end - 1..end,
+                    }),
+                }
+            }
+            active.retain(|&v| !gone[v as usize]);
+            s.rounds.push(Round {
+                compresses: c0..s.compresses.len(),
+                rakes: r0..s.rakes.len(),
+            });
+            round += 1;
+        }
+        debug_assert_eq!(parent[s.root as usize], NO_PARENT);
+        s
+    }
+
+    /// The root (the last cluster).
+    pub fn root(&self) -> u32 {
+        self.root
+    }
+    /// Number of vertices.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// The rounds, first to last.
+    pub fn rounds(&self) -> &[Round] {
+        &self.rounds
+    }
+    /// The compresses of one round.
+    pub fn compresses(&self, round: &Round) -> &[Compress] {
+        &self.compresses[round.compresses.clone()]
+    }
+    /// The rakes of one round.
+    pub fn rakes(&self, round: &Round) -> &[Rake] {
+        &self.rakes[round.rakes.clone()]
+    }
+    /// The leaves of one rake, in child order.
+    pub fn leaves(&self, rake: &Rake) -> &[u32] {
+        &self.raked[rake.leaves.clone()]
+    }
+    /// Every compress, in round order.
+    pub fn all_compresses(&self) -> &[Compress] {
+        &self.compresses
+    }
+}
+
+/// The split point of [`pairwise`] for m ≥ 2 operands: the largest power of two below m.
+#[inline]
+pub fn pairwise_split(m: usize) -> usize {
+    debug_assert!(m >= 2);
+    1 << (usize::BITS - 1 - (m - 1).leading_zeros())
+}
+
+/// The balanced pairwise sum of `value(v)` over `leaves` (non-empty): Σ(x₁…x_m) =
+/// Σ(x₁…x_h) + Σ(x_{h+1}…x_m), h = [`pairwise_split`]`(m)`; depth ⌈log₂ m⌉.
+pub fn pairwise<T: ScanValue>(leaves: &[u32], value: &impl Fn(u32) -> T) -> T {
+    match leaves {
+        [v] => value(*v),
+        _ => {
+            let h = pairwise_split(leaves.len());
+            pairwise(&leaves[..h], value).plus(pairwise(&leaves[h..], value))
+        }
+    }
+}
+
+/// Leaffix (subtree sums) by contraction, on the tree's own [`Schedule`].
+pub fn leaffix<T: ScanValue>(tree: &Tree, w: &[f32]) -> Vec<T> {
+    leaffix_on(&Schedule::new(tree), w)
+}
+
+/// Rootfix (path sums) by contraction, on the tree's own [`Schedule`].
+pub fn rootfix<T: ScanValue>(tree: &Tree, w: &[f32]) -> Vec<T> {
+    rootfix_on(&Schedule::new(tree), w)
+}
+
+/// Leaffix on a given schedule: contraction (P), then uncontraction of the compresses.
+pub fn leaffix_on<T: ScanValue>(s: &Schedule, w: &[f32]) -> Vec<T> {
+    assert_eq!(s.len(), w.len(), "one weight per vertex");
+    let mut part: Vec<T> = w.iter().map(|&x| T::term(x)).collect();
+    for round in s.rounds() {
+        for &Compress { c, p, .. } in s.compresses(round) {
+            part[p as usize] = part[p as usize].plus(part[c as usize]);
+        }
+        for rake in s.rakes(round) {
+            let reduced = pairwise(s.leaves(rake), &|v| part[v as usize]);
+            part[rake.p as usize] = part[rake.p as usize].plus(reduced);
+        }
+    }
+    // Raked clusters and the root now hold their subtree sums; a compressed c still holds
+    // its P[c], the part of its subtree above x.
+    let mut l = part;
+    for &Compress { c, x, .. } in s.all_compresses().iter().rev() {
+        l[c as usize] = l[c as usize].plus(l[x as usize]);
+    }
+    l
+}
+
+/// Rootfix on a given schedule: contraction (Q, A), then uncontraction (R), then R + w.
+pub fn rootfix_on<T: ScanValue>(s: &Schedule, w: &[f32]) -> Vec<T> {
+    assert_eq!(s.len(), w.len(), "one weight per vertex");
+    let mut spine: Vec<T> = w.iter().map(|&x| T::term(x)).collect();
+    // A[v], then R[v] in place.
+    let mut above: Vec<T> = vec![T::zero(); w.len()];
+    for round in s.rounds() {
+        for &Compress { c, p, .. } in s.compresses(round) {
+            above[c as usize] = spine[p as usize];
+            spine[p as usize] = spine[p as usize].plus(spine[c as usize]);
+        }
+        for rake in s.rakes(round) {
+            for &v in s.leaves(rake) {
+                above[v as usize] = spine[rake.p as usize];
+            }
+        }
+    }
+    let root = s.root();
+    let descend = |above: &mut [T], p: u32, v: u32| {
+        if p != root {
+            above[v as usize] = above[p as usize].plus(above[v as usize]);
+        }
+    };
+    for round in s.rounds().iter().rev() {
+        for rake in s.rakes(round) {
+            for &v in s.leaves(rake) {
+                descend(&mut above, rake.p, v);
+            }
+        }
+        for &Compress { c, p, .. } in s.compresses(round) {
+            descend(&mut above, p, c);
+        }
+    }
+    let mut r = above;
+    for (v, (r, &x)) in r.iter_mut().zip(w).enumerate() {
+        *r = if v as u32 == root {
+            T::term(x)
+        } else {
+            r.plus(T::term(x))
+        };
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::orders::tree;
+    use generators::{ChildOrder, Topology, WeightModel};
+
+    /// Integer weights: every sum is exact in f32 (|Σ| ≤ 8n < 2²⁴), so contraction must equal
+    /// the sequential order exactly, on every topology, child order and several seeds.
+    #[test]
+    fn exact_on_integer_weights() {
+        for topo in Topology::all_defaults() {
+            for n in [1, 2, 3, 7, 64, 1000] {
+                for order in ChildOrder::ALL {
+                    let mut rng = generators::rng(n as u64);
+                    let t = topo.generate(n, order, &mut rng).unwrap();
+                    let w = WeightModel::Integers.weights(n, 1.0, &mut rng).unwrap();
+                    for seed in [SEED, 1, 2] {
+                        let s = Schedule::with_seed(&t, seed);
+                        let seq: Vec<f32> = tree::rootfix_sequential(&t, &w);
+                        assert_eq!(rootfix_on::<f32>(&s, &w), seq, "{topo} {n} {order:?}");
+                        let seq: Vec<f32> = tree::leaffix_sequential(&t, &w);
+                        assert_eq!(leaffix_on::<f32>(&s, &w), seq, "{topo} {n} {order:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The schedule merges every non-root vertex exactly once, each compress is valid when it
+    /// happens, and every rake's leaves are children of its p in child order.
+    #[test]
+    fn schedule_merges_every_vertex_once() {
+        for topo in Topology::all_defaults() {
+            let mut rng = generators::rng(5);
+            let t = topo.generate(3000, ChildOrder::Natural, &mut rng).unwrap();
+            let s = Schedule::new(&t);
+            let mut merged = vec![0u32; t.len()];
+            for c in s.all_compresses() {
+                merged[c.c as usize] += 1;
+            }
+            for r in &s.rakes {
+                let leaves = s.leaves(r);
+                for &v in leaves {
+                    merged[v as usize] += 1;
+                }
+                if leaves.len() > 1 {
+                    // Several leaves: p is a single vertex and they are its children.
+                    let kids = t.children(r.p);
+                    let pos: Vec<usize> = leaves
+                        .iter()
+                        .map(|v| kids.iter().position(|k| k == v).unwrap())
+                        .collect();
+                    assert!(pos.windows(2).all(|p| p[0] < p[1]), "{topo}");
+                }
+            }
+            for v in 0..t.len() as u32 {
+                let want = u32::from(v != t.root());
+                assert_eq!(merged[v as usize], want, "{topo} vertex {v}");
+            }
+        }
+    }
+
+    /// The pairwise split equals the level-by-level reduce of adjacent pairs.
+    #[test]
+    fn pairwise_is_the_level_reduce() {
+        for m in 1..200usize {
+            let leaves: Vec<u32> = (0..m as u32).collect();
+            // The pairing, as a string.
+            fn show(l: &[u32]) -> String {
+                match l {
+                    [v] => v.to_string(),
+                    _ => {
+                        let h = pairwise_split(l.len());
+                        format!("({}+{})", show(&l[..h]), show(&l[h..]))
+                    }
+                }
+            }
+            let mut level: Vec<String> = leaves.iter().map(|v| v.to_string()).collect();
+            while level.len() > 1 {
+                level = level
+                    .chunks(2)
+                    .map(|c| match c {
+                        [a, b] => format!("({a}+{b})"),
+                        [a] => a.clone(),
+                        _ => unreachable!(),
+                    })
+                    .collect();
+            }
+            assert_eq!(show(&leaves), level[0], "m = {m}");
+        }
+    }
+
+    /// O(log n) rounds on a chain of 10⁵, the worst case of the sequential order. On a chain
+    /// a round compresses each inner vertex with probability 1/4 (heads below tails), so
+    /// about log_{4/3} n ≈ 2.41·log₂ n rounds are expected (Miller & Reif); c = 3 leaves room
+    /// for the fluctuation. Measured: 37 rounds, 2.23·log₂ n (seeds SEED..SEED+4: 35 to 38).
+    #[test]
+    fn rounds_logarithmic_on_a_chain() {
+        let n = 100_000;
+        let t = Topology::Chain
+            .generate(n, ChildOrder::Natural, &mut generators::rng(1))
+            .unwrap();
+        let rounds = Schedule::new(&t).rounds().len() as f64;
+        let log2n = (n as f64).log2();
+        assert!(rounds <= 3.0 * log2n, "{rounds} rounds, n = {n}");
+        // A star is one rake.
+        let t = Topology::Star
+            .generate(n, ChildOrder::Natural, &mut generators::rng(1))
+            .unwrap();
+        assert_eq!(Schedule::new(&t).rounds().len(), 1);
+    }
+
+    /// Same tree, same schedule and the same bytes, twice; another seed, another schedule.
+    #[test]
+    fn deterministic() {
+        let mut rng = generators::rng(3);
+        let t = Topology::Prufer
+            .generate(20_000, ChildOrder::Natural, &mut rng)
+            .unwrap();
+        let w = WeightModel::Normal.weights(t.len(), 1.0, &mut rng).unwrap();
+        assert_eq!(Schedule::new(&t), Schedule::new(&t));
+        assert_ne!(Schedule::new(&t), Schedule::with_seed(&t, SEED + 1));
+        for op in [leaffix::<f32>, rootfix::<f32>] {
+            let bits = |x: Vec<f32>| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(op(&t, &w)), bits(op(&t, &w)));
+        }
+    }
+}
