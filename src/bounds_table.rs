@@ -189,13 +189,13 @@ pub fn render(rep: &TableReport) -> String {
     let _ = writeln!(s, "\ntightness |error| / bound over all cells and nodes");
     let _ = writeln!(
         s,
-        "{:<18} {:<8} {:>9} | {:>8} {:>8} | {:>8} {:>8}",
+        "{:<21} {:<8} {:>9} | {:>8} {:>8} | {:>8} {:>8}",
         "algorithm", "op", "nodes", "bound med", "max", "sharp med", "max"
     );
     for a in rep.per_algorithm.iter().chain(&rep.per_algorithm_and_op) {
         let _ = writeln!(
             s,
-            "{:<18} {:<8} {:>9} | {:>9} {:>8} | {:>9} {:>8}",
+            "{:<21} {:<8} {:>9} | {:>9} {:>8} | {:>9} {:>8}",
             a.algorithm,
             a.op.as_deref().unwrap_or("both"),
             a.nodes,
@@ -210,7 +210,7 @@ pub fn render(rep: &TableReport) -> String {
         "\nextra lost bits over parallel, per node (x ≠ 0): predicted log2(B_vec/B_par) vs measured \
          log2(|err_vec|/|err_par|),\nboth floored at u·|x|; 'agree' = within 1 bit, 'offset' = median predicted − measured"
     );
-    let mut header = format!("{:<18} {:<8} {:>9}", "algorithm", "op", "nodes");
+    let mut header = format!("{:<21} {:<8} {:>9}", "algorithm", "op", "nodes");
     for name in PREDICTORS {
         let _ = write!(header, " | {:>7} {:>6}", format!("{name} agree"), "offset");
     }
@@ -220,7 +220,7 @@ pub fn render(rep: &TableReport) -> String {
             continue;
         }
         let mut line = format!(
-            "{:<18} {:<8} {:>9}",
+            "{:<21} {:<8} {:>9}",
             a.algorithm,
             a.op.as_deref().unwrap_or("both"),
             a.extra_bits_nodes

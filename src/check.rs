@@ -222,7 +222,7 @@ pub fn render_differences(diffs: &[Difference], tol: f64) -> String {
     }
     let _ = writeln!(
         s,
-        "{:<18} {:<8} {:<18} {:>6} {:>8} | {:>15} {:>15} | status",
+        "{:<21} {:<8} {:<18} {:>6} {:>8} | {:>15} {:>15} | status",
         "algorithm", "op", "topology", "band", "κ med", "lost bits", "bound bits"
     );
     for d in diffs {
@@ -244,7 +244,7 @@ pub fn render_differences(diffs: &[Difference], tol: f64) -> String {
         };
         let _ = writeln!(
             s,
-            "{:<18} {:<8} {:<18} {:>6} {:>8} | {:>15} {:>15} | {status}",
+            "{:<21} {:<8} {:<18} {:>6} {:>8} | {:>15} {:>15} | {status}",
             e.algorithm,
             e.op,
             e.topology,

@@ -147,14 +147,14 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
 /// `run`'s first table: the errors of each op × algorithm.
 fn error_summary(results: &[experiment::OpResults]) -> String {
     let mut s = format!(
-        "{:<8} {:<18} {:>10} {:>10} {:>10} {:>8} {:>7}\n",
+        "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8} {:>7}\n",
         "op", "algorithm", "max rel", "median", "p99", "max bits", "flagged"
     );
     for r in results {
         for o in &r.outcomes {
             let e = &o.summary;
             s += &format!(
-                "{:<8} {:<18} {:>10} {:>10} {:>10} {:>8.2} {:>7}\n",
+                "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8.2} {:>7}\n",
                 r.op.name(),
                 o.algorithm.name(),
                 sci(e.max_rel_error),
@@ -171,7 +171,7 @@ fn error_summary(results: &[experiment::OpResults]) -> String {
 /// `run`'s second table: the bounds of each op × algorithm.
 fn bounds_summary(results: &[experiment::OpResults]) -> String {
     let mut s = format!(
-        "{:<8} {:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+        "{:<8} {:<21} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
         "op",
         "algorithm",
         "bound bits",
@@ -185,7 +185,7 @@ fn bounds_summary(results: &[experiment::OpResults]) -> String {
         for o in &r.outcomes {
             let b = &o.bound_summary;
             s += &format!(
-                "{:<8} {:<18} {:>10.2} {:>10.2} {:>10} {:>10} {:>10} {:>10}\n",
+                "{:<8} {:<21} {:>10.2} {:>10.2} {:>10} {:>10} {:>10} {:>10}\n",
                 r.op.name(),
                 o.algorithm.name(),
                 b.max_bound_lost_bits,

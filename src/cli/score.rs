@@ -108,7 +108,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
             let b = bounds::node_bounds(&tree, &weights, algo, s.op, &twin);
             let sum = bounds::summarize(&reference, &s.values, &errors, &b, &mut scratch);
             verdicts += &format!(
-                "{:<8} {:<18} {:>10} {:>10} {:>10.2}  {}\n",
+                "{:<8} {:<21} {:>10} {:>10} {:>10.2}  {}\n",
                 s.op.name(),
                 algo.name(),
                 sum.bound_violations,
@@ -124,7 +124,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     }
     println!("whose a priori error bounds do the results stay within? (nodes above each bound)");
     println!(
-        "{:<8} {:<18} {:>10} {:>10} {:>10}  verdict",
+        "{:<8} {:<21} {:>10} {:>10} {:>10}  verdict",
         "op", "algorithm", "a priori", "sharp", "bound bits"
     );
     print!("{verdicts}");
