@@ -119,11 +119,12 @@ pub struct MeasureArgs {
 /// Algorithms, with every algorithm as the default.
 #[derive(Args, Clone)]
 pub struct AllAlgosArgs {
-    /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan, contraction.
+    /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan,
+    /// vectorial-chained, vectorial-compensated, contraction.
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "sequential,parallel,vectorial,vectorial-seqscan"
+        default_value = "sequential,parallel,vectorial,vectorial-seqscan,vectorial-chained,vectorial-compensated,contraction"
     )]
     pub algos: Vec<Algorithm>,
 }

@@ -36,7 +36,8 @@ pub struct SweepArgs {
     read: ReadArgs,
     #[command(flatten)]
     file_weights: WeightsFileArgs,
-    /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan, contraction.
+    /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan,
+    /// vectorial-chained, vectorial-compensated, contraction.
     #[arg(
         long,
         value_delimiter = ',',

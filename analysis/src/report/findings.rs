@@ -334,6 +334,9 @@ pub fn findings(data: &ReportData) -> Vec<String> {
     // 8. The vectorial family: where its leaffix loss comes from.
     out.extend(vectorial_family(rows));
 
+    // Tree contraction against the sequential order it competes with.
+    out.extend(contraction(rows));
+
     // 9. Child orders compared on the same trees.
     out.extend(child_orders(rows));
 
@@ -409,6 +412,32 @@ fn vectorial_family(rows: &[ResultRow]) -> Vec<String> {
         out.push(format!(
             "Vectorial {op}, mean of per-tree maxima over {trees} trees: vectorial {vec:.1} bits{par}; {}.{why}",
             parts.join("; ")
+        ));
+    }
+    out
+}
+
+/// Tree contraction (rake and compress) against sequential: sums of depth O(log n) against
+/// the path's or subtree's length.
+fn contraction(rows: &[ResultRow]) -> Vec<String> {
+    let mut out = Vec::new();
+    for op in ["rootfix", "leaffix"] {
+        let (Some((c, trees)), Some((q, _))) = (
+            mean_bits(rows, "contraction", op, |_| true),
+            mean_bits(rows, "sequential", op, |_| true)
+                .or_else(|| mean_bits(rows, "parallel", op, |_| true)),
+        ) else {
+            continue;
+        };
+        let how = if c <= q - 0.05 {
+            format!("{:.1} bits fewer than", q - c)
+        } else if c >= q + 0.05 {
+            format!("{:.1} bits more than", c - q)
+        } else {
+            "as many bits as".into()
+        };
+        out.push(format!(
+            "contraction {op} (rake and compress: every sum of depth O(log n)) lost {how} sequential's order on average ({c:.1} against {q:.1} bits, mean of per-tree maxima over {trees} trees)."
         ));
     }
     out
@@ -628,6 +657,21 @@ mod tests {
         rows.retain(|r| r.child_order == "natural");
         let f = findings(&data(rows));
         assert!(!f.iter().any(|s| s.contains("child order")), "{f:#?}");
+    }
+
+    #[test]
+    fn contraction_in_words() {
+        let rows = vec![
+            row(0, "sequential", "rootfix", 1e4, 20.0),
+            row(0, "contraction", "rootfix", 1e4, 17.5),
+        ];
+        let f = findings(&data(rows));
+        assert!(
+            f.iter().any(|s| s.starts_with(
+                "contraction rootfix (rake and compress: every sum of depth O(log n)) lost 2.5 bits fewer than sequential's order on average (17.5 against 20.0 bits"
+            )),
+            "{f:#?}"
+        );
     }
 
     #[test]
