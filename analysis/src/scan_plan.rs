@@ -52,11 +52,16 @@ pub fn inclusive_scan<T: ScanValue>(data: &mut [T]) {
 /// Stages 1 and 2: scans every tile in place (tile-local prefixes) and returns the inclusive
 /// scan of the tile totals (block prefixes; empty for a single tile, which needs none).
 pub fn scan_tiles<T: ScanValue>(data: &mut [T]) -> Vec<T> {
+    scan_tiles_then(data, inclusive_scan)
+}
+
+/// Stage 1 on every tile, then `scan_totals` on the tile totals (nothing for a single tile).
+fn scan_tiles_then<T: ScanValue>(data: &mut [T], scan_totals: fn(&mut [T])) -> Vec<T> {
     let mut totals: Vec<T> = data.chunks_mut(TILE).map(scan_tile).collect();
     if totals.len() <= 1 {
         return Vec::new();
     }
-    inclusive_scan(&mut totals);
+    scan_totals(&mut totals);
     totals
 }
 
@@ -132,12 +137,7 @@ pub fn chained_inclusive_scan<T: ScanValue>(data: &mut [T]) {
 /// Stages 1 and 2 of the chained plan: tile scans in place, then the tile totals' sequential
 /// inclusive scan (empty for a single tile).
 pub fn chained_scan_tiles<T: ScanValue>(data: &mut [T]) -> Vec<T> {
-    let mut totals: Vec<T> = data.chunks_mut(TILE).map(scan_tile).collect();
-    if totals.len() <= 1 {
-        return Vec::new();
-    }
-    sequential_scan(&mut totals);
-    totals
+    scan_tiles_then(data, sequential_scan)
 }
 
 /// The plain left-to-right scan of `vectorial-seqscan`.

@@ -385,7 +385,7 @@ fn vectorial_family(rows: &[ResultRow]) -> Vec<String> {
         for (algo, what) in [
             (
                 "vectorial-seqscan",
-                "the sequential scan, whose S[close v] is computed from S[open v − 1] itself",
+                "the sequential scan: every prefix computed from the one before",
             ),
             (
                 "vectorial-chained",
