@@ -155,7 +155,7 @@ fn run_dumps_per_node_rows() {
          abs_error,label"
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
-    assert_eq!(rows.len(), 50 * 2 * 4);
+    assert_eq!(rows.len(), 50 * 2 * analysis::Algorithm::ALL.len());
     // The root has an empty parent; every reference carries ≥ 25 significant digits.
     assert!(rows.iter().any(|r| r[0] == "0" && r[1].is_empty()));
     for r in &rows {

@@ -396,7 +396,7 @@ fn cli_gpu_dump_equals_cpu_dump() {
     let (cpu, _) = dump("cpu");
     let (gpu, stderr) = dump("gpu");
     assert!(stderr.contains("backend: gpu"), "{stderr}");
-    assert_eq!(cpu.lines().count(), 1 + 3000 * 2 * 4);
+    assert_eq!(cpu.lines().count(), 1 + 3000 * 2 * Algorithm::ALL.len());
     assert!(cpu == gpu, "the GPU dump differs from the CPU dump");
 }
 

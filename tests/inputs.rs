@@ -52,9 +52,12 @@ fn run_on_a_newick_tree_with_its_branch_lengths() {
         "{out}"
     );
     assert!(out.contains("n=272"), "{out}");
-    // 272 vertices × 2 ops × 4 algorithms; leaves keep their names in the label column.
+    // 272 vertices × 2 ops × every algorithm; leaves keep their names in the label column.
     let csv = std::fs::read_to_string(&dump).unwrap();
-    assert_eq!(csv.lines().count(), 1 + 272 * 2 * 4);
+    assert_eq!(
+        csv.lines().count(),
+        1 + 272 * 2 * analysis::Algorithm::ALL.len()
+    );
     assert!(
         csv.lines().skip(1).any(|l| l.ends_with(",Struthionidae")),
         "no leaf label"
