@@ -612,3 +612,34 @@ fn forest_of_four_chains_matches_twin() {
         }
     }
 }
+
+/// The chained plan's one-workgroup chain counts against the adapter's loop budget: past it,
+/// `vectorial-chained` is refused with a limit error (exit code 2), while `vectorial` on the
+/// same uploaded tree still runs and equals its twin.
+#[test]
+fn chained_scan_respects_the_loop_budget() {
+    if gpu().is_none() {
+        return;
+    }
+    let small = Gpu::with_options(GpuOptions {
+        loop_budget: Some(100),
+        ..Default::default()
+    })
+    .unwrap();
+    // 2·40 000 positions: 79 tile totals, + 64 iterations of slack > 100.
+    let n = 40_000;
+    let t = tree(Topology::RandomRecursive, n, 3);
+    let w = weights(WeightModel::Normal, n, 3);
+    let e = small
+        .compute(&t, &w, Algorithm::VectorialChained, Op::Leaffix)
+        .unwrap_err();
+    assert!(matches!(e, treefix_accuracy::Error::GpuLimit(_)), "{e}");
+    assert!(e.to_string().contains("79 tile totals"), "{e}");
+    check_algos(
+        &small,
+        &t,
+        &w,
+        &[Algorithm::Vectorial],
+        "vectorial under a small loop budget",
+    );
+}

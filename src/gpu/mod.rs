@@ -397,6 +397,9 @@ impl Gpu {
             }
             _ => {}
         }
+        if algo == Algorithm::VectorialChained {
+            res.vectorial.as_ref().unwrap().check_chained()?;
+        }
         let n = forest.len() as u64;
         let tree_upload_s = t0.elapsed().as_secs_f64();
 

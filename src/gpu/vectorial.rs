@@ -29,6 +29,8 @@ pub(crate) struct VectorialTree {
     add: Vec<(wgpu::BindGroup, u32)>,
     /// The chained plan's stage 2 in place of `scan` and `add`: (bind group, segments).
     chain: Option<(wgpu::BindGroup, u32)>,
+    /// Why this adapter cannot run the chained plan on this forest (llvmpipe's loop budget).
+    chain_limit: Option<String>,
     read: [wgpu::BindGroup; 2],
     /// Kept alive for the bind groups.
     _buffers: Vec<wgpu::Buffer>,
@@ -114,7 +116,6 @@ impl VectorialTree {
                 &[&count, &pos, &data[0], &tiles[0], above(0), &labels.output],
             )
         });
-        let mut buffers_extra = Vec::new();
         let levels = layout.levels.len();
         let scan = (1..levels)
             .map(|i| {
@@ -141,42 +142,39 @@ impl VectorialTree {
                 (bind, layout.levels[i].tiles.len() as u32)
             })
             .collect();
-        let chain = match layout.chain_segments.len() {
-            // The chained plan is an f32 plan.
-            _ if precision != Precision::Single => None,
-            0 => None,
-            segments => {
-                let longest = layout
-                    .chain_segments
-                    .iter()
-                    .map(|s| s[1])
-                    .max()
-                    .unwrap_or(0);
-                if longest as u64 + 64 > ctx.sizes.loop_budget {
-                    return Err(Error::GpuLimit(format!(
-                        "the chained scan of {longest} tile totals exceeds this adapter's loop budget of {}",
-                        ctx.sizes.loop_budget
-                    )));
-                }
-                let segs = ctx.buffer_init("chained scan segments", &layout.chain_segments, n)?;
-                let params = ctx.uniform(
-                    "chained scan segments",
-                    &VertexCount {
-                        n: segments as u32,
-                        ..Default::default()
-                    },
-                );
-                let bind = ctx
-                    .kernels
-                    .scan_chain
-                    .bind(&ctx.device, &[&params, &segs, &data[1]]);
-                buffers_extra.push(segs);
-                buffers_extra.push(params);
-                Some((bind, segments as u32))
-            }
+        // The chained plan's stage 2 (an f32 plan), for the trees with more than one tile.
+        let segments = layout.chain_segments.len() as u32;
+        let longest = layout
+            .chain_segments
+            .iter()
+            .map(|s| s[1])
+            .max()
+            .unwrap_or(0);
+        let chain_limit = (longest as u64 + 64 > ctx.sizes.loop_budget).then(|| {
+            format!(
+                "the chained scan of {longest} tile totals exceeds this adapter's loop budget of {}",
+                ctx.sizes.loop_budget
+            )
+        });
+        let chain = if precision == Precision::Single && segments > 0 {
+            let segs = ctx.buffer_init("chained scan segments", &layout.chain_segments, n)?;
+            let count = ctx.uniform(
+                "chained scan segments",
+                &VertexCount {
+                    n: segments,
+                    ..Default::default()
+                },
+            );
+            let bind = ctx
+                .kernels
+                .scan_chain
+                .bind(&ctx.device, &[&count, &segs, &data[1]]);
+            params.extend([segs, count]);
+            Some((bind, segments))
+        } else {
+            None
         };
         let mut buffers = vec![pos, tour, unused, unused_ro, count];
-        buffers.extend(buffers_extra);
         buffers.extend(data);
         buffers.extend(tiles);
         buffers.extend(params);
@@ -188,9 +186,18 @@ impl VectorialTree {
             scan,
             add,
             chain,
+            chain_limit,
             read,
             _buffers: buffers,
         })
+    }
+
+    /// Whether `vectorial-chained` can run here: an error naming the limit if not.
+    pub fn check_chained(&self) -> Result<(), Error> {
+        match &self.chain_limit {
+            Some(why) => Err(Error::GpuLimit(why.clone())),
+            None => Ok(()),
+        }
     }
 
     fn kernels<'a>(&self, ctx: &'a Context) -> &'a ScanKernels {
