@@ -512,6 +512,11 @@ impl APrioriBounds {
         self.sharp.push(sharp);
         self.prob.push(prob);
     }
+    fn extend(&mut self, bounds: impl IntoIterator<Item = (f64, f64, f64)>) {
+        for (det, sharp, prob) in bounds {
+            self.push(det, sharp, prob);
+        }
+    }
 }
 
 /// γ̃_D(λ) by depth D, computed once per depth and thread: runs have few distinct depths
@@ -567,10 +572,12 @@ pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) ->
             }
         }
         Algorithm::Vectorial | Algorithm::VectorialSeqscan | Algorithm::VectorialChained => {
-            out = vectorial_a_priori::<F32Add>(tree, w, algo, op, gammas, out);
+            let reader = vectorial_reader::<F32Add>(tree, w, algo, op, gammas);
+            out.extend(euler::read(tree, op, &reader));
         }
         Algorithm::VectorialCompensated => {
-            out = vectorial_a_priori::<DwAdd>(tree, w, algo, op, gammas, out);
+            let reader = vectorial_reader::<DwAdd>(tree, w, algo, op, gammas);
+            out.extend(euler::read(tree, op, &reader));
         }
     }
     out
@@ -581,20 +588,22 @@ pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) ->
 /// most half an ulp of s, the f32 result is within one ulp of s (≤ 1 lost bit).
 pub fn compensated_float_float_bounds(tree: &Tree, w: &[f32], op: Op) -> APrioriBounds {
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
-    let mut reader = vectorial_reader::<DwAdd>(tree, w, Algorithm::VectorialCompensated, op);
+    let gammas = GammaTilde::new(LAMBDA);
+    let mut reader =
+        vectorial_reader::<DwAdd>(tree, w, Algorithm::VectorialCompensated, op, gammas);
     reader.round_to_f32 = false;
     let mut out = APrioriBounds::with_capacity(tree.len());
-    for (det, sharp, prob) in euler::read(tree, op, &reader) {
-        out.push(det, sharp, prob);
-    }
+    out.extend(euler::read(tree, op, &reader));
     out
 }
 
+/// The vectorial orders' a priori reader: the scan on `R`'s bound values, read per vertex.
 fn vectorial_reader<R: Roundoff>(
     tree: &Tree,
     w: &[f32],
     algo: Algorithm,
     op: Op,
+    gammas: GammaTilde,
 ) -> APrioriRead<R> {
     APrioriRead {
         scanned: Scanned::new(algo, euler::write(tree, w, op)),
@@ -602,28 +611,9 @@ fn vectorial_reader<R: Roundoff>(
             Op::Rootfix => Vec::new(),
             Op::Leaffix => subtree_magnitudes(tree, w),
         },
-        gammas: GammaTilde::new(LAMBDA),
+        gammas,
         round_to_f32: R::READ_ROUNDS_TO_F32,
     }
-}
-
-/// The vectorial orders' a priori bounds: the scan on `R`'s bound values, then the read.
-fn vectorial_a_priori<R: Roundoff>(
-    tree: &Tree,
-    w: &[f32],
-    algo: Algorithm,
-    op: Op,
-    gammas: GammaTilde,
-    mut out: APrioriBounds,
-) -> APrioriBounds {
-    let reader = APrioriRead::<R> {
-        gammas,
-        ..vectorial_reader(tree, w, algo, op)
-    };
-    for (det, sharp, prob) in euler::read(tree, op, &reader) {
-        out.push(det, sharp, prob);
-    }
-    out
 }
 
 /// The vectorial read on a priori values: (deterministic, sharp, probabilistic) per vertex.
@@ -801,23 +791,13 @@ impl<T: Charged> Scanned<T> {
                 } else {
                     block.clear();
                 }
-                let (mut up, mut down) = (vec![0.0; block.len()], vec![0.0; block.len()]);
-                for k in 0..block.len() {
-                    let step = match k {
-                        0 => totals[0].bound(),
-                        _ => add_up(
-                            totals[k].bound(),
-                            T::step(&block[k - 1], &totals[k], &block[k]),
-                        ),
-                    };
-                    let (u_prev, d_prev) = if k == 0 {
-                        (0.0, 0.0)
-                    } else {
-                        (up[k - 1], down[k - 1])
-                    };
-                    up[k] = add_up(u_prev, step);
-                    down[k] = add_down(d_prev, step);
-                }
+                let (up, down) = prefix_charges((0..block.len()).map(|k| match k {
+                    0 => totals[0].bound(),
+                    _ => add_up(
+                        totals[k].bound(),
+                        T::step(&block[k - 1], &totals[k], &block[k]),
+                    ),
+                }));
                 Scanned {
                     scanned: local,
                     block,
@@ -829,12 +809,11 @@ impl<T: Charged> Scanned<T> {
             Algorithm::VectorialSeqscan => {
                 let mut out = e.clone();
                 scan_plan::sequential_scan(&mut out);
-                let (mut up, mut down) = (vec![0.0; e.len()], vec![0.0; e.len()]);
-                for k in 1..e.len() {
-                    let step = T::step(&out[k - 1], &e[k], &out[k]);
-                    up[k] = add_up(up[k - 1], step);
-                    down[k] = add_down(down[k - 1], step);
-                }
+                // Position 0 is E[0] itself: no addition.
+                let (up, down) = prefix_charges((0..e.len()).map(|k| match k {
+                    0 => 0.0,
+                    _ => T::step(&out[k - 1], &e[k], &out[k]),
+                }));
                 Scanned {
                     scanned: out,
                     block: Vec::new(),
@@ -895,6 +874,20 @@ impl<T: Charged> Scanned<T> {
         };
         full.min(shared)
     }
+}
+
+/// Prefix sums of rounding charges, rounded up and down: Σ_{j ≤ k} charge_j enclosed, so
+/// that a range's Σ_{o < j ≤ c} is at most up[c] − down[o] rounded up.
+fn prefix_charges(charges: impl Iterator<Item = f64>) -> (Vec<f64>, Vec<f64>) {
+    let (mut up, mut down) = (Vec::new(), Vec::new());
+    let (mut u, mut d) = (0.0, 0.0);
+    for charge in charges {
+        u = add_up(u, charge);
+        d = add_down(d, charge);
+        up.push(u);
+        down.push(d);
+    }
+    (up, down)
 }
 
 /// The twin's f32 results replayed addition by addition, with their running error bounds.

@@ -49,13 +49,43 @@ pub fn fast_two_sum(a: f32, b: f32) -> (f32, f32) {
 /// x = (xh, xl) and y = (yh, yl), normalized, with relative error ≤ [`U_DW`].
 #[inline]
 pub fn dw_add(x: FloatFloat, y: FloatFloat) -> FloatFloat {
-    let (sh, sl) = two_sum(x.hi, y.hi);
-    let (th, tl) = two_sum(x.lo, y.lo);
-    let c = sl + th;
-    let (vh, vl) = fast_two_sum(sh, c);
-    let w = tl + vl;
-    let (zh, zl) = fast_two_sum(vh, w);
+    let s = DwSteps::of(x, y);
+    let (zh, zl) = fast_two_sum(s.vh, s.w);
     FloatFloat { hi: zh, lo: zl }
+}
+
+/// The intermediate values of [`dw_add`] before its last Fast2Sum, written once for it and
+/// for [`dw_add_is_exact`].
+struct DwSteps {
+    sh: f32,
+    sl: f32,
+    th: f32,
+    tl: f32,
+    c: f32,
+    vh: f32,
+    vl: f32,
+    w: f32,
+}
+
+impl DwSteps {
+    #[inline]
+    fn of(x: FloatFloat, y: FloatFloat) -> DwSteps {
+        let (sh, sl) = two_sum(x.hi, y.hi);
+        let (th, tl) = two_sum(x.lo, y.lo);
+        let c = sl + th;
+        let (vh, vl) = fast_two_sum(sh, c);
+        let w = tl + vl;
+        DwSteps {
+            sh,
+            sl,
+            th,
+            tl,
+            c,
+            vh,
+            vl,
+            w,
+        }
+    }
 }
 
 /// Whether [`dw_add`]`(x, y)` is the exact sum x + y: its only roundings are those of
@@ -65,12 +95,8 @@ pub fn dw_add(x: FloatFloat, y: FloatFloat) -> FloatFloat {
 pub fn dw_add_is_exact(x: FloatFloat, y: FloatFloat) -> bool {
     let exact = |a: f32, b: f32| two_sum(a, b).1 == 0.0;
     let fast_is_exact = |a: f32, b: f32| fast_two_sum(a, b) == two_sum(a, b);
-    let (sh, sl) = two_sum(x.hi, y.hi);
-    let (th, tl) = two_sum(x.lo, y.lo);
-    let c = sl + th;
-    let (vh, vl) = fast_two_sum(sh, c);
-    let w = tl + vl;
-    exact(sl, th) && exact(tl, vl) && fast_is_exact(sh, c) && fast_is_exact(vh, w)
+    let s = DwSteps::of(x, y);
+    exact(s.sl, s.th) && exact(s.tl, s.vl) && fast_is_exact(s.sh, s.c) && fast_is_exact(s.vh, s.w)
 }
 
 /// A float-float value hi + lo (hi = RN(hi + lo) for every value the scan produces).

@@ -19,8 +19,10 @@
 //! - [`contraction`]: rake and compress (seed 002): a schedule of rounds from the tree and a
 //!   fixed seed, then contraction and uncontraction on it, with additions only.
 //!
-//! A new algorithm (compensated, say) adds one order here and gets its twin and its bound
-//! from it.
+//! The vectorial variants reuse these pieces: `vectorial-chained` scans with the chained plan
+//! ([`crate::scan_plan::chained_inclusive_scan`]), `vectorial-compensated` runs the same plan
+//! on [`crate::float_float::FloatFloat`] values with its own read ([`euler::vectorial_compensated`]).
+//! A new algorithm adds one order here and gets its twin and its bound from it.
 
 pub mod contraction;
 pub mod euler;
