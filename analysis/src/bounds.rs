@@ -1077,7 +1077,7 @@ fn exceeds(
     }
     match reference {
         Reference::Exact { values, .. } => {
-            (ExactSum::from_f32(computed) - values[v])
+            (ExactSum::from_f32(computed) - values.get(v))
                 .abs()
                 .assign_to(scratch);
             *scratch > bound

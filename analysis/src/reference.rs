@@ -8,7 +8,7 @@
 use crate::algo::Op;
 use crate::orders::{Abs, ScanValue, tree};
 use generators::Tree;
-use generators::exact_sum::{EXACT_PREC, ExactSum};
+use generators::exact_sum::{EXACT_PREC, ExactSum, NarrowScale};
 use rug::Float;
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
@@ -48,7 +48,7 @@ impl FromStr for ReferenceKind {
 /// Per-node reference values of one operation on one weighted tree.
 pub enum Reference {
     Exact {
-        values: Vec<ExactSum>,
+        values: ExactValues,
         /// `values` rounded to f64 (to nearest), read for every error.
         rounded: Vec<f64>,
         /// Σ|terms| of each node, exact, then rounded to f64 (to nearest).
@@ -58,6 +58,39 @@ pub enum Reference {
         values: Vec<TwoFloat>,
         abs_sums: Vec<f64>,
     },
+}
+
+/// The exact per-node sums: on the weights' own fixed-point scale ([`NarrowScale`], 16 bytes
+/// and one add with carry per addition) when their span allows, else over the whole f32 range
+/// ([`ExactSum`]). The same values either way.
+#[derive(Debug, Clone)]
+pub enum ExactValues {
+    Narrow { scale: NarrowScale, k: Vec<i128> },
+    Full(Vec<ExactSum>),
+}
+
+impl ExactValues {
+    /// Node v's exact value.
+    pub fn get(&self, v: usize) -> ExactSum {
+        match self {
+            ExactValues::Narrow { scale, k } => scale.to_exact(k[v]),
+            ExactValues::Full(values) => values[v],
+        }
+    }
+
+    /// `computed − x[v]` exactly, rounded to the nearest f64 (the sign of a zero aside).
+    #[inline]
+    pub fn diff_f64(&self, v: usize, computed: f32) -> f64 {
+        match self {
+            ExactValues::Narrow { scale, k } => scale.diff_f64(computed, k[v]),
+            ExactValues::Full(values) => (ExactSum::from_f32(computed) - values[v]).to_f64(),
+        }
+    }
+
+    /// Whether the narrow scale is in use.
+    pub fn is_narrow(&self) -> bool {
+        matches!(self, ExactValues::Narrow { .. })
+    }
 }
 
 /// The error of one computed value against the reference.
@@ -91,27 +124,10 @@ impl Reference {
     /// Computes the reference of `op` on `tree` with weights `w`.
     pub fn compute(kind: ReferenceKind, tree: &Tree, w: &[f32], op: Op) -> Reference {
         match kind {
-            ReferenceKind::Exact => {
-                // Value and Σ|terms| in one pass, each value rounded to f64 while at hand.
-                let n = tree.len();
-                let mut values = vec![ExactSum::ZERO; n];
-                let mut rounded = vec![0.0; n];
-                let mut abs_sums = vec![0.0; n];
-                let emit = |v: usize, (x, a): (ExactSum, Abs<ExactSum>)| {
-                    values[v] = x;
-                    rounded[v] = x.to_f64();
-                    abs_sums[v] = a.0.to_f64();
-                };
-                match op {
-                    Op::Rootfix => tree::rootfix_sequential_each(tree, w, emit),
-                    Op::Leaffix => tree::leaffix_sequential_each(tree, w, emit),
-                }
-                Reference::Exact {
-                    values,
-                    rounded,
-                    abs_sums,
-                }
-            }
+            ReferenceKind::Exact => match NarrowScale::for_terms(w) {
+                Some(scale) => exact_narrow(tree, w, op, scale),
+                None => exact_full(tree, w, op),
+            },
             ReferenceKind::Dd => Reference::Dd {
                 values: incremental(tree, w, op),
                 abs_sums: incremental::<Abs<f64>>(tree, w, op)
@@ -131,7 +147,7 @@ impl Reference {
 
     pub fn len(&self) -> usize {
         match self {
-            Reference::Exact { values, .. } => values.len(),
+            Reference::Exact { rounded, .. } => rounded.len(),
             Reference::Dd { values, .. } => values.len(),
         }
     }
@@ -168,7 +184,7 @@ impl Reference {
     /// The reference of node v as an MPFR number (exact: a double-double pair is added exactly).
     pub fn value_exact(&self, v: usize) -> Float {
         match self {
-            Reference::Exact { values, .. } => values[v].to_float(),
+            Reference::Exact { values, .. } => values.get(v).to_float(),
             Reference::Dd { values, .. } => {
                 let mut f = Float::with_val(EXACT_PREC, values[v].hi());
                 f += values[v].lo();
@@ -189,10 +205,7 @@ impl Reference {
         let (diff, x) = match self {
             Reference::Exact {
                 values, rounded, ..
-            } => (
-                (ExactSum::from_f32(computed) - values[v]).to_f64().abs(),
-                rounded[v].abs(),
-            ),
+            } => (values.diff_f64(v, computed).abs(), rounded[v].abs()),
             Reference::Dd { values, .. } => {
                 let d = TwoFloat::from(computed as f64) - values[v];
                 (
@@ -214,6 +227,53 @@ impl Reference {
                 flagged: false,
             }
         }
+    }
+}
+
+/// The exact reference over the whole f32 range: value and Σ|terms| in one pass, each rounded
+/// to f64 while at hand.
+fn exact_full(tree: &Tree, w: &[f32], op: Op) -> Reference {
+    let n = tree.len();
+    let mut values = vec![ExactSum::ZERO; n];
+    let mut rounded = vec![0.0; n];
+    let mut abs_sums = vec![0.0; n];
+    let emit = |v: usize, (x, a): (ExactSum, Abs<ExactSum>)| {
+        values[v] = x;
+        rounded[v] = x.to_f64();
+        abs_sums[v] = a.0.to_f64();
+    };
+    match op {
+        Op::Rootfix => tree::rootfix_sequential_each(tree, w, emit),
+        Op::Leaffix => tree::leaffix_sequential_each(tree, w, emit),
+    }
+    Reference::Exact {
+        values: ExactValues::Full(values),
+        rounded,
+        abs_sums,
+    }
+}
+
+/// The same on the weights' narrow scale: Σ|terms| fits it too (the same span, no sign).
+fn exact_narrow(tree: &Tree, w: &[f32], op: Op, scale: NarrowScale) -> Reference {
+    let n = tree.len();
+    let mut k = vec![0i128; n];
+    let mut rounded = vec![0.0; n];
+    let mut abs_sums = vec![0.0; n];
+    let term = |x: f32| (scale.term(x), scale.term(x.abs()));
+    let plus = |a: (i128, i128), b: (i128, i128)| (a.0 + b.0, a.1 + b.1);
+    let emit = |v: usize, (x, a): (i128, i128)| {
+        k[v] = x;
+        rounded[v] = scale.to_f64(x);
+        abs_sums[v] = scale.to_f64(a);
+    };
+    match op {
+        Op::Rootfix => tree::rootfix_sequential_each_with(tree, w, term, plus, emit),
+        Op::Leaffix => tree::leaffix_sequential_each_with(tree, w, term, plus, emit),
+    }
+    Reference::Exact {
+        values: ExactValues::Narrow { scale, k },
+        rounded,
+        abs_sums,
     }
 }
 
@@ -333,10 +393,18 @@ mod tests {
 
     /// Every node's value, Σ|terms|, f64 roundings, decimal string and error of a computed
     /// value agree with MPFR bit for bit.
-    fn check_against_mpfr(tree: &Tree, w: &[f32], what: &str) {
+    /// Returns whether the narrow scale was used.
+    fn check_against_mpfr(tree: &Tree, w: &[f32], what: &str) -> bool {
         let mut scratch = Float::new(EXACT_PREC);
+        let mut narrow = false;
         for op in Op::ALL {
             let r = Reference::compute(ReferenceKind::Exact, tree, w, op);
+            if let Reference::Exact { values, .. } = &r {
+                narrow = values.is_narrow();
+                for v in 0..tree.len() {
+                    assert_eq!(values.get(v).to_float(), r.value_exact(v));
+                }
+            }
             let values = mpfr_reference(tree, w, op, false);
             let abs_sums = mpfr_reference(tree, w, op, true);
             // A computed value to measure: the f32 rounding of each exact value, and w itself.
@@ -364,21 +432,30 @@ mod tests {
                 }
             }
         }
+        narrow
     }
 
     /// Gensum weights up to κ = 1e30 on every topology.
     #[test]
     fn exact_reference_matches_mpfr_on_gensum() {
         use generators::{Topology, WeightModel};
+        let mut scales = std::collections::BTreeMap::new();
         for (i, topo) in Topology::all_defaults().into_iter().enumerate() {
             for (j, cond) in [1e1, 1e10, 1e20, 1e30].into_iter().enumerate() {
                 let mut rng = generators::rng(100 + 10 * i as u64 + j as u64);
                 let n = 600;
                 let tree = topo.generate(n, ChildOrder::Natural, &mut rng).unwrap();
                 let w = WeightModel::Gensum.weights(n, cond, &mut rng).unwrap();
-                check_against_mpfr(&tree, &w, &format!("{topo} κ={cond:e}"));
+                let narrow = check_against_mpfr(&tree, &w, &format!("{topo} κ={cond:e}"));
+                scales
+                    .entry(cond.to_bits())
+                    .or_insert_with(Vec::new)
+                    .push(narrow);
             }
         }
+        // Both accumulators are exercised: narrow at κ = 1e1, full at 1e30.
+        assert!(scales[&1e1f64.to_bits()].iter().all(|&n| n));
+        assert!(scales[&1e30f64.to_bits()].iter().all(|&n| !n));
     }
 
     /// The ends of the f32 range: max, min normal, subnormals, signed zeros, and exact
@@ -414,7 +491,7 @@ mod tests {
                     if v % 2 == 0 { x } else { -x }
                 })
                 .collect();
-            check_against_mpfr(&tree, &w, &format!("{topo} edges"));
+            assert!(!check_against_mpfr(&tree, &w, &format!("{topo} edges")));
             let zeros: Vec<f32> = (0..n)
                 .map(|v| if v % 3 == 0 { 0.0 } else { -0.0 })
                 .collect();

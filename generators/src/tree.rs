@@ -288,6 +288,7 @@ impl Tree {
     }
 
     /// Children of `v` in child order.
+    #[inline]
     pub fn children(&self, v: u32) -> &[u32] {
         &self.children
             [self.child_start[v as usize] as usize..self.child_start[v as usize + 1] as usize]
@@ -302,6 +303,7 @@ impl Tree {
         self.depth[v as usize]
     }
 
+    #[inline]
     pub fn depths(&self) -> &[u32] {
         &self.depth
     }
@@ -319,11 +321,13 @@ impl Tree {
         &self.subtree_size
     }
 
+    #[inline]
     pub fn preorder(&self) -> &[u32] {
         &self.preorder
     }
 
     /// Vertices in postorder (children before parents, children in child order).
+    #[inline]
     pub fn postorder(&self) -> &[u32] {
         &self.postorder
     }

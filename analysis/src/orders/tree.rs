@@ -17,9 +17,18 @@ pub fn rootfix_sequential<T: ScanValue>(tree: &Tree, w: &[f32]) -> Vec<T> {
 /// The values of v's ancestors are kept by depth (the depth-first path), so the parent's
 /// value is always at hand, whatever the vertex numbering: the same additions, in the same
 /// order, without a cache miss per vertex on large trees.
-pub fn rootfix_sequential_each<T: ScanValue>(
+pub fn rootfix_sequential_each<T: ScanValue>(tree: &Tree, w: &[f32], emit: impl FnMut(usize, T)) {
+    rootfix_sequential_each_with(tree, w, T::term, T::plus, emit)
+}
+
+/// [`rootfix_sequential_each`] with the term and the addition given instead of a
+/// [`ScanValue`]: the same order on a value whose terms need context (the exact reference's
+/// fixed point, whose unit depends on the weights).
+pub fn rootfix_sequential_each_with<T: Copy>(
     tree: &Tree,
     w: &[f32],
+    term: impl Fn(f32) -> T,
+    plus: impl Fn(T, T) -> T,
     mut emit: impl FnMut(usize, T),
 ) {
     // The inputs in preorder first: a gather whose loads overlap, instead of one cache miss
@@ -30,12 +39,12 @@ pub fn rootfix_sequential_each<T: ScanValue>(
         .iter()
         .map(|&v| (v, w[v as usize], depths[v as usize]))
         .collect();
-    let mut path = vec![T::zero(); tree.height() as usize + 1];
+    let mut path = vec![term(0.0); tree.height() as usize + 1];
     for (v, x, d) in inputs {
         let d = d as usize;
-        let term = T::term(x);
+        let t = term(x);
         // Preorder is depth-first: the parent is the last vertex seen at depth d − 1.
-        let r = if d == 0 { term } else { path[d - 1].plus(term) };
+        let r = if d == 0 { t } else { plus(path[d - 1], t) };
         path[d] = r;
         emit(v as usize, r);
     }
@@ -68,22 +77,30 @@ pub fn leaffix_sequential<T: ScanValue>(tree: &Tree, w: &[f32]) -> Vec<T> {
 /// The finished subtrees whose parent is not reached yet are kept on a stack: in a
 /// depth-first postorder, the children of v are its top `deg v` entries, in child order. The
 /// same gathers, in the same order, without a cache miss per child on large trees.
-pub fn leaffix_sequential_each<T: ScanValue>(
+pub fn leaffix_sequential_each<T: ScanValue>(tree: &Tree, w: &[f32], emit: impl FnMut(usize, T)) {
+    leaffix_sequential_each_with(tree, w, T::term, T::plus, emit)
+}
+
+/// [`leaffix_sequential_each`] with the term and the addition given (see
+/// [`rootfix_sequential_each_with`]).
+pub fn leaffix_sequential_each_with<T: Copy>(
     tree: &Tree,
     w: &[f32],
+    term: impl Fn(f32) -> T,
+    plus: impl Fn(T, T) -> T,
     mut emit: impl FnMut(usize, T),
 ) {
-    let inputs: Vec<(u32, f32, usize)> = tree
+    let inputs: Vec<(u32, f32, u32)> = tree
         .postorder()
         .iter()
-        .map(|&v| (v, w[v as usize], tree.children(v).len()))
+        .map(|&v| (v, w[v as usize], tree.children(v).len() as u32))
         .collect();
     let mut finished: Vec<T> = Vec::new();
     for (v, x, degree) in inputs {
-        let first = finished.len() - degree;
+        let first = finished.len() - degree as usize;
         let l = finished[first..]
             .iter()
-            .fold(T::term(x), |acc, &c| acc.plus(c));
+            .fold(term(x), |acc, &c| plus(acc, c));
         finished.truncate(first);
         finished.push(l);
         emit(v as usize, l);
