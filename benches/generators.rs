@@ -6,6 +6,10 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use generators::gensum::{gensum, gensum_published};
 use std::hint::black_box;
 
+// The allocator `accuracy` itself uses (src/main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn generators(c: &mut Criterion) {
     let mut group = c.benchmark_group("gensum");
     for n in [10_000usize, 100_000] {

@@ -7,6 +7,10 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use generators::{ChildOrder, Topology, WeightModel};
 use std::hint::black_box;
 
+// The allocator `accuracy` itself uses (src/main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const N: usize = 100_000;
 
 fn twins(c: &mut Criterion) {
