@@ -97,8 +97,9 @@ pub struct Outcome {
     pub bounds: NodeBounds,
     /// The errors against the bounds: violations, tightness.
     pub bound_summary: BoundSummary,
-    /// Nodes where the backend's result differs from its CPU twin's bits (a bug); `None` when
-    /// the results are the twin's own.
+    /// Nodes where the backend's result differs from its CPU twin's bits (a bug), as the
+    /// bounds' replay of the twin's additions finds them; `None` when the results are the
+    /// twin's own.
     pub gpu_mismatches: Option<usize>,
 }
 
@@ -149,10 +150,6 @@ pub fn evaluate_weighted(
                     } else {
                         kernels::cpu(tree, w, algorithm, op)
                     };
-                    let gpu_mismatches = on_backend.then(|| {
-                        let twin = kernels::cpu(tree, w, algorithm, op);
-                        mismatches(&values, &twin)
-                    });
                     let errors: Vec<NodeError> = values
                         .iter()
                         .enumerate()
@@ -160,6 +157,10 @@ pub fn evaluate_weighted(
                         .collect();
                     let summary = ErrorSummary::from_errors(&errors);
                     let bounds = bounds::node_bounds(tree, w, algorithm, op, &values);
+                    // The bounds replay the algorithm's f32 additions (its twin's bits, by
+                    // the same generic order): the backend's result is checked against that,
+                    // without running the twin a second time.
+                    let gpu_mismatches = on_backend.then_some(bounds.replay_mismatches);
                     let bound_summary =
                         bounds::summarize(&reference, &values, &errors, &bounds, &mut scratch);
                     Ok(Outcome {
@@ -181,15 +182,6 @@ pub fn evaluate_weighted(
             })
         })
         .collect()
-}
-
-/// Nodes whose bits differ (a NaN differs from everything but its own bits).
-pub fn mismatches(a: &[f32], b: &[f32]) -> usize {
-    a.len().abs_diff(b.len())
-        + a.iter()
-            .zip(b)
-            .filter(|(x, y)| x.to_bits() != y.to_bits())
-            .count()
 }
 
 /// The backend-vs-twin mismatches of evaluated results, one line per op × algorithm with any;

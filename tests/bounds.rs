@@ -114,7 +114,9 @@ fn no_deterministic_bound_violation_over_two_million_nodes() {
                 checks += o.values.len();
                 prob_violations += o.bound_summary.prob_violations;
                 max_tightness = max_tightness.max(o.bound_summary.max_tightness);
-                // The replay bound applies: CPU values equal the replay.
+                // The replay bound applies: CPU twins' values equal the replay (which the
+                // GPU check of a sweep relies on).
+                assert_eq!(o.bounds.replay_mismatches, 0, "{} {}", o.algorithm, o.op);
                 assert!(o.bounds.running.iter().all(|b| b.is_finite()));
             }
         }
@@ -371,6 +373,7 @@ fn a_wrong_result_is_a_violation_with_exit_code_3() {
     // The replay does not describe a corrupted value: no running bound is claimed there.
     let o = &results[0].outcomes[0];
     assert_eq!(o.bounds.running[500], f64::INFINITY);
+    assert_eq!(o.bounds.replay_mismatches, 1);
 }
 
 /// Issue #4, item 4: the fastest part of `accuracy check` — one tree of every cell of the

@@ -489,6 +489,10 @@ pub struct NodeBounds {
     /// A posteriori running error bound (absolute); +∞ where the evaluated value differs from
     /// the replay of the twin's additions (then the replay says nothing about it).
     pub running: Vec<f64>,
+    /// Nodes whose evaluated value differs, bit for bit, from the replay: the f32 additions of
+    /// the algorithm's order (`analysis::orders`), i.e. its CPU twin's result. 0 for a correct
+    /// kernel; the sweep's GPU-vs-twin check reads it instead of running the twin again.
+    pub replay_mismatches: usize,
 }
 
 /// The a priori bounds of every node.
@@ -972,9 +976,11 @@ impl ScannedTour for Scanned<Running> {
 pub fn node_bounds(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, values: &[f32]) -> NodeBounds {
     let APrioriBounds { det, sharp, prob } = a_priori(tree, w, algo, op, LAMBDA);
     let (replay, mut running) = running(tree, w, algo, op);
+    let mut replay_mismatches = 0;
     for (v, r) in running.iter_mut().enumerate() {
         if replay[v].to_bits() != values[v].to_bits() {
             *r = f64::INFINITY;
+            replay_mismatches += 1;
         }
     }
     NodeBounds {
@@ -982,6 +988,7 @@ pub fn node_bounds(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, values: &[f3
         sharp,
         prob,
         running,
+        replay_mismatches,
     }
 }
 
