@@ -230,8 +230,12 @@ fn folded_dispatches_and_limits() {
         for n in [1, 5, 3000, 8000] {
             let t = tree(topology, n, 21);
             let w = weights(WeightModel::Normal, n, 21);
-            // Float-float E takes 8 bytes per position: 2n·8 > 2^16 bytes from n = 4097.
-            let fits = |a: &Algorithm| *a != Algorithm::VectorialCompensated || 16 * n <= 1 << 16;
+            // Float-float E takes 8 bytes per position (2n·8 > 2^16 bytes from n = 4097), the
+            // contraction's slots up to 4n + 1 words.
+            let wide = |a: &Algorithm| {
+                matches!(a, Algorithm::VectorialCompensated | Algorithm::Contraction)
+            };
+            let fits = |a: &Algorithm| !wide(a) || 16 * n <= 1 << 16;
             let algos: Vec<Algorithm> = gpu_algos().into_iter().filter(fits).collect();
             check_algos(&small, &t, &w, &algos, &format!("folded {topology} n={n}"));
         }

@@ -85,6 +85,7 @@ impl Algorithm {
                 | Algorithm::Vectorial
                 | Algorithm::VectorialChained
                 | Algorithm::VectorialCompensated
+                | Algorithm::Contraction
         )
     }
 }

@@ -21,6 +21,7 @@
 mod adapter;
 pub mod bench;
 mod context;
+mod contraction;
 mod layout;
 mod parallel;
 mod relabel;
@@ -35,6 +36,7 @@ use crate::Error;
 use crate::experiment::{Backend, Cpu};
 use analysis::{Algorithm, Op};
 use context::{Context, Recorder};
+use contraction::ContractionTree;
 use generators::Tree;
 use layout::Forest;
 use parallel::ParallelTree;
@@ -204,6 +206,7 @@ struct Resident {
     vectorial: Option<VectorialTree>,
     /// Float-float scan buffers: vectorial-compensated.
     compensated: Option<VectorialTree>,
+    contraction: Option<ContractionTree>,
 }
 
 impl Resident {
@@ -395,6 +398,9 @@ impl Gpu {
             Algorithm::Parallel if res.parallel.is_none() => {
                 res.parallel = Some(ParallelTree::new(ctx, &forest, &res.w, &res.out)?);
             }
+            Algorithm::Contraction if res.contraction.is_none() => {
+                res.contraction = Some(ContractionTree::new(ctx, &forest, &res.out)?);
+            }
             _ => {}
         }
         if algo == Algorithm::VectorialChained {
@@ -406,14 +412,19 @@ impl Gpu {
         // Weights up.
         let t1 = Instant::now();
         let parts: Vec<&[f32]> = jobs.iter().map(|(_, w)| *w).collect();
-        let labels = match res.vectorial_for(algo) {
-            Some(v) => &v.labels,
-            None => &res.parallel.as_ref().unwrap().labels,
+        let labels = match (res.vectorial_for(algo), &res.parallel) {
+            (Some(v), _) => Some(&v.labels),
+            (None, Some(p)) if algo == Algorithm::Parallel => Some(&p.labels),
+            _ => None,
         };
         let mut rec = Recorder::new(ctx);
         rec.encoder
             .copy_buffer_to_buffer(staging.write(ctx, &parts)?, 0, &res.w, 0, 4 * n);
-        labels.record_in(ctx, &mut rec.encoder);
+        match (labels, &res.contraction) {
+            (Some(labels), _) => labels.record_in(ctx, &mut rec.encoder),
+            (None, Some(c)) => c.record_in(&res.w, &mut rec.encoder),
+            (None, None) => unreachable!("{algo} is uploaded above"),
+        }
         if phases {
             rec.submit();
             staging.remap();
@@ -428,6 +439,10 @@ impl Gpu {
             Some(v) => {
                 v.record(ctx, op, algo == Algorithm::VectorialChained, &mut rec);
                 vectorial::STAGES.len() as u32 + 1
+            }
+            None if algo == Algorithm::Contraction => {
+                res.contraction.as_ref().unwrap().record(ctx, op, &mut rec);
+                2
             }
             None => {
                 res.parallel.as_ref().unwrap().record(ctx, op, &mut rec);
@@ -444,7 +459,14 @@ impl Gpu {
 
         // Results down.
         let t3 = Instant::now();
-        labels.record_out(ctx, &mut rec.encoder);
+        match labels {
+            Some(labels) => labels.record_out(ctx, &mut rec.encoder),
+            None => res
+                .contraction
+                .as_ref()
+                .unwrap()
+                .record_out(ctx, op, &mut rec.encoder),
+        }
         let down = staging.down(ctx, 4 * n);
         rec.encoder
             .copy_buffer_to_buffer(&res.out, 0, down, 0, 4 * n);
@@ -492,27 +514,34 @@ impl Gpu {
         use wgpu::BufferUsages as U;
         Ok(Resident {
             keys: trees.iter().map(|t| TreeKey::of(t)).collect(),
-            w: ctx.buffer("weights", n, n, U::COPY_DST)?,
+            w: ctx.buffer("weights", n, n, U::COPY_DST | U::COPY_SRC)?,
             out: ctx.buffer("results", n, n, U::COPY_SRC)?,
             parallel: None,
             vectorial: None,
             compensated: None,
+            contraction: None,
         })
     }
 
-    /// Jobs in forests whose Euler-tour vector (the largest buffer: each tree's 2n words,
-    /// tile-aligned) fits the limits; a job too large alone is a forest of its own (and
-    /// fails with the limit error).
+    /// Jobs in forests whose largest buffer fits the limits: the Euler-tour vector (each
+    /// tree's 2n positions, tile-aligned, of one f32 or two for float-float), or the
+    /// contraction's slots (at most 1 + 4n words); a job too large alone is a forest of its
+    /// own (and fails with the limit error).
     fn batches<'a, 'b>(
         &self,
         jobs: &'a [(&'b Tree, &'b [f32])],
+        algo: Algorithm,
     ) -> Vec<&'a [(&'b Tree, &'b [f32])]> {
         let tile = analysis::scan_plan::TILE as u64;
         let limit = 2 * self.max_vertices();
+        let words_per_vertex = match algo {
+            Algorithm::VectorialCompensated | Algorithm::Contraction => 4,
+            _ => 2,
+        };
         let mut out = Vec::new();
         let (mut start, mut words) = (0, 0u64);
         for (i, (tree, _)) in jobs.iter().enumerate() {
-            let need = (2 * tree.len() as u64).div_ceil(tile) * tile;
+            let need = (words_per_vertex * tree.len() as u64).div_ceil(tile) * tile + 1;
             if i > start && words + need > limit {
                 out.push(&jobs[start..i]);
                 start = i;
@@ -548,7 +577,7 @@ impl Backend for Gpu {
         op: Op,
     ) -> Result<Vec<Vec<f32>>, Error> {
         let mut out = Vec::with_capacity(jobs.len());
-        for batch in self.batches(jobs) {
+        for batch in self.batches(jobs, algo) {
             out.extend(self.run(batch, algo, op, false)?.0);
         }
         Ok(out)

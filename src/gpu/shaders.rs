@@ -101,6 +101,11 @@ const VECTORIAL_READ: StageFile = StageFile {
     source: include_str!("../../shaders/vectorial_read.wgsl"),
     slots: &[Uniform, Read, Read, Read, Read, ReadWrite],
 };
+const ADDITION_LEVEL: StageFile = StageFile {
+    name: "addition_level",
+    source: include_str!("../../shaders/addition_level.wgsl"),
+    slots: &[UniformDynamic, Read, Read, ReadWrite],
+};
 const PERMUTE: StageFile = StageFile {
     name: "permute",
     source: include_str!("../../shaders/permute.wgsl"),
@@ -229,6 +234,8 @@ pub(crate) struct Kernels {
     pub scan: [ScanKernels; 2],
     /// The chained plan's stage 2 (level 1 scanned left to right per segment), f32.
     pub scan_chain: Kernel,
+    /// One level of a traced addition program (contraction).
+    pub addition_level: Kernel,
     /// Weights into a kernel's labels, results back.
     pub gather: Kernel,
     pub scatter: Kernel,
@@ -319,6 +326,7 @@ impl Kernels {
             leaffix_narrow: build(&LEAFFIX_NARROW, "leaffix_narrow"),
             scan,
             scan_chain: build(&SCAN_CHAIN, "scan_chain"),
+            addition_level: build(&ADDITION_LEVEL, "addition_level"),
             gather: build(&PERMUTE, "gather"),
             scatter: build(&PERMUTE, "scatter"),
             copy: build(&COPY, "copy"),
@@ -343,6 +351,7 @@ mod tests {
             SCAN_ADD,
             SCAN_CHAIN,
             VECTORIAL_READ,
+            ADDITION_LEVEL,
             PERMUTE,
             COPY,
         ] {

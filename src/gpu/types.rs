@@ -69,6 +69,10 @@ gpu_structs! {
     /// `total_dst` one level up, and its uniform add takes `prefix_src` one level up (`NONE`
     /// for the first tile of a segment, or a segment with no level above).
     struct TileInfo { valid, total_dst, prefix_src, pad0 }
+
+    /// One level of a traced addition program (contraction): additions `[add_first,
+    /// add_end)`, addition k writing slot `first_slot + k`.
+    struct AdditionLevel { add_first, add_end, first_slot, pad0 }
 }
 
 #[cfg(test)]
@@ -93,6 +97,7 @@ mod tests {
             std::mem::size_of::<VertexCount>(),
             std::mem::size_of::<ScanLevel>(),
             std::mem::size_of::<TileInfo>(),
+            std::mem::size_of::<AdditionLevel>(),
         ]
         .iter()
         .sum::<usize>();

@@ -18,6 +18,8 @@
 //!
 //! - [`contraction`]: rake and compress (seed 002): a schedule of rounds from the tree and a
 //!   fixed seed, then contraction and uncontraction on it, with additions only.
+//! - [`program`]: any of these orders traced into levels of independent additions (how the
+//!   GPU runs contraction, one dispatch per level).
 //!
 //! The vectorial variants reuse these pieces: `vectorial-chained` scans with the chained plan
 //! ([`crate::scan_plan::chained_inclusive_scan`]), `vectorial-compensated` runs the same plan
@@ -26,6 +28,7 @@
 
 pub mod contraction;
 pub mod euler;
+pub mod program;
 pub mod tree;
 
 use crate::algo::{Algorithm, Op};
