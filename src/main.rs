@@ -1,6 +1,9 @@
 //! `accuracy`: the command-line front end. Parses and dispatches; each command is a module of
 //! `cli/`.
 
+// The CLI's doc comments are its `--help` text (clap), written for a terminal, not rustdoc.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+
 mod cli;
 
 use clap::{Parser, Subcommand};

@@ -30,7 +30,7 @@
 //!   [`APriori`] values over the Euler-tour vector E, so each position's terms and depths are
 //!   exactly those of the f32 scan — including the ±w pairs of subtrees closed before a node
 //!   (rootfix) and the zero padding of the last tile;
-//! - vectorial leaffix: l̂ = fl(Ŝ[close] − Ŝ[open − 1]), so
+//! - vectorial leaffix: l̂ = fl(`Ŝ[close]` − `Ŝ[open − 1]`), so
 //!   |l̂ − l| ≤ (1 + u)·(B(S_close) + B(S_open−1)) + u·|l|, with |l| ≤ Σ|w| over the subtree.
 //!
 //! **A priori, sharp** ([`APriori::sharp`]). The same recursion with the exact partial sum in
@@ -45,7 +45,7 @@
 //! charged twice (`Scanned::diff_bound`; the running bound does the same). A violation of it
 //! is as much a bug as one of the first.
 //!
-//! An addition with an operand whose terms are all exactly zero (tile padding, E[close] = 0 in
+//! An addition with an operand whose terms are all exactly zero (tile padding, `E[close]` = 0 in
 //! leaffix, zero weights) is exact — a sum of zeros is ±0 and x + (±0) = x — so it is not
 //! charged: the bound stays rigorous and does not grow with padding.
 //!
@@ -993,7 +993,7 @@ pub fn node_bounds(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, values: &[f3
 }
 
 /// Σ|w| over every subtree, rounded upward (≥ |leaffix(v)|): the sequential leaffix order
-/// on [`UpMagnitude`] values.
+/// on `UpMagnitude` values.
 pub fn subtree_magnitudes(tree: &Tree, w: &[f32]) -> Vec<f64> {
     orders::tree::leaffix_sequential::<UpMagnitude>(tree, w)
         .into_iter()

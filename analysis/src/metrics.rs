@@ -53,7 +53,7 @@ impl ErrorSummary {
     }
 }
 
-/// Σ_{i ≤ p} |E_i| for every vertex, with p = open[v] (rootfix) or close[v] (leaffix): the
+/// Σ_{i ≤ p} |E_i| for every vertex, with p = `open[v]` (rootfix) or `close[v]` (leaffix): the
 /// magnitude the vectorial scan really accumulates before it reaches v's answer, including the
 /// ±w pairs of subtrees closed before v. Divided by |x_v| it is κ^E_v (docs/design.md §8.2).
 pub fn scan_abs_prefix(tree: &Tree, w: &[f32], op: Op) -> Vec<f64> {

@@ -28,7 +28,7 @@
 //!
 //! 1. **Sign balance from the cancellation budget.** A sum with κ = c has exactly the share
 //!    `(1 − 1/c)/2` of its mass with the sign opposite to the sum. Phase 2 is planned to add
-//!    random-sign fluctuations of mass `α·A₁`, `α = (1 − 1/c)/2` ([`fluct_budget`]), and the
+//!    random-sign fluctuations of mass `α·A₁`, `α = (1 − 1/c)/2` (`fluct_budget`), and the
 //!    phase-1 product signs are `+` with probability `(1 + ρ)/2`, `ρ = min(1, (1 + α)/c)`, so
 //!    that in expectation the two phases spend exactly the budget and `D₁ ≈ A/c`. A drawn
 //!    minus sign is dropped if it would push phase 1's minority share above `(1 − ρ)/2`, so
@@ -37,7 +37,7 @@
 //!    random-walk floor the sign balance sets `|Σz|`, so `Σ|z|/|Σz|` is designed, not a
 //!    √n accident.
 //! 2. **Target residual.** From the exact `A₁`, `D₁` and the planned fluctuation mass, solve
-//!    `A/|T̂| = c` for the residual `T̂` ([`solve_residual`]).
+//!    `A/|T̂| = c` for the residual `T̂` (`solve_residual`).
 //! 3. **Exponent schedule.** Phase 2 steers `D` through targets `T_i = T̂ + (2r−1)·2^ê_i`
 //!    (published: `T̂ = 0`) with the published step `y_i = fl((T_i − D_{i−1}) / x_i)`;
 //!    integer `ê_i` fall linearly from the geometric mean of the largest phase-1 product and

@@ -2,7 +2,7 @@
 //! the CPU twins in [`crate::kernels`].
 //!
 //! Layout of this module:
-//! - [`adapter`]: which adapter, and `accuracy info`;
+//! - `adapter`: which adapter, and `accuracy info`;
 //! - `context`: device, queue, limits, pipelines, timestamps, checked buffers;
 //! - `shaders`: the registry of WGSL stages (`shaders/`), built once per device with the
 //!   sizes of `analysis::scan_plan` as pipeline-overridable constants;
@@ -11,7 +11,7 @@
 //! - `parallel`, `vectorial`: each kernel's host code; `relabel`: weights into a kernel's
 //!   labels and results back, on the way in and out;
 //! - `transfer`: weights up, results down through reused staging buffers;
-//! - [`bench`]: `accuracy bench`.
+//! - `bench`: `accuracy bench`.
 //!
 //! One [`Gpu`] holds the device and a small cache of uploaded trees (or forests of trees from
 //! [`Backend::compute_many`]), keyed by their full structure: a sweep's calls on one tree

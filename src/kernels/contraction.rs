@@ -82,8 +82,8 @@ pub fn rootfix(tree: &Tree, w: &[f32]) -> Vec<f32> {
     rootfix_on(&Schedule::new(tree), w)
 }
 
-/// Leaffix on a schedule: P[p] += P[c] per compress, P[p] += Σ P[leaves] per rake; then,
-/// rounds in reverse, l[c] = P[c] + l[x] per compress.
+/// Leaffix on a schedule: `P[p]` += `P[c]` per compress, `P[p]` += Σ `P[leaves]` per rake; then,
+/// rounds in reverse, `l[c]` = `P[c]` + `l[x]` per compress.
 pub fn leaffix_on(s: &Schedule, w: &[f32]) -> Vec<f32> {
     assert_eq!(s.len(), w.len(), "one weight per vertex");
     let part = Cells::new(w);
@@ -109,8 +109,8 @@ pub fn leaffix_on(s: &Schedule, w: &[f32]) -> Vec<f32> {
     part.into_vec()
 }
 
-/// Rootfix on a schedule: A[c] = Q[p], Q[p] += Q[c] per compress, A[leaf] = Q[p] per rake;
-/// then, rounds in reverse, R[v] = R[p] + A[v] (p not the root); r[v] = R[v] + w[v].
+/// Rootfix on a schedule: `A[c]` = `Q[p]`, `Q[p]` += `Q[c]` per compress, `A[leaf]` = `Q[p]` per rake;
+/// then, rounds in reverse, `R[v]` = `R[p]` + `A[v]` (p not the root); `r[v]` = `R[v]` + `w[v]`.
 pub fn rootfix_on(s: &Schedule, w: &[f32]) -> Vec<f32> {
     assert_eq!(s.len(), w.len(), "one weight per vertex");
     let spine = Cells::new(w);

@@ -37,7 +37,7 @@
 //!
 //! # The additions, exactly (docs/design.md §5)
 //!
-//! Leaffix. Contraction keeps P[c], the sum of cluster c's weights; initially P[v] = w[v]:
+//! Leaffix. Contraction keeps `P[c]`, the sum of cluster c's weights; initially `P[v]` = `w[v]`:
 //! - compress c into p: `P[p] = P[p] + P[c]`;
 //! - rake leaves s₁ … s_m (child order) into p: `P[p] = P[p] + Σ(P[s₁], …, P[s_m])`, where Σ
 //!   is the balanced pairwise sum [`pairwise`]: with h the largest power of two below m,
@@ -45,25 +45,25 @@
 //!   rake of depth ⌈log₂(n − 1)⌉ + 1, where a left-to-right reduce would have depth n − 1);
 //!   it equals the level-by-level reduce of adjacent pairs (an odd last one carried).
 //!
-//! A raked cluster holds its whole subtree, so l[s] = P[s] when it is raked, and l[root] is
-//! the final P[root]. Uncontraction, compresses in reverse order of the rounds: for c
-//! compressed into p with child x, `l[c] = P[c] + l[x]` (P[c] as it was when compressed; l[x]
+//! A raked cluster holds its whole subtree, so `l[s]` = `P[s]` when it is raked, and `l[root]` is
+//! the final `P[root]`. Uncontraction, compresses in reverse order of the rounds: for c
+//! compressed into p with child x, `l[c] = P[c] + l[x]` (`P[c]` as it was when compressed; `l[x]`
 //! is final by then, x having been raked or compressed in a later round).
 //!
-//! Rootfix. Contraction keeps Q[c], the sum of the weights on cluster c's spine; initially
-//! Q[v] = w[v]. Compress c into p: A[c] = Q[p] (a copy), then `Q[p] = Q[p] + Q[c]`. Rake s into
-//! p: A[s] = Q[p] (a copy; a rake does not change the spine). A[v] is the sum of the path from
+//! Rootfix. Contraction keeps `Q[c]`, the sum of the weights on cluster c's spine; initially
+//! `Q[v]` = `w[v]`. Compress c into p: `A[c]` = `Q[p]` (a copy), then `Q[p] = Q[p] + Q[c]`. Rake s into
+//! p: `A[s]` = `Q[p]` (a copy; a rake does not change the spine). `A[v]` is the sum of the path from
 //! the representative of v's parent cluster down to v's parent. Uncontraction, rounds in
-//! reverse (rakes, then compresses): R[v] = r[parent v] = `R[p] + A[v]`, or R[v] = A[v] when p
-//! is the root's cluster (no addition); finally `r[v] = R[v] + w[v]`, r[root] = w[root].
+//! reverse (rakes, then compresses): `R[v]` = `r[parent v]` = `R[p] + A[v]`, or `R[v]` = `A[v]` when p
+//! is the root's cluster (no addition); finally `r[v] = R[v] + w[v]`, `r[root]` = `w[root]`.
 //!
 //! # No subtraction
 //!
 //! Seed 002 restores a compressed vertex's result by decrementing the partial sums it keeps
-//! (its constant-memory model leaves no room for anything else): leaffix l[c] = l[p] − P[p],
+//! (its constant-memory model leaves no room for anything else): leaffix `l[c]` = `l[p]` − `P[p]`,
 //! rootfix likewise. In floating point that subtraction would cancel — it is exactly how the
 //! vectorial leaffix loses its bits (docs/design.md §5). It is not essential: keeping the
-//! P[c] and A[v] of each merge (one value per vertex) lets every result be formed by additions
+//! `P[c]` and `A[v]` of each merge (one value per vertex) lets every result be formed by additions
 //! of disjoint sets of terms only, the additions that exact arithmetic needs. Every addition
 //! adds two sums of disjoint sets of weights, so the a priori bounds of [`crate::bounds`] apply
 //! to this order as they are.
