@@ -288,6 +288,40 @@ impl<'a> Recorder<'a> {
         self.finished.push(done.finish());
     }
 
+    /// Records one dispatch per item (`dispatch` sets pipeline, bind group and size; it gets
+    /// the item's index in `items`) in compute passes of at most
+    /// [`DISPATCHES_PER_COMMAND_BUFFER`] dispatches, a command buffer each; timestamp slot 0 at
+    /// the start of the first pass, 1 at the end of the last (one pass even with no item).
+    pub fn dispatches<T>(
+        &mut self,
+        label: &str,
+        items: &[T],
+        mut dispatch: impl FnMut(&mut wgpu::ComputePass<'_>, usize, &T),
+    ) {
+        let ctx = self.ctx;
+        let mut chunks: Vec<&[T]> = items.chunks(DISPATCHES_PER_COMMAND_BUFFER).collect();
+        if chunks.is_empty() {
+            chunks.push(&[]);
+        }
+        let mut index = 0;
+        for (c, chunk) in chunks.iter().enumerate() {
+            if c > 0 {
+                self.split();
+            }
+            let last = c + 1 == chunks.len();
+            let mut pass = self
+                .encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some(label),
+                    timestamp_writes: ctx.pass_timestamps(c == 0, last.then_some(1)),
+                });
+            for item in chunk.iter() {
+                dispatch(&mut pass, index, item);
+                index += 1;
+            }
+        }
+    }
+
     /// Submits everything recorded.
     pub fn submit(mut self) {
         self.finished.push(self.encoder.finish());

@@ -8,7 +8,7 @@
 //! (`kernels::contraction`) bit for bit; a forest's program is its trees' programs side by
 //! side, level by level (each tree traced on its own schedule).
 
-use super::context::{Context, DISPATCHES_PER_COMMAND_BUFFER, Recorder};
+use super::context::{Context, Recorder};
 use super::layout::Forest;
 use super::types::{AdditionLevel, LevelDispatch, VertexCount};
 use crate::Error;
@@ -88,33 +88,12 @@ impl ContractionTree {
     pub fn record(&self, ctx: &Context, op: Op, rec: &mut Recorder) {
         let program = self.program(op);
         let stride = ctx.dynamic_stride;
-        let mut chunks: Vec<&[u32]> = program
-            .groups
-            .chunks(DISPATCHES_PER_COMMAND_BUFFER)
-            .collect();
-        if chunks.is_empty() {
-            chunks.push(&[]); // no addition (single vertices): a pass for the timestamps
-        }
-        let mut level = 0u64;
-        for (c, chunk) in chunks.iter().enumerate() {
-            if c > 0 {
-                rec.split();
-            }
-            let last = c + 1 == chunks.len();
-            let mut pass = rec
-                .encoder
-                .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("contraction"),
-                    timestamp_writes: ctx.pass_timestamps(c == 0, last.then_some(1)),
-                });
+        rec.dispatches("contraction", &program.groups, |pass, level, &groups| {
+            let (x, y) = ctx.fold(groups);
             pass.set_pipeline(&ctx.kernels.addition_level.pipeline);
-            for &groups in chunk.iter() {
-                let (x, y) = ctx.fold(groups);
-                pass.set_bind_group(0, &program.levels, &[(level * stride) as u32]);
-                pass.dispatch_workgroups(x, y, 1);
-                level += 1;
-            }
-        }
+            pass.set_bind_group(0, &program.levels, &[(level as u64 * stride) as u32]);
+            pass.dispatch_workgroups(x, y, 1);
+        });
     }
 
     /// Records the gather of `op`'s results into the forest's result buffer.

@@ -10,7 +10,7 @@
 //! The additions and their order are the twin's: rootfix r[i] = r[parent] + w[i] once per
 //! vertex, leaffix ((w[i] + l[c1]) + l[c2]) + … in child order.
 
-use super::context::{Context, DISPATCHES_PER_COMMAND_BUFFER, Recorder};
+use super::context::{Context, Recorder};
 use super::layout::{BfsLayout, Forest, LevelPlan, Planned};
 use super::relabel::Relabel;
 use crate::Error;
@@ -115,34 +115,19 @@ impl ParallelTree {
             ),
         };
         let stride = ctx.dynamic_stride;
-        let chunks: Vec<&[Planned]> = plan.order.chunks(DISPATCHES_PER_COMMAND_BUFFER).collect();
-        for (c, chunk) in chunks.iter().enumerate() {
-            if c > 0 {
-                rec.split();
+        rec.dispatches("parallel", &plan.order, |pass, _, p| match *p {
+            Planned::Narrow(k) => {
+                pass.set_pipeline(&narrow.pipeline);
+                pass.set_bind_group(0, &plan.narrow, &[(k as u64 * stride) as u32]);
+                pass.dispatch_workgroups(1, 1, 1);
             }
-            let last = c + 1 == chunks.len();
-            let mut pass = rec
-                .encoder
-                .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("parallel"),
-                    timestamp_writes: ctx.pass_timestamps(c == 0, last.then_some(1)),
-                });
-            for p in chunk.iter() {
-                match *p {
-                    Planned::Narrow(k) => {
-                        pass.set_pipeline(&narrow.pipeline);
-                        pass.set_bind_group(0, &plan.narrow, &[(k as u64 * stride) as u32]);
-                        pass.dispatch_workgroups(1, 1, 1);
-                    }
-                    Planned::Wide { index, groups } => {
-                        let (x, y) = ctx.fold(groups);
-                        pass.set_pipeline(&wide.pipeline);
-                        pass.set_bind_group(0, &plan.wide, &[(index as u64 * stride) as u32]);
-                        pass.dispatch_workgroups(x, y, 1);
-                    }
-                }
+            Planned::Wide { index, groups } => {
+                let (x, y) = ctx.fold(groups);
+                pass.set_pipeline(&wide.pipeline);
+                pass.set_bind_group(0, &plan.wide, &[(index as u64 * stride) as u32]);
+                pass.dispatch_workgroups(x, y, 1);
             }
-        }
+        });
     }
 }
 
