@@ -1,5 +1,5 @@
-//! Throughput of the references (exact fixed point, narrow and full, and double-double), in
-//! additions per second.
+//! Throughput of the references (exact fixed point on the weights' own scale and on the full
+//! f32 range, and double-double), in additions per second.
 //! `cargo bench --bench reference`
 
 use analysis::{Op, Reference, ReferenceKind};
@@ -19,33 +19,29 @@ fn references(c: &mut Criterion) {
         let tree = Topology::RandomRecursive
             .generate(n, ChildOrder::Natural, &mut rng)
             .unwrap();
-        // κ = 1e8: the exact reference runs on the weights' narrow fixed point; κ = 1e30: their
-        // span needs the full-range accumulator (named `exact-full`).
-        for (cond, full) in [(1e8, false), (1e30, true)] {
-            let w = WeightModel::Gensum.weights(n, cond, &mut rng).unwrap();
-            assert_eq!(
-                generators::exact_sum::NarrowScale::for_terms(&w).is_none(),
-                full
-            );
+        let w8 = WeightModel::Gensum.weights(n, 1e8, &mut rng).unwrap();
+        let w30 = WeightModel::Gensum.weights(n, 1e30, &mut rng).unwrap();
+        // The κ = 1e8 weights with one −0, which only the full-range accumulator keeps.
+        let mut w8_full = w8.clone();
+        w8_full[0] = -0.0;
+        // exact: κ = 1e8 on the weights' own scale; exact-wide: κ = 1e30, a wider scale;
+        // exact-full: the full range (ExactSum) on the κ = 1e8 weights; dd: double-double.
+        let cases = [
+            ("exact", &w8, ReferenceKind::Exact),
+            ("exact-wide", &w30, ReferenceKind::Exact),
+            ("exact-full", &w8_full, ReferenceKind::Exact),
+            ("dd", &w8, ReferenceKind::Dd),
+        ];
+        for (name, w, kind) in cases {
+            let scale = generators::exact_sum::Scale::for_terms(w);
+            println!("{name}, n = {n}: {:?} limbs", scale.map(|s| s.limbs()));
             // One exact addition per vertex for the value and one for Σ|terms|: 2n additions.
             group.throughput(Throughput::Elements(2 * n as u64));
-            let kinds: &[ReferenceKind] = if full {
-                &[ReferenceKind::Exact]
-            } else {
-                &[ReferenceKind::Exact, ReferenceKind::Dd]
-            };
-            for &kind in kinds {
-                for op in Op::ALL {
-                    let name = format!(
-                        "{}{}-{}",
-                        kind.name(),
-                        if full { "-full" } else { "" },
-                        op.name()
-                    );
-                    group.bench_with_input(BenchmarkId::new(name, n), &n, |b, _| {
-                        b.iter(|| Reference::compute(kind, black_box(&tree), black_box(&w), op))
-                    });
-                }
+            for op in Op::ALL {
+                let id = BenchmarkId::new(format!("{name}-{}", op.name()), n);
+                group.bench_with_input(id, &n, |b, _| {
+                    b.iter(|| Reference::compute(kind, black_box(&tree), black_box(w), op))
+                });
             }
         }
     }

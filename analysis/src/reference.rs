@@ -8,7 +8,7 @@
 use crate::algo::Op;
 use crate::orders::{Abs, ScanValue, tree};
 use generators::Tree;
-use generators::exact_sum::{EXACT_PREC, ExactSum, NarrowScale};
+use generators::exact_sum::{EXACT_PREC, ExactSum, Fixed, Scale};
 use rug::Float;
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
@@ -60,36 +60,49 @@ pub enum Reference {
     },
 }
 
-/// The exact per-node sums: on the weights' own fixed-point scale ([`NarrowScale`], 16 bytes
-/// and one add with carry per addition) when their span allows, else over the whole f32 range
-/// ([`ExactSum`]). The same values either way.
+/// The exact per-node sums: on the weights' own fixed-point [`Scale`] (1 to 4 limbs of 64
+/// bits) when their span allows, else over the whole f32 range ([`ExactSum`], 5 limbs and the
+/// non-finite cases). The same values either way; fewer limbs to add, store and round.
 #[derive(Debug, Clone)]
 pub enum ExactValues {
-    Narrow { scale: NarrowScale, k: Vec<i128> },
+    Limbs1(Scale, Vec<Fixed<1>>),
+    Limbs2(Scale, Vec<Fixed<2>>),
+    Limbs3(Scale, Vec<Fixed<3>>),
+    Limbs4(Scale, Vec<Fixed<4>>),
     Full(Vec<ExactSum>),
+}
+
+/// `$body` with `$scale` and `$k` bound to a scaled variant's fields, or `$full` with the
+/// full-range values bound to `$values`.
+macro_rules! on_values {
+    ($self:expr, |$scale:ident, $k:ident| $body:expr, |$values:ident| $full:expr) => {
+        match $self {
+            ExactValues::Limbs1($scale, $k) => $body,
+            ExactValues::Limbs2($scale, $k) => $body,
+            ExactValues::Limbs3($scale, $k) => $body,
+            ExactValues::Limbs4($scale, $k) => $body,
+            ExactValues::Full($values) => $full,
+        }
+    };
 }
 
 impl ExactValues {
     /// Node v's exact value.
     pub fn get(&self, v: usize) -> ExactSum {
-        match self {
-            ExactValues::Narrow { scale, k } => scale.to_exact(k[v]),
-            ExactValues::Full(values) => values[v],
-        }
+        on_values!(self, |scale, k| scale.to_exact(k[v]), |values| values[v])
     }
 
     /// `computed − x[v]` exactly, rounded to the nearest f64 (the sign of a zero aside).
     #[inline]
     pub fn diff_f64(&self, v: usize, computed: f32) -> f64 {
-        match self {
-            ExactValues::Narrow { scale, k } => scale.diff_f64(computed, k[v]),
-            ExactValues::Full(values) => (ExactSum::from_f32(computed) - values[v]).to_f64(),
-        }
+        on_values!(self, |scale, k| scale.diff_f64(computed, k[v]), |values| {
+            (ExactSum::from_f32(computed) - values[v]).to_f64()
+        })
     }
 
-    /// Whether the narrow scale is in use.
-    pub fn is_narrow(&self) -> bool {
-        matches!(self, ExactValues::Narrow { .. })
+    /// Limbs of the scale in use (None: the full range).
+    pub fn limbs(&self) -> Option<usize> {
+        on_values!(self, |scale, _k| Some(scale.limbs()), |_values| None)
     }
 }
 
@@ -124,8 +137,13 @@ impl Reference {
     /// Computes the reference of `op` on `tree` with weights `w`.
     pub fn compute(kind: ReferenceKind, tree: &Tree, w: &[f32], op: Op) -> Reference {
         match kind {
-            ReferenceKind::Exact => match NarrowScale::for_terms(w) {
-                Some(scale) => exact_narrow(tree, w, op, scale),
+            ReferenceKind::Exact => match Scale::for_terms(w) {
+                Some(scale) => match scale.limbs() {
+                    1 => exact_scaled(tree, w, op, scale, ExactValues::Limbs1),
+                    2 => exact_scaled(tree, w, op, scale, ExactValues::Limbs2),
+                    3 => exact_scaled(tree, w, op, scale, ExactValues::Limbs3),
+                    _ => exact_scaled(tree, w, op, scale, ExactValues::Limbs4),
+                },
                 None => exact_full(tree, w, op),
             },
             ReferenceKind::Dd => Reference::Dd {
@@ -253,15 +271,21 @@ fn exact_full(tree: &Tree, w: &[f32], op: Op) -> Reference {
     }
 }
 
-/// The same on the weights' narrow scale: Σ|terms| fits it too (the same span, no sign).
-fn exact_narrow(tree: &Tree, w: &[f32], op: Op, scale: NarrowScale) -> Reference {
+/// The same on the weights' own scale, with L limbs: Σ|terms| fits it too (the same span).
+fn exact_scaled<const L: usize>(
+    tree: &Tree,
+    w: &[f32],
+    op: Op,
+    scale: Scale,
+    variant: fn(Scale, Vec<Fixed<L>>) -> ExactValues,
+) -> Reference {
     let n = tree.len();
-    let mut k = vec![0i128; n];
+    let mut k = vec![Fixed::<L>::ZERO; n];
     let mut rounded = vec![0.0; n];
     let mut abs_sums = vec![0.0; n];
-    let term = |x: f32| (scale.term(x), scale.term(x.abs()));
-    let plus = |a: (i128, i128), b: (i128, i128)| (a.0 + b.0, a.1 + b.1);
-    let emit = |v: usize, (x, a): (i128, i128)| {
+    let term = |x: f32| (scale.term::<L>(x), scale.term::<L>(x.abs()));
+    let plus = |a: (Fixed<L>, Fixed<L>), b: (Fixed<L>, Fixed<L>)| (a.0 + b.0, a.1 + b.1);
+    let emit = |v: usize, (x, a): (Fixed<L>, Fixed<L>)| {
         k[v] = x;
         rounded[v] = scale.to_f64(x);
         abs_sums[v] = scale.to_f64(a);
@@ -271,7 +295,7 @@ fn exact_narrow(tree: &Tree, w: &[f32], op: Op, scale: NarrowScale) -> Reference
         Op::Leaffix => tree::leaffix_sequential_each_with(tree, w, term, plus, emit),
     }
     Reference::Exact {
-        values: ExactValues::Narrow { scale, k },
+        values: variant(scale, k),
         rounded,
         abs_sums,
     }
@@ -393,14 +417,14 @@ mod tests {
 
     /// Every node's value, Σ|terms|, f64 roundings, decimal string and error of a computed
     /// value agree with MPFR bit for bit.
-    /// Returns whether the narrow scale was used.
-    fn check_against_mpfr(tree: &Tree, w: &[f32], what: &str) -> bool {
+    /// Returns the limbs of the scale used (None: the full range).
+    fn check_against_mpfr(tree: &Tree, w: &[f32], what: &str) -> Option<usize> {
         let mut scratch = Float::new(EXACT_PREC);
-        let mut narrow = false;
+        let mut limbs = None;
         for op in Op::ALL {
             let r = Reference::compute(ReferenceKind::Exact, tree, w, op);
             if let Reference::Exact { values, .. } = &r {
-                narrow = values.is_narrow();
+                limbs = values.limbs();
                 for v in 0..tree.len() {
                     assert_eq!(values.get(v).to_float(), r.value_exact(v));
                 }
@@ -432,7 +456,7 @@ mod tests {
                 }
             }
         }
-        narrow
+        limbs
     }
 
     /// Gensum weights up to κ = 1e30 on every topology.
@@ -446,16 +470,25 @@ mod tests {
                 let n = 600;
                 let tree = topo.generate(n, ChildOrder::Natural, &mut rng).unwrap();
                 let w = WeightModel::Gensum.weights(n, cond, &mut rng).unwrap();
-                let narrow = check_against_mpfr(&tree, &w, &format!("{topo} κ={cond:e}"));
-                scales
-                    .entry(cond.to_bits())
-                    .or_insert_with(Vec::new)
-                    .push(narrow);
+                let limbs = check_against_mpfr(&tree, &w, &format!("{topo} κ={cond:e}"));
+                scales.entry(limbs).or_insert_with(Vec::new).push(cond);
+            }
+            // Small integers (one limb) and a 220-bit spread of powers of two (four).
+            let n = 600;
+            let tree = topo
+                .generate(n, ChildOrder::Natural, &mut generators::rng(7))
+                .unwrap();
+            let small: Vec<f32> = (0..n).map(|v| (v % 7) as f32 - 3.0).collect();
+            let spread: Vec<f32> = (0..n)
+                .map(|v| (if v % 2 == 0 { 1.0f32 } else { -1.5 }) * 2f32.powi(v as i32 % 211 - 110))
+                .collect();
+            for (w, what) in [(small, "small integers"), (spread, "spread")] {
+                let limbs = check_against_mpfr(&tree, &w, &format!("{topo} {what}"));
+                scales.entry(limbs).or_insert_with(Vec::new).push(0.0);
             }
         }
-        // Both accumulators are exercised: narrow at κ = 1e1, full at 1e30.
-        assert!(scales[&1e1f64.to_bits()].iter().all(|&n| n));
-        assert!(scales[&1e30f64.to_bits()].iter().all(|&n| !n));
+        // Every scale, 1 to 4 limbs, is exercised (the full range: by the edge values).
+        assert!((1..=4).all(|l| scales.contains_key(&Some(l))), "{scales:?}");
     }
 
     /// The ends of the f32 range: max, min normal, subnormals, signed zeros, and exact
@@ -491,7 +524,10 @@ mod tests {
                     if v % 2 == 0 { x } else { -x }
                 })
                 .collect();
-            assert!(!check_against_mpfr(&tree, &w, &format!("{topo} edges")));
+            assert_eq!(
+                check_against_mpfr(&tree, &w, &format!("{topo} edges")),
+                None
+            );
             let zeros: Vec<f32> = (0..n)
                 .map(|v| if v % 3 == 0 { 0.0 } else { -0.0 })
                 .collect();

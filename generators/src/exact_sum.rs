@@ -1,5 +1,6 @@
 //! Exact sums of f32 values: a fixed-point accumulator ([`ExactSum`]) sized for the f32
-//! exponent range, and the condition number of a sum.
+//! exponent range, narrower ones sized for one set of terms ([`Scale`]), and the condition
+//! number of a sum.
 //!
 //! Every finite f32 is an integer multiple of 2^-149 (the smallest subnormal) below 2^128,
 //! i.e. k·2^-149 with |k| < 2^277. A sum of up to 2^40 of them is k·2^-149 with |k| < 2^317,
@@ -7,6 +8,10 @@
 //! with carry (five 64-bit limbs), several times faster than MPFR and allocation-free.
 //! Conversions round exactly as MPFR does (to nearest, ties to even), and [`ExactSum::to_float`]
 //! hands the exact value to MPFR where a decimal string or a division is wanted.
+//!
+//! Most weight vectors span far fewer bits: with the lowest bit of any term as unit and room
+//! for the carries of their count, 1 to 4 limbs hold every partial sum ([`Fixed`] at a
+//! [`Scale`]); the same values, fewer limbs to add and store.
 
 use rug::ops::NegAssign;
 use rug::{Assign, Float};
@@ -21,118 +26,100 @@ const LIMBS: usize = 5;
 /// The exponent of the accumulator's unit: the value is k·2^UNIT_EXP.
 pub const UNIT_EXP: i32 = -149;
 
-/// An exact sum of f32 values: k·2^-149 with k a 320-bit two's-complement integer.
-///
-/// Infinities and NaN (never produced by the weight models, possible in a computed result
-/// that overflowed) follow IEEE/MPFR rules through `special`, an f32 that holds the sum of the
-/// non-finite terms: 0 while every term is finite. It also carries the sign of an exactly zero
-/// sum as MPFR does (−0 only if every term is −0), so [`ExactSum::to_f64`] returns what MPFR's
-/// sum would, bit for bit.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ExactSum {
-    limbs: [u64; LIMBS],
-    special: f32,
+/// k·2^unit with k an L-limb two's-complement integer (64-bit limbs, least significant
+/// first); the unit is kept by whoever holds the value ([`ExactSum`]: 2^-149; a [`Scale`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fixed<const L: usize> {
+    limbs: [u64; L],
 }
 
-impl Default for ExactSum {
-    fn default() -> Self {
-        ExactSum::ZERO
+/// The exponents of an f32's lowest bit (its ulp) and of a power of two above |x|:
+/// `x = m·2^low`, `|x| < 2^high`, m < 2^24; None for ±0 and non-finite values.
+#[inline]
+fn bit_range(x: f32) -> Option<(i32, i32, u32)> {
+    let bits = x.to_bits();
+    let biased = ((bits >> 23) & 0xff) as i32;
+    if biased == 0xff || bits & 0x7fff_ffff == 0 {
+        return None;
     }
+    let frac = bits & 0x7f_ffff;
+    Some(if biased == 0 {
+        (-149, -126, frac)
+    } else {
+        (biased - 150, biased - 126, frac | 0x80_0000)
+    })
 }
 
-impl ExactSum {
-    /// +0.
-    pub const ZERO: ExactSum = ExactSum {
-        limbs: [0; LIMBS],
-        special: 0.0,
-    };
+impl<const L: usize> Fixed<L> {
+    pub const ZERO: Fixed<L> = Fixed { limbs: [0; L] };
 
-    /// The exact value of `x`.
+    /// A finite `x` in units of 2^unit; its lowest bit must not be below the unit, nor its
+    /// magnitude reach 2^(64·L − 1 + unit).
     #[inline]
-    pub fn from_f32(x: f32) -> ExactSum {
-        let bits = x.to_bits();
-        let biased = (bits >> 23) & 0xff;
-        if biased == 0xff {
-            return ExactSum {
-                limbs: [0; LIMBS],
-                special: x,
-            };
-        }
-        let frac = bits & 0x7f_ffff;
-        // Normal: (2^23 + frac)·2^(biased − 150) = (2^23 + frac)·2^(biased − 1) units;
-        // subnormal: frac·2^-149 = frac units.
-        let (m, shift) = if biased == 0 {
-            (frac, 0)
-        } else {
-            (frac | 0x80_0000, biased - 1)
+    fn from_f32_at(x: f32, unit: i32) -> Fixed<L> {
+        let Some((low, _, m)) = bit_range(x) else {
+            return Fixed::ZERO;
         };
+        let shift = (low - unit) as u32;
+        if L == 2 {
+            // In one i128: no limb index to compute (the reference's common case).
+            let k = ((m as i128) << shift) * if x.is_sign_negative() { -1 } else { 1 };
+            let mut limbs = [0u64; L];
+            limbs[0] = k as u64;
+            limbs[1] = (k >> 64) as u64;
+            return Fixed { limbs };
+        }
         let wide = (m as u128) << (shift % 64);
-        let at = (shift / 64) as usize; // ≤ 3: shift ≤ 253
-        let mut limbs = [0u64; LIMBS];
+        let at = (shift / 64) as usize;
+        let mut limbs = [0u64; L];
         limbs[at] = wide as u64;
-        limbs[at + 1] = (wide >> 64) as u64;
-        ExactSum {
-            limbs: if bits >> 31 == 1 {
-                negate(limbs)
-            } else {
-                limbs
-            },
-            // −0 stays −0 (a sum of −0 only is −0); any other finite term is +0 here.
-            special: if x == 0.0 { x } else { 0.0 },
+        if at + 1 < L {
+            limbs[at + 1] = (wide >> 64) as u64;
         }
+        let f = Fixed { limbs };
+        if x.is_sign_negative() { -f } else { f }
     }
 
-    /// Whether the sum is negative (an infinite or NaN sum is not).
     #[inline]
-    pub fn is_negative(&self) -> bool {
-        self.special == 0.0 && self.limbs[LIMBS - 1] >> 63 == 1
+    fn is_negative(&self) -> bool {
+        self.limbs[L - 1] >> 63 == 1
     }
 
-    /// Whether the sum is exactly zero (of either sign).
     #[inline]
-    pub fn is_zero(&self) -> bool {
-        self.special == 0.0 && self.limbs == [0; LIMBS]
-    }
-
-    /// Whether the sum is finite.
-    #[inline]
-    pub fn is_finite(&self) -> bool {
-        self.special == 0.0
-    }
-
-    /// |self|.
-    #[inline]
-    pub fn abs(self) -> ExactSum {
-        if self.is_negative() {
-            -self
-        } else {
-            ExactSum {
-                limbs: self.limbs,
-                special: self.special.abs(),
-            }
-        }
+    fn is_zero(&self) -> bool {
+        self.limbs.iter().all(|&x| x == 0)
     }
 
     /// The magnitude's limbs (two's complement undone).
     #[inline]
-    fn magnitude(&self) -> [u64; LIMBS] {
-        if self.limbs[LIMBS - 1] >> 63 == 1 {
-            negate(self.limbs)
+    fn magnitude(&self) -> [u64; L] {
+        if self.is_negative() {
+            (-*self).limbs
         } else {
             self.limbs
         }
     }
 
-    /// The sum rounded to the nearest f64, ties to even (as MPFR's `to_f64`).
+    /// k·2^unit rounded to the nearest f64, ties to even (as MPFR's `to_f64`); +0 for 0.
     #[inline(always)]
-    pub fn to_f64(&self) -> f64 {
-        if self.special != 0.0 || self.special.is_nan() {
-            return self.special as f64;
+    fn to_f64_at(self, unit: i32) -> f64 {
+        // One or two limbs: Rust's int-to-float conversion rounds to nearest, ties to even (one
+        // instruction from i64); the scaling by a power of two is exact.
+        if L == 1 {
+            return (self.limbs[0] as i64 as f64) * pow2(unit);
         }
-        let neg = self.limbs[LIMBS - 1] >> 63 == 1;
+        if L == 2 {
+            let k = (((self.limbs[1] as u128) << 64) | self.limbs[0] as u128) as i128;
+            let x = match i64::try_from(k) {
+                Ok(k) => k as f64,
+                Err(_) => k as f64,
+            };
+            return x * pow2(unit);
+        }
+        let neg = self.is_negative();
         let mag = self.magnitude();
         let Some(top) = mag.iter().rposition(|&x| x != 0) else {
-            return self.special as f64; // ±0
+            return 0.0;
         };
         // The two top limbs, shifted so that the leading one is bit 127: `head` holds the 64
         // most significant bits, `dropped` the next 64, and any lower limb is below them.
@@ -150,12 +137,164 @@ impl ExactSum {
         if round && (sticky || mant & 1 == 1) {
             mant += 1;
         }
-        // value = mant·2^(bit_len − 53 + UNIT_EXP) with 2^52 ≤ mant ≤ 2^53: built from its
-        // bits, the exponent field of mant/2^52 being bit_len + UNIT_EXP − 1 + 1023. Adding
-        // mant (with its leading one) to the field one below carries exactly; a rounding carry
-        // to 2^53 moves to the next binade. Always normal: 2^-149 ≤ |value| < 2^171.
-        let field = (bit_len + UNIT_EXP - 1 + 1023 - 1) as u64;
+        // value = mant·2^(bit_len − 53 + unit) with 2^52 ≤ mant ≤ 2^53: built from its bits,
+        // the exponent field of mant/2^52 being bit_len + unit − 1 + 1023. Adding mant (with
+        // its leading one) to the field one below carries exactly; a rounding carry to 2^53
+        // moves to the next binade. Always normal: 2^-149 ≤ |value| < 2^(64·L + unit).
+        let field = (bit_len + unit - 1 + 1023 - 1) as u64;
         f64::from_bits(((neg as u64) << 63) | ((field << 52) + mant))
+    }
+
+    /// The same value on [`ExactSum`]'s scale (unit 2^-149, five limbs).
+    fn widen(&self, unit: i32) -> Fixed<LIMBS> {
+        let shift = (unit - UNIT_EXP) as u32; // ≥ 0: no f32 has a bit below 2^-149
+        let (at, r) = ((shift / 64) as usize, shift % 64);
+        let mag = self.magnitude();
+        let mut limbs = [0u64; LIMBS];
+        for i in 0..=L {
+            let word = if i < L { mag[i] << r } else { 0 };
+            let below = if r == 0 || i == 0 {
+                0
+            } else {
+                mag[i - 1] >> (64 - r)
+            };
+            if word | below != 0 {
+                limbs[at + i] = word | below;
+            }
+        }
+        let f = Fixed { limbs };
+        if self.is_negative() { -f } else { f }
+    }
+}
+
+impl<const L: usize> Neg for Fixed<L> {
+    type Output = Fixed<L>;
+    /// Two's-complement negation.
+    #[inline]
+    fn neg(self) -> Fixed<L> {
+        let mut limbs = [0u64; L];
+        let mut carry = true;
+        for (o, &x) in limbs.iter_mut().zip(&self.limbs) {
+            let (y, c) = (!x).overflowing_add(carry as u64);
+            *o = y;
+            carry = c;
+        }
+        Fixed { limbs }
+    }
+}
+
+impl<const L: usize> Add for Fixed<L> {
+    type Output = Fixed<L>;
+    /// Limb by limb with carry (the `|` merges the two carries, at most one of which is set).
+    #[inline]
+    #[allow(clippy::suspicious_arithmetic_impl)]
+    fn add(self, rhs: Fixed<L>) -> Fixed<L> {
+        let mut limbs = [0u64; L];
+        let mut carry = false;
+        for ((o, &a), &b) in limbs.iter_mut().zip(&self.limbs).zip(&rhs.limbs) {
+            let (x, c1) = a.overflowing_add(b);
+            let (x, c2) = x.overflowing_add(carry as u64);
+            *o = x;
+            carry = c1 | c2;
+        }
+        Fixed { limbs }
+    }
+}
+
+impl<const L: usize> Sub for Fixed<L> {
+    type Output = Fixed<L>;
+    #[inline]
+    fn sub(self, rhs: Fixed<L>) -> Fixed<L> {
+        self + -rhs
+    }
+}
+
+/// 2^e as an f64 (normal: −1022 ≤ e ≤ 1023).
+#[inline]
+fn pow2(e: i32) -> f64 {
+    f64::from_bits(((e + 1023) as u64) << 52)
+}
+
+/// An exact sum of f32 values: k·2^-149 with k a 320-bit two's-complement integer.
+///
+/// Infinities and NaN (never produced by the weight models, possible in a computed result
+/// that overflowed) follow IEEE/MPFR rules through `special`, an f32 that holds the sum of the
+/// non-finite terms: 0 while every term is finite. It also carries the sign of an exactly zero
+/// sum as MPFR does (−0 only if every term is −0), so [`ExactSum::to_f64`] returns what MPFR's
+/// sum would, bit for bit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExactSum {
+    fixed: Fixed<LIMBS>,
+    special: f32,
+}
+
+impl Default for ExactSum {
+    fn default() -> Self {
+        ExactSum::ZERO
+    }
+}
+
+impl ExactSum {
+    /// +0.
+    pub const ZERO: ExactSum = ExactSum {
+        fixed: Fixed::ZERO,
+        special: 0.0,
+    };
+
+    /// The exact value of `x`.
+    #[inline]
+    pub fn from_f32(x: f32) -> ExactSum {
+        if !x.is_finite() {
+            return ExactSum {
+                fixed: Fixed::ZERO,
+                special: x,
+            };
+        }
+        ExactSum {
+            fixed: Fixed::from_f32_at(x, UNIT_EXP),
+            // −0 stays −0 (a sum of −0 only is −0); any other finite term is +0 here.
+            special: if x == 0.0 { x } else { 0.0 },
+        }
+    }
+
+    /// Whether the sum is negative (an infinite or NaN sum is not).
+    #[inline]
+    pub fn is_negative(&self) -> bool {
+        self.special == 0.0 && self.fixed.is_negative()
+    }
+
+    /// Whether the sum is exactly zero (of either sign).
+    #[inline]
+    pub fn is_zero(&self) -> bool {
+        self.special == 0.0 && self.fixed.is_zero()
+    }
+
+    /// Whether the sum is finite.
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        self.special == 0.0
+    }
+
+    /// |self|.
+    #[inline]
+    pub fn abs(self) -> ExactSum {
+        if self.is_negative() {
+            -self
+        } else {
+            ExactSum {
+                fixed: self.fixed,
+                special: self.special.abs(),
+            }
+        }
+    }
+
+    /// The sum rounded to the nearest f64, ties to even (as MPFR's `to_f64`).
+    #[inline(always)]
+    pub fn to_f64(&self) -> f64 {
+        if self.special != 0.0 || self.special.is_nan() || self.fixed.is_zero() {
+            return self.special as f64; // non-finite, or ±0
+        }
+        self.fixed.to_f64_at(UNIT_EXP)
     }
 
     /// The exact value as an MPFR number of [`EXACT_PREC`] bits.
@@ -170,34 +309,21 @@ impl ExactSum {
         if f.prec() < EXACT_PREC {
             f.set_prec(EXACT_PREC);
         }
-        if self.special != 0.0 || self.special.is_nan() || self.limbs == [0; LIMBS] {
+        if self.special != 0.0 || self.special.is_nan() || self.fixed.is_zero() {
             f.assign(self.special);
             return;
         }
         // Horner in base 2^64 from the top limb: every step is exact at EXACT_PREC bits.
         f.assign(0);
-        for &limb in self.magnitude().iter().rev() {
+        for &limb in self.fixed.magnitude().iter().rev() {
             *f <<= 64u32;
             *f += limb;
         }
         *f >>= -UNIT_EXP as u32;
-        if self.limbs[LIMBS - 1] >> 63 == 1 {
+        if self.fixed.is_negative() {
             f.neg_assign();
         }
     }
-}
-
-/// Two's-complement negation of the limbs.
-#[inline]
-fn negate(limbs: [u64; LIMBS]) -> [u64; LIMBS] {
-    let mut out = [0u64; LIMBS];
-    let mut carry = true;
-    for i in 0..LIMBS {
-        let (x, c) = (!limbs[i]).overflowing_add(carry as u64);
-        out[i] = x;
-        carry = c;
-    }
-    out
 }
 
 impl Neg for ExactSum {
@@ -205,7 +331,7 @@ impl Neg for ExactSum {
     #[inline]
     fn neg(self) -> ExactSum {
         ExactSum {
-            limbs: negate(self.limbs),
+            fixed: -self.fixed,
             special: -self.special,
         }
     }
@@ -215,16 +341,8 @@ impl Add for ExactSum {
     type Output = ExactSum;
     #[inline]
     fn add(self, rhs: ExactSum) -> ExactSum {
-        let mut out = [0u64; LIMBS];
-        let mut carry = false;
-        for ((o, &a), &b) in out.iter_mut().zip(&self.limbs).zip(&rhs.limbs) {
-            let (x, c1) = a.overflowing_add(b);
-            let (x, c2) = x.overflowing_add(carry as u64);
-            *o = x;
-            carry = c1 | c2;
-        }
         ExactSum {
-            limbs: out,
+            fixed: self.fixed + rhs.fixed,
             special: self.special + rhs.special,
         }
     }
@@ -245,136 +363,88 @@ impl Sub for ExactSum {
     }
 }
 
-/// A narrower exact accumulator for one set of terms: k·2^exp with k an `i128`, exp the
-/// lowest bit any term has. It applies when the terms' span plus carry room for their count
-/// fits in 126 bits (gensum weights up to κ ≈ 1e16, real branch lengths): an addition is one
-/// add with carry instead of five, a stored value 16 bytes instead of 48. The values, their
-/// roundings and differences are exactly those of [`ExactSum`] (tested against it and MPFR).
+/// The fixed point of one set of terms: unit 2^unit, the lowest bit any term has, and
+/// `limbs` (1 to 4) enough for any sum of a subset of them with a spare sign bit. Applies
+/// unless the terms need [`ExactSum`]'s full range (a span too wide), hold a non-finite value
+/// or a −0 (whose sign rules [`ExactSum`] keeps). Values, roundings and differences are
+/// exactly [`ExactSum`]'s (tested against it and MPFR).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NarrowScale {
-    exp: i32,
+pub struct Scale {
+    unit: i32,
+    limbs: usize,
 }
 
-/// Bits of k's magnitude the narrow accumulator allows (one spare below i128's 127).
-const NARROW_BITS: i32 = 126;
-
-/// The exponents of an f32's lowest bit (its ulp) and of a power of two above |x|:
-/// `x = m·2^low`, `|x| < 2^high`; None for ±0 and non-finite values.
-#[inline]
-fn bit_range(x: f32) -> Option<(i32, i32)> {
-    let bits = x.to_bits();
-    let biased = ((bits >> 23) & 0xff) as i32;
-    if biased == 0xff || bits & 0x7fff_ffff == 0 {
-        return None;
-    }
-    Some(if biased == 0 {
-        (-149, -126)
-    } else {
-        (biased - 150, biased - 126)
-    })
-}
-
-/// 2^e as an f64 (normal: −1022 ≤ e ≤ 1023).
-#[inline]
-fn pow2(e: i32) -> f64 {
-    f64::from_bits(((e + 1023) as u64) << 52)
-}
-
-impl NarrowScale {
-    /// The scale of a sum of any subset of `terms`, or None when they need the full range:
-    /// a span too wide, a non-finite term, or a −0 (whose sign rules [`ExactSum`] keeps).
-    pub fn for_terms(terms: &[f32]) -> Option<NarrowScale> {
+impl Scale {
+    /// The scale of sums of `terms`, or None when they need [`ExactSum`].
+    pub fn for_terms(terms: &[f32]) -> Option<Scale> {
         let (mut low, mut high) = (i32::MAX, i32::MIN);
         for &x in terms {
             if !x.is_finite() || x.to_bits() == 0x8000_0000 {
                 return None;
             }
-            if let Some((l, h)) = bit_range(x) {
+            if let Some((l, h, _)) = bit_range(x) {
                 low = low.min(l);
                 high = high.max(h);
             }
         }
         if low == i32::MAX {
-            return Some(NarrowScale { exp: 0 }); // all +0
+            return Some(Scale { unit: 0, limbs: 1 }); // all +0
         }
-        // n terms below 2^high each: |Σ| < n·2^high ≤ 2^(count_bits + high).
+        // n terms below 2^high each: |Σ| < n·2^high ≤ 2^(count_bits + high); plus a sign bit
+        // and a spare one, so that the difference of two such values cannot overflow.
         let count_bits = (usize::BITS - terms.len().leading_zeros()) as i32;
-        (high - low + count_bits <= NARROW_BITS).then_some(NarrowScale { exp: low })
+        let bits = high - low + count_bits + 2;
+        let limbs = (bits as usize).div_ceil(64);
+        (limbs < LIMBS).then_some(Scale { unit: low, limbs })
     }
 
-    /// The exact value of `x` (one of the terms the scale was made for) in units of 2^exp.
-    #[inline]
-    pub fn term(self, x: f32) -> i128 {
-        self.units(x)
-            .expect("a term outside the scale it was made for")
+    /// Limbs of this scale's [`Fixed`] (1 to 4).
+    pub fn limbs(self) -> usize {
+        self.limbs
     }
 
-    /// `x` in units of 2^exp if it is exactly such a multiple below 2^(126 + exp).
+    /// The exact value of `x` (one of the terms the scale was made for).
     #[inline]
-    fn units(self, x: f32) -> Option<i128> {
+    pub fn term<const L: usize>(self, x: f32) -> Fixed<L> {
+        debug_assert_eq!(L, self.limbs);
+        Fixed::from_f32_at(x, self.unit)
+    }
+
+    /// `x` on this scale if it is a multiple of its unit below 2^(64·L − 2 + unit).
+    #[inline]
+    fn fits<const L: usize>(self, x: f32) -> Option<Fixed<L>> {
         if !x.is_finite() {
             return None;
         }
-        let Some((low, high)) = bit_range(x) else {
-            return Some(0);
-        };
-        if low < self.exp || high - self.exp > NARROW_BITS {
-            return None;
+        match bit_range(x) {
+            None => Some(Fixed::ZERO),
+            Some((low, high, _)) => (low >= self.unit && high - self.unit <= 64 * L as i32 - 2)
+                .then(|| Fixed::from_f32_at(x, self.unit)),
         }
-        let bits = x.to_bits();
-        let frac = bits & 0x7f_ffff;
-        let m = if (bits >> 23) & 0xff == 0 {
-            frac
-        } else {
-            frac | 0x80_0000
-        };
-        let k = (m as i128) << (low - self.exp);
-        Some(if bits >> 31 == 1 { -k } else { k })
     }
 
-    /// k·2^exp rounded to the nearest f64, ties to even (`as` rounds so, from i64 in one
-    /// instruction; the scaling by a power of two is exact: |k·2^exp| ≥ 2^-149 is normal).
+    /// k·2^unit rounded to the nearest f64, ties to even.
     #[inline]
-    pub fn to_f64(self, k: i128) -> f64 {
-        let x = match i64::try_from(k) {
-            Ok(k) => k as f64,
-            Err(_) => k as f64,
-        };
-        x * pow2(self.exp)
+    pub fn to_f64<const L: usize>(self, k: Fixed<L>) -> f64 {
+        k.to_f64_at(self.unit)
     }
 
-    /// k·2^exp as an [`ExactSum`].
-    pub fn to_exact(self, k: i128) -> ExactSum {
-        let shift = (self.exp - UNIT_EXP) as u32; // ≥ 0: no term has a bit below 2^-149
-        let mag = k.unsigned_abs();
-        let (at, r) = ((shift / 64) as usize, shift % 64);
-        let words = [mag as u64, (mag >> 64) as u64, 0];
-        let mut limbs = [0u64; LIMBS];
-        for i in 0..3 {
-            let below = if r == 0 || i == 0 {
-                0
-            } else {
-                words[i - 1] >> (64 - r)
-            };
-            let word = (words[i] << r) | below;
-            if word != 0 {
-                limbs[at + i] = word;
-            }
-        }
+    /// k·2^unit as an [`ExactSum`].
+    pub fn to_exact<const L: usize>(self, k: Fixed<L>) -> ExactSum {
         ExactSum {
-            limbs: if k < 0 { negate(limbs) } else { limbs },
+            fixed: k.widen(self.unit),
             special: 0.0,
         }
     }
 
-    /// `computed − k·2^exp`, rounded to the nearest f64: in i128 when `computed` is on the
-    /// scale (the usual case), else through [`ExactSum`]. Equal to
+    /// `computed − k·2^unit`, rounded to the nearest f64: on this scale when `computed` fits
+    /// it (the usual case), else through [`ExactSum`]. Equal to
     /// `(ExactSum::from_f32(computed) − self.to_exact(k)).to_f64()` up to the sign of zero.
     #[inline]
-    pub fn diff_f64(self, computed: f32, k: i128) -> f64 {
-        match self.units(computed) {
-            // Both below 2^126 in magnitude: the difference cannot overflow.
-            Some(c) => self.to_f64(c - k),
+    pub fn diff_f64<const L: usize>(self, computed: f32, k: Fixed<L>) -> f64 {
+        match self.fits::<L>(computed) {
+            // Both below 2^(64·L − 2) in magnitude: the difference cannot overflow.
+            Some(c) => (c - k).to_f64_at(self.unit),
             None => (ExactSum::from_f32(computed) - self.to_exact(k)).to_f64(),
         }
     }
@@ -439,16 +509,30 @@ mod tests {
             assert_eq!(d.to_float(), m);
             assert_eq!(d.to_f64().abs().to_bits(), m.to_f64().abs().to_bits());
         }
-        check_narrow(values, fixed);
+        check_scaled(values, fixed);
     }
 
-    /// Where the narrow accumulator applies, it gives [`ExactSum`]'s value, rounding and
-    /// differences (from terms, from values off its scale, from non-finite ones).
-    fn check_narrow(values: &[f32], fixed: ExactSum) -> bool {
-        let Some(scale) = NarrowScale::for_terms(values) else {
-            return false;
+    /// Where a narrow scale applies, its [`Fixed`] gives [`ExactSum`]'s value, rounding and
+    /// differences (from terms, from values off its scale, from non-finite ones). Returns
+    /// the limbs used (0: the full range was needed).
+    fn check_scaled(values: &[f32], fixed: ExactSum) -> usize {
+        let Some(scale) = Scale::for_terms(values) else {
+            return 0;
         };
-        let k = values.iter().map(|&x| scale.term(x)).sum::<i128>();
+        match scale.limbs() {
+            1 => check_at::<1>(scale, values, fixed),
+            2 => check_at::<2>(scale, values, fixed),
+            3 => check_at::<3>(scale, values, fixed),
+            4 => check_at::<4>(scale, values, fixed),
+            l => panic!("{l} limbs"),
+        }
+        scale.limbs()
+    }
+
+    fn check_at<const L: usize>(scale: Scale, values: &[f32], fixed: ExactSum) {
+        let k = values
+            .iter()
+            .fold(Fixed::<L>::ZERO, |acc, &x| acc + scale.term::<L>(x));
         assert_eq!(scale.to_exact(k), fixed, "{values:?}");
         assert_eq!(scale.to_f64(k).to_bits(), fixed.to_f64().to_bits());
         let off_scale = |c: f32| {
@@ -475,21 +559,24 @@ mod tests {
                 );
             }
         }
-        true
     }
 
-    /// Sums whose terms span at most 100 bits, in cancelling runs: the narrow accumulator
-    /// applies to every one and agrees with MPFR after every addition; one bit wider than it
-    /// allows is refused.
+    /// Sums whose terms span 1 to 200 bits, in cancelling runs: a narrow scale applies to
+    /// every one (1 to 4 limbs, each used) and agrees with MPFR after every addition; the
+    /// scale's bounds are where they should be.
     #[test]
     fn narrow_sums_match_mpfr() {
         let mut rng = crate::rng(13);
-        for _ in 0..200 {
-            let base = rng.random_range(-126..28); // normal terms: no underflow to ±0
-            let len = rng.random_range(1..60);
+        let mut used = [0usize; 5];
+        for round in 0..240 {
+            let span = [1, 40, 90, 150, 200][round % 5];
+            // Normal, finite terms: no underflow to ±0.
+            let base = rng.random_range(-126..=127 - span);
+            let len = rng.random_range(1..40);
             let values: Vec<f32> = (0..len)
                 .map(|_| {
-                    let x = 2f32.powi(base + rng.random_range(0..76)) * rng.random_range(1.0..2.0);
+                    let e = base + rng.random_range(0..span);
+                    let x = 2f32.powi(e) * rng.random_range(1.0f32..2.0).min(1.9999999);
                     if rng.random() { x } else { -x }
                 })
                 .collect();
@@ -498,14 +585,19 @@ mod tests {
             for end in 1..=with_negatives.len() {
                 let part = &with_negatives[..end];
                 check(part);
-                assert!(check_narrow(part, fixed_sum(part)), "{part:?}");
+                let limbs = check_scaled(part, fixed_sum(part));
+                assert!(limbs > 0, "{part:?}");
+                used[limbs] += 1;
             }
         }
-        // 2 terms (2 count bits): 1 (ulp 2^-23) and 2^k (below 2^(k+1)): span k + 1 + 23 + 2.
-        let fits = |k: i32| NarrowScale::for_terms(&[2f32.powi(k), 1.0]).is_some();
-        assert!(fits(100) && !fits(101));
-        assert!(NarrowScale::for_terms(&[1.0, -0.0]).is_none());
-        assert!(NarrowScale::for_terms(&[1.0, f32::INFINITY]).is_none());
+        assert!(used[1..].iter().all(|&u| u > 0), "{used:?}");
+        // [2^k, 2^-149]: span k + 1 + 149 bits, 2 count bits, sign and spare: 4 limbs up to
+        // k = 102.
+        let limbs = |k: i32| Scale::for_terms(&[2f32.powi(k), f32::from_bits(1)]).map(Scale::limbs);
+        assert_eq!((limbs(102), limbs(103)), (Some(4), None));
+        assert_eq!(Scale::for_terms(&[1.0, 3.0]).map(Scale::limbs), Some(1));
+        assert!(Scale::for_terms(&[1.0, -0.0]).is_none());
+        assert!(Scale::for_terms(&[1.0, f32::INFINITY]).is_none());
     }
 
     #[test]
