@@ -71,10 +71,18 @@ impl<const L: usize> Fixed<L> {
         }
         let wide = (m as u128) << (shift % 64);
         let at = (shift / 64) as usize;
+        // Every limb chosen by comparison rather than stored at a computed index: the loop
+        // unrolls into selects and the value stays in registers.
+        let (lo, hi) = (wide as u64, (wide >> 64) as u64);
         let mut limbs = [0u64; L];
-        limbs[at] = wide as u64;
-        if at + 1 < L {
-            limbs[at + 1] = (wide >> 64) as u64;
+        for (i, limb) in limbs.iter_mut().enumerate() {
+            *limb = if i == at {
+                lo
+            } else if i == at + 1 {
+                hi
+            } else {
+                0
+            };
         }
         let f = Fixed { limbs };
         if x.is_sign_negative() { -f } else { f }
