@@ -150,6 +150,14 @@ pub fn evaluate_weighted(
                     } else {
                         kernels::cpu(tree, w, algorithm, op)
                     };
+                    if values.len() != tree.len() {
+                        return Err(Error::Gpu(format!(
+                            "{} returned {} values of {algorithm} {op} for {} vertices",
+                            backend.describe(),
+                            values.len(),
+                            tree.len()
+                        )));
+                    }
                     let errors: Vec<NodeError> = values
                         .iter()
                         .enumerate()

@@ -99,3 +99,37 @@ fn a_sweep_with_mismatches_writes_its_results_and_exits_3() {
             .any(|w| w["algorithm"] == "parallel" && w["gpu_mismatches"] == 4)
     );
 }
+
+/// A backend that returns one value too few: a clear error, not a panic.
+struct OneShort;
+
+impl Backend for OneShort {
+    fn describe(&self) -> String {
+        "one-short".into()
+    }
+    fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
+        let mut v = kernels::cpu(tree, w, algo, op);
+        v.pop();
+        Ok(v)
+    }
+}
+
+#[test]
+fn a_result_of_the_wrong_length_is_an_error() {
+    let instance = spec().generate().unwrap();
+    let err = experiment::evaluate(
+        &instance,
+        &[Op::Leaffix],
+        &[Algorithm::Vectorial],
+        ReferenceKind::Exact,
+        &OneShort,
+    )
+    .err()
+    .expect("an error");
+    assert_eq!(err.to_string().lines().count(), 1, "one line: {err}");
+    assert!(
+        err.to_string()
+            .contains("one-short returned 499 values of vectorial leaffix for 500 vertices"),
+        "{err}"
+    );
+}

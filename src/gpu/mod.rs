@@ -1,5 +1,5 @@
-//! GPU twins of the parallel and vectorial kernels (WGSL through wgpu), bit for bit equal to
-//! the CPU twins in [`crate::kernels`].
+//! GPU twins of the parallel, vectorial and contraction kernels (WGSL through wgpu), bit for
+//! bit equal to the CPU twins in [`crate::kernels`].
 //!
 //! Layout of this module:
 //! - `adapter`: which adapter, and `accuracy info`;
@@ -8,8 +8,8 @@
 //!   sizes of `analysis::scan_plan` as pipeline-overridable constants;
 //! - `types`: the structs shared with the shaders (Rust definitions, generated WGSL);
 //! - `layout`: the host-side relabelings (breadth-first, preorder) and dispatch plans;
-//! - `parallel`, `vectorial`: each kernel's host code; `relabel`: weights into a kernel's
-//!   labels and results back, on the way in and out;
+//! - `parallel`, `vectorial`, `contraction`: each kernel's host code; `relabel`: weights into
+//!   a kernel's labels and results back, on the way in and out;
 //! - `transfer`: weights up, results down through reused staging buffers;
 //! - `bench`: `accuracy bench`.
 //!
