@@ -42,7 +42,8 @@ pub enum Algorithm {
     /// The same Euler tour and scan plan on float-float (f32, f32) pairs with error-free
     /// transformations; the read rounds once to f32 (docs/design.md §5).
     VectorialCompensated,
-    /// Tree contraction, rake and compress (seed 002, CPU only): additions of depth O(log n).
+    /// Tree contraction, rake and compress (seed 002): additions of depth O(log n); on a GPU,
+    /// its traced additions one level per dispatch.
     Contraction,
 }
 

@@ -1,5 +1,5 @@
 //! f32 treefix kernels. Each CPU function here is the twin of a GPU kernel (or, for
-//! `sequential`, `vectorial-seqscan` and `contraction`, a CPU-only order): it performs exactly the
+//! `sequential` and `vectorial-seqscan`, a CPU-only order): it performs exactly the
 //! same f32 additions in the same order (docs/design.md §5). The orders themselves are written once,
 //! generically, in `analysis::orders`; the twins are those orders on f32, and the error
 //! bounds are the same orders on bound values.
