@@ -63,12 +63,53 @@ fn scan_items(g: u32, t: u32, info: TileInfo) {
     }
 }
 
-// Levels k >= 1: the tile totals of level k - 1.
 // A zero the compiler cannot know (the float-float prelude's `opaque`).
 fn opaque_zero() -> u32 {
     return scan.zero;
 }
 
+// Where a tile's elements come from: the tile totals of the level below (levels k >= 1), or
+// the Euler tour (level 0 of rootfix, level 0 of leaffix).
+const FROM_TOTALS: u32 = 0u;
+const ROOTFIX_TOUR: u32 = 1u;
+const LEAFFIX_TOUR: u32 = 2u;
+
+// E at tour position p: w[v] at open v; at close v, -w[v] (rootfix) or 0 (leaffix).
+fn tour_term(p: u32, source: u32) -> f32 {
+    let k = tour[p];
+    let open = (k & 1u) == 0u;
+    if source == ROOTFIX_TOUR {
+        // One load at every position, negated at a close.
+        let x = w[k >> 1u];
+        return select(-x, x, open);
+    }
+    // Leaffix loads at opens only.
+    if open {
+        return w[k >> 1u];
+    }
+    return 0.0;
+}
+
+// Loads tile g of this level into workgroup memory (padding: the exact zero) and scans it.
+fn load_and_scan(g: u32, t: u32, source: u32) {
+    let info = tiles[g];
+    let base = g * TILE;
+    for (var j = t; j < TILE; j = j + WG) {
+        var x = sum_zero();
+        if j < info.valid {
+            if source == FROM_TOTALS {
+                x = data[base + j];
+            } else {
+                x = sum_term(tour_term(base + j, source));
+            }
+        }
+        items[j] = x;
+    }
+    workgroupBarrier();
+    scan_items(g, t, info);
+}
+
+// Levels k >= 1: the tile totals of level k - 1.
 @compute @workgroup_size(WG)
 fn scan_tile(
     @builtin(workgroup_id) wid: vec3<u32>,
@@ -76,20 +117,9 @@ fn scan_tile(
     @builtin(local_invocation_index) t: u32,
 ) {
     let g = group_index(wid, nwg);
-    if g >= scan.tiles {
-        return;
+    if g < scan.tiles {
+        load_and_scan(g, t, FROM_TOTALS);
     }
-    let info = tiles[g];
-    let base = g * TILE;
-    for (var j = t; j < TILE; j = j + WG) {
-        var x = sum_zero();
-        if j < info.valid {
-            x = data[base + j];
-        }
-        items[j] = x;
-    }
-    workgroupBarrier();
-    scan_items(g, t, info);
 }
 
 // Level 0 of rootfix: E[open v] = w[v], E[close v] = -w[v].
@@ -100,24 +130,9 @@ fn scan_tour_rootfix(
     @builtin(local_invocation_index) t: u32,
 ) {
     let g = group_index(wid, nwg);
-    if g >= scan.tiles {
-        return;
+    if g < scan.tiles {
+        load_and_scan(g, t, ROOTFIX_TOUR);
     }
-    let info = tiles[g];
-    let base = g * TILE;
-    for (var j = t; j < TILE; j = j + WG) {
-        var x = 0.0;
-        if j < info.valid {
-            let k = tour[base + j];
-            x = w[k >> 1u];
-            if (k & 1u) != 0u {
-                x = -x;
-            }
-        }
-        items[j] = sum_term(x);
-    }
-    workgroupBarrier();
-    scan_items(g, t, info);
 }
 
 // Level 0 of leaffix: E[open v] = w[v], E[close v] = 0.
@@ -128,21 +143,7 @@ fn scan_tour_leaffix(
     @builtin(local_invocation_index) t: u32,
 ) {
     let g = group_index(wid, nwg);
-    if g >= scan.tiles {
-        return;
+    if g < scan.tiles {
+        load_and_scan(g, t, LEAFFIX_TOUR);
     }
-    let info = tiles[g];
-    let base = g * TILE;
-    for (var j = t; j < TILE; j = j + WG) {
-        var x = 0.0;
-        if j < info.valid {
-            let k = tour[base + j];
-            if (k & 1u) == 0u {
-                x = w[k >> 1u];
-            }
-        }
-        items[j] = sum_term(x);
-    }
-    workgroupBarrier();
-    scan_items(g, t, info);
 }
