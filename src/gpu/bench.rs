@@ -486,9 +486,7 @@ fn variants_table(s: &mut String, rows: &[BenchRecord]) {
     let vec = Algorithm::Vectorial.to_string();
     let variants: Vec<String> = Algorithm::ALL
         .iter()
-        .filter(|a| {
-            a.has_gpu_kernel() && !matches!(a, Algorithm::Vectorial | Algorithm::Parallel)
-        })
+        .filter(|a| a.has_gpu_kernel() && !matches!(a, Algorithm::Vectorial | Algorithm::Parallel))
         .map(|a| a.to_string())
         .filter(|a| rows.iter().any(|r| &r.algorithm == a))
         .collect();
