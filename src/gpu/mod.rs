@@ -209,6 +209,54 @@ struct Resident {
     contraction: Option<ContractionTree>,
 }
 
+/// What a call needs of an uploaded kernel: weights into its buffers, its dispatches, its
+/// results back into the forest's result buffer.
+trait Uploaded {
+    fn record_in(&self, ctx: &Context, w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder);
+    /// Records `op` by `algo`; returns the timestamp slots written (the last one: the end).
+    fn record(&self, ctx: &Context, algo: Algorithm, op: Op, rec: &mut Recorder) -> u32;
+    fn record_out(&self, ctx: &Context, op: Op, encoder: &mut wgpu::CommandEncoder);
+}
+
+impl Uploaded for ParallelTree {
+    fn record_in(&self, ctx: &Context, _w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder) {
+        self.labels.record_in(ctx, encoder);
+    }
+    fn record(&self, ctx: &Context, _algo: Algorithm, op: Op, rec: &mut Recorder) -> u32 {
+        ParallelTree::record(self, ctx, op, rec);
+        2
+    }
+    fn record_out(&self, ctx: &Context, _op: Op, encoder: &mut wgpu::CommandEncoder) {
+        self.labels.record_out(ctx, encoder);
+    }
+}
+
+impl Uploaded for VectorialTree {
+    fn record_in(&self, ctx: &Context, _w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder) {
+        self.labels.record_in(ctx, encoder);
+    }
+    fn record(&self, ctx: &Context, algo: Algorithm, op: Op, rec: &mut Recorder) -> u32 {
+        VectorialTree::record(self, ctx, op, algo == Algorithm::VectorialChained, rec);
+        vectorial::STAGES.len() as u32 + 1
+    }
+    fn record_out(&self, ctx: &Context, _op: Op, encoder: &mut wgpu::CommandEncoder) {
+        self.labels.record_out(ctx, encoder);
+    }
+}
+
+impl Uploaded for ContractionTree {
+    fn record_in(&self, _ctx: &Context, w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder) {
+        ContractionTree::record_in(self, w, encoder);
+    }
+    fn record(&self, ctx: &Context, _algo: Algorithm, op: Op, rec: &mut Recorder) -> u32 {
+        ContractionTree::record(self, ctx, op, rec);
+        2
+    }
+    fn record_out(&self, ctx: &Context, op: Op, encoder: &mut wgpu::CommandEncoder) {
+        ContractionTree::record_out(self, ctx, op, encoder);
+    }
+}
+
 impl Resident {
     /// The vectorial buffers `algo` runs on (`None` for a tree order).
     fn vectorial_for(&self, algo: Algorithm) -> Option<&VectorialTree> {
@@ -216,6 +264,15 @@ impl Resident {
             Algorithm::Vectorial | Algorithm::VectorialChained => self.vectorial.as_ref(),
             Algorithm::VectorialCompensated => self.compensated.as_ref(),
             _ => None,
+        }
+    }
+
+    /// The uploaded kernel `algo` runs on (`None` if not uploaded yet).
+    fn uploaded(&self, algo: Algorithm) -> Option<&dyn Uploaded> {
+        match algo {
+            Algorithm::Parallel => self.parallel.as_ref().map(|p| p as &dyn Uploaded),
+            Algorithm::Contraction => self.contraction.as_ref().map(|c| c as &dyn Uploaded),
+            _ => self.vectorial_for(algo).map(|v| v as &dyn Uploaded),
         }
     }
 }
@@ -412,19 +469,11 @@ impl Gpu {
         // Weights up.
         let t1 = Instant::now();
         let parts: Vec<&[f32]> = jobs.iter().map(|(_, w)| *w).collect();
-        let labels = match (res.vectorial_for(algo), &res.parallel) {
-            (Some(v), _) => Some(&v.labels),
-            (None, Some(p)) if algo == Algorithm::Parallel => Some(&p.labels),
-            _ => None,
-        };
+        let kernel = res.uploaded(algo).expect("uploaded above");
         let mut rec = Recorder::new(ctx);
         rec.encoder
             .copy_buffer_to_buffer(staging.write(ctx, &parts)?, 0, &res.w, 0, 4 * n);
-        match (labels, &res.contraction) {
-            (Some(labels), _) => labels.record_in(ctx, &mut rec.encoder),
-            (None, Some(c)) => c.record_in(&res.w, &mut rec.encoder),
-            (None, None) => unreachable!("{algo} is uploaded above"),
-        }
+        kernel.record_in(ctx, &res.w, &mut rec.encoder);
         if phases {
             rec.submit();
             staging.remap();
@@ -435,20 +484,7 @@ impl Gpu {
 
         // Kernels.
         let t2 = Instant::now();
-        let slots = match res.vectorial_for(algo) {
-            Some(v) => {
-                v.record(ctx, op, algo == Algorithm::VectorialChained, &mut rec);
-                vectorial::STAGES.len() as u32 + 1
-            }
-            None if algo == Algorithm::Contraction => {
-                res.contraction.as_ref().unwrap().record(ctx, op, &mut rec);
-                2
-            }
-            None => {
-                res.parallel.as_ref().unwrap().record(ctx, op, &mut rec);
-                2
-            }
-        };
+        let slots = kernel.record(ctx, algo, op, &mut rec);
         ctx.resolve_timestamps(&mut rec.encoder, slots);
         if phases {
             rec.submit();
@@ -459,14 +495,7 @@ impl Gpu {
 
         // Results down.
         let t3 = Instant::now();
-        match labels {
-            Some(labels) => labels.record_out(ctx, &mut rec.encoder),
-            None => res
-                .contraction
-                .as_ref()
-                .unwrap()
-                .record_out(ctx, op, &mut rec.encoder),
-        }
+        kernel.record_out(ctx, op, &mut rec.encoder);
         let down = staging.down(ctx, 4 * n);
         rec.encoder
             .copy_buffer_to_buffer(&res.out, 0, down, 0, 4 * n);
