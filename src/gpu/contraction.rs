@@ -13,7 +13,7 @@ use super::layout::Forest;
 use super::types::{AdditionLevel, LevelDispatch, VertexCount};
 use crate::Error;
 use analysis::Op;
-use analysis::orders::contraction;
+use analysis::orders::contraction::{self, Schedule};
 use analysis::orders::program::{AdditionProgram, Traced};
 
 // Every dynamic uniform is bound with LevelDispatch's size (shaders.rs).
@@ -37,15 +37,16 @@ struct ProgramBuffers {
     _buffers: Vec<wgpu::Buffer>,
 }
 
-/// The contraction order of `op` on every tree of `forest`, traced as one program.
-fn trace(forest: &Forest, op: Op) -> AdditionProgram {
+/// The contraction order of `op` on every tree of `forest` (on its schedule), traced as one
+/// program.
+fn trace(forest: &Forest, schedules: &[Schedule], op: Op) -> AdditionProgram {
     AdditionProgram::trace(forest.len(), |w| {
         let mut results = Vec::with_capacity(w.len());
-        for (t, tree) in forest.trees.iter().enumerate() {
+        for (t, schedule) in schedules.iter().enumerate() {
             let w = &w[forest.offsets[t]..forest.offsets[t + 1]];
             results.extend(match op {
-                Op::Rootfix => contraction::rootfix::<Traced>(tree, w),
-                Op::Leaffix => contraction::leaffix::<Traced>(tree, w),
+                Op::Rootfix => contraction::rootfix_on::<Traced>(schedule, w),
+                Op::Leaffix => contraction::leaffix_on::<Traced>(schedule, w),
             });
         }
         results
@@ -61,7 +62,9 @@ impl ContractionTree {
         out: &wgpu::Buffer,
     ) -> Result<ContractionTree, Error> {
         let n = forest.len();
-        let programs = Op::ALL.map(|op| trace(forest, op));
+        // One schedule per tree, shared by both ops (it depends on the tree alone).
+        let schedules: Vec<Schedule> = forest.trees.iter().map(|t| Schedule::new(t)).collect();
+        let programs = Op::ALL.map(|op| trace(forest, &schedules, op));
         let most = programs.iter().map(|p| p.additions()).max().unwrap_or(0);
         let slots = ctx.buffer(
             "contraction slots",
