@@ -38,9 +38,14 @@ pub enum Error {
     #[error("gpu: {0}")]
     GpuLimit(String),
     #[error(
-        "{dir}: holds a sweep with other parameters ({field} differs); choose another --out or remove it"
+        "{dir}: holds a {what} with other parameters ({field} differs); choose another --out or remove it"
     )]
-    ResumeMismatch { dir: PathBuf, field: String },
+    ResumeMismatch {
+        dir: PathBuf,
+        /// `sweep` or `bench`.
+        what: &'static str,
+        field: String,
+    },
     /// An error above a rigorous bound: a bug in a kernel, a bound or the reference.
     #[error(
         "{0} node(s) exceed a deterministic error bound (listed above): this is a bug, not noise"

@@ -173,6 +173,7 @@ impl TreeInput {
         if let Some(p) = changed {
             return Err(Error::ResumeMismatch {
                 dir: dir.to_path_buf(),
+                what: "sweep",
                 field: format!(
                     "{} (its SHA-256 changed since the sweep began)",
                     p.display()

@@ -2,6 +2,7 @@
 //!
 //! Data flow (docs/design.md §1): generators → kernels → analysis → reports.
 
+pub mod bench;
 pub mod bounds_table;
 pub mod check;
 pub mod cond;

@@ -51,7 +51,8 @@ enum Command {
     Score(cli::score::ScoreArgs),
     /// GPU adapters and their limits.
     Info,
-    /// Time per vertex of the GPU kernels (parallel vs vectorial) on star and chain trees.
+    /// Time per vertex of the GPU kernels on generated trees and tree files, with the copy and
+    /// host↔device baselines of the same run (resumable with --out).
     Bench(cli::bench::BenchArgs),
 }
 

@@ -635,6 +635,7 @@ fn resume(
         if let Some(field) = first_difference(&old, params) {
             return Err(Error::ResumeMismatch {
                 dir: dir.to_path_buf(),
+                what: "sweep",
                 field,
             });
         }
@@ -674,7 +675,8 @@ pub fn read_params(dir: &Path) -> Result<SweepParams, Error> {
     serde_json::from_str(&text).map_err(Error::json(&path))
 }
 
-fn first_difference(a: &SweepParams, b: &SweepParams) -> Option<String> {
+/// The first top-level field in which two saved parameter sets differ (resume checks).
+pub(crate) fn first_difference<T: Serialize>(a: &T, b: &T) -> Option<String> {
     let (a, b) = (serde_json::to_value(a).ok()?, serde_json::to_value(b).ok()?);
     let (a, b) = (a.as_object()?, b.as_object()?);
     a.iter()

@@ -544,6 +544,104 @@ fn cli_bench_writes_csv_and_html() {
     assert!(html.contains("HB_494_bus.mtx.gz") && html.contains("<svg"));
 }
 
+/// `bench --out DIR` killed (kill -9) after a few parts and started again with the same
+/// parameters: the rows of the finished parts are kept byte for byte, the rest measured, and
+/// every row appears once. Other parameters on the same DIR are refused.
+#[test]
+fn cli_bench_resumes_after_a_kill() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-resume");
+    let _ = std::fs::remove_dir_all(&dir);
+    let bench = |reps: &str| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_accuracy"));
+        c.args(["bench", "--topology", "star,chain", "--min-log2", "9"])
+            .args([
+                "--max-log2",
+                "12",
+                "--ops",
+                "rootfix,leaffix",
+                "--reps",
+                reps,
+            ])
+            .args(["--out", dir.to_str().unwrap()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        c
+    };
+    // 4 baselines + 2 topologies x 4 sizes.
+    let parts = 12;
+    let state = || -> Option<serde_json::Value> {
+        let text = std::fs::read_to_string(dir.join("bench.json")).ok()?;
+        serde_json::from_str(&text).ok()
+    };
+    let done = |s: &serde_json::Value| s["done"].as_array().unwrap().len();
+    let mut child = bench("1").spawn().unwrap();
+    let start = std::time::Instant::now();
+    while state().is_none_or(|s| done(&s) < 3) {
+        assert!(start.elapsed().as_secs() < 300, "no progress");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let at_kill = state().unwrap();
+    let kept = at_kill["csv_bytes"].as_u64().unwrap() as usize;
+    assert!(done(&at_kill) < parts, "the run ended before the kill");
+    let before = std::fs::read(dir.join("bench.csv")).unwrap();
+    assert!(before.len() >= kept);
+
+    let other = bench("2").output().unwrap();
+    assert_eq!(other.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        err.contains("holds a bench with other parameters (reps differs)"),
+        "{err}"
+    );
+
+    let again = bench("1").output().unwrap();
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("{} of {parts} parts already done", done(&at_kill))),
+        "{err}"
+    );
+    let after = std::fs::read(dir.join("bench.csv")).unwrap();
+    assert_eq!(after[..kept], before[..kept]);
+    assert_eq!(done(&state().unwrap()), parts);
+    let rows: Vec<analysis::records::bench::BenchRecord> = csv::Reader::from_reader(&after[..])
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut keys: Vec<_> = rows
+        .iter()
+        .map(|r| (r.topology.clone(), r.n, r.op.clone(), r.algorithm.clone()))
+        .collect();
+    let count = keys.len();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), count, "a row appears twice");
+    for k in 9..=12 {
+        let n = 1usize << k;
+        for base in ["copy", "upload", "download"] {
+            assert!(keys.contains(&(String::new(), n, String::new(), base.into())));
+        }
+        for topology in ["star", "chain"] {
+            for op in ["rootfix", "leaffix"] {
+                for algo in ["sequential", "parallel", "vectorial"] {
+                    let key = (topology.to_string(), n, op.to_string(), algo.to_string());
+                    assert!(keys.contains(&key), "{key:?}");
+                }
+            }
+        }
+    }
+    assert!(
+        std::fs::read_to_string(dir.join("bench.html"))
+            .unwrap()
+            .contains("<svg")
+    );
+}
+
 /// Subnormal weights and partial sums: every weight a multiple of the smallest subnormal
 /// (2^-149) and every sum below 2^-126, so every addition is exact and subnormal. A device
 /// either keeps subnormals, and then equals the twin bit for bit, or flushes them to zero

@@ -3,7 +3,7 @@
 
 use super::ReadArgs;
 use clap::Args;
-use generators::{ChildOrder, Topology};
+use generators::Topology;
 use std::path::PathBuf;
 use treefix_accuracy::experiment::Backend;
 use treefix_accuracy::{Error, gpu, inputs};
@@ -38,7 +38,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Write DIR/bench.csv (one row per tree × op × algorithm × backend, baselines included)
-    /// and DIR/bench.html.
+    /// and DIR/bench.html. Rows reach the disk part by part; a run stopped at any moment
+    /// resumes when started again with the same parameters on the same device.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
@@ -71,23 +72,14 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
         reps: a.reps,
         seed: a.seed,
     };
-    let progress = |what: &str| eprintln!("bench: {what}");
-    let mut rows = gpu::bench::run(&gpu, &params, progress)?;
-    for f in &files {
-        let tree = f.tree(ChildOrder::Natural);
-        rows.extend(gpu::bench::run_on(
-            &gpu,
-            &f.name(),
-            &tree,
-            &params,
-            progress,
-        )?);
-    }
+    let rows = treefix_accuracy::bench::run(&gpu, &params, &files, a.out.as_deref())?;
     print!("{}", gpu::bench::table(&gpu, &rows));
     if let Some(dir) = a.out {
-        let csv = gpu::bench::write_csv(&dir, &rows)?;
         let written = analysis::report::bench::write_bench_report(&dir)?;
-        println!("wrote {}", csv.display());
+        println!(
+            "wrote {}",
+            dir.join(analysis::records::bench::FILE).display()
+        );
         println!("{}", super::report::describe(&written));
     }
     Ok(())

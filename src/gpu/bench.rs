@@ -13,11 +13,10 @@ use analysis::records::bench::BenchRecord;
 use analysis::{Algorithm, Op};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use std::fmt::Write;
-use std::path::Path;
 use std::time::Instant;
 
-/// What to measure.
-#[derive(Debug, Clone)]
+/// What to measure (saved in `bench.json` by `bench --out`, and compared on resume).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BenchParams {
     pub topologies: Vec<Topology>,
     /// Sizes 2^min_log2 ..= 2^max_log2.
@@ -277,92 +276,109 @@ fn measure(
     Ok(rows)
 }
 
-/// Both kernels and every op of `p` on one already-built tree (named `name` in the rows),
-/// with normal weights from `p.seed`, and the baselines for its size.
-pub fn run_on(
-    gpu: &Gpu,
-    name: &str,
-    tree: &Tree,
-    p: &BenchParams,
-    mut progress: impl FnMut(&str),
-) -> Result<Vec<BenchRecord>, Error> {
-    let n = tree.len();
-    let w = WeightModel::Normal.weights(n, 1.0, &mut generators::rng(p.seed))?;
-    let warmer = Warmer::new(gpu)?;
-    let mut rows = baselines_warm(gpu, &warmer, n, p.reps)?;
-    rows.extend(measure_tree(
-        gpu,
-        &warmer,
-        name,
-        tree,
-        &w,
-        p,
-        &mut progress,
-    )?);
-    Ok(rows)
+/// One part of a bench run, measured and recorded as a whole: what `bench --out` resumes by.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Part {
+    /// The baselines for trees of 2^k vertices.
+    Baselines(u32),
+    /// A generated tree of 2^k vertices: every op and algorithm.
+    Generated(Topology, u32),
+    /// The i-th tree file: the baselines for its size, then every op and algorithm.
+    File(usize),
 }
 
-fn measure_tree(
-    gpu: &Gpu,
-    warmer: &Warmer,
-    name: &str,
-    tree: &Tree,
-    w: &[f32],
-    p: &BenchParams,
-    progress: &mut impl FnMut(&str),
-) -> Result<Vec<BenchRecord>, Error> {
-    let mut rows = Vec::new();
-    for &op in &p.ops {
-        progress(&format!("{name} n={} {op}", tree.len()));
-        rows.push(sequential_row(gpu, name, (tree, w), op, p.reps));
-        for &algo in &p.algos {
-            rows.extend(measure(gpu, warmer, name, (tree, w), (algo, op), p.reps)?);
+impl Part {
+    /// A name for the progress line and the resume record (`file_names`: the tree files').
+    pub fn label(&self, file_names: &[String]) -> String {
+        match *self {
+            Part::Baselines(k) => format!("baselines n=2^{k}"),
+            Part::Generated(t, k) => format!("{t} n=2^{k}"),
+            Part::File(i) => format!("file {}", file_names[i]),
         }
     }
-    Ok(rows)
 }
 
-/// Runs the benchmark: the baselines for every size, then every topology and size; `progress`
-/// hears about each configuration before it runs.
-pub fn run(
-    gpu: &Gpu,
-    p: &BenchParams,
-    mut progress: impl FnMut(&str),
-) -> Result<Vec<BenchRecord>, Error> {
-    let warmer = Warmer::new(gpu)?;
-    let mut rows = Vec::new();
-    for log2 in p.min_log2..=p.max_log2 {
-        progress(&format!("baselines n=2^{log2}"));
-        rows.extend(baselines_warm(gpu, &warmer, 1 << log2, p.reps)?);
+/// The parts of a run in the order they are measured: the baselines for every size, then
+/// every topology at every size, then the tree files.
+pub fn parts(p: &BenchParams, files: usize) -> Vec<Part> {
+    let sizes = p.min_log2..=p.max_log2;
+    sizes
+        .clone()
+        .map(Part::Baselines)
+        .chain(
+            p.topologies
+                .iter()
+                .flat_map(|&t| sizes.clone().map(move |k| Part::Generated(t, k))),
+        )
+        .chain((0..files).map(Part::File))
+        .collect()
+}
+
+/// Measures parts on one device, keeping its clocks up before each timed call.
+pub struct Bench<'a> {
+    gpu: &'a Gpu,
+    params: &'a BenchParams,
+    warmer: Warmer,
+}
+
+impl<'a> Bench<'a> {
+    pub fn new(gpu: &'a Gpu, params: &'a BenchParams) -> Result<Bench<'a>, Error> {
+        Ok(Bench {
+            gpu,
+            params,
+            warmer: Warmer::new(gpu)?,
+        })
     }
-    for &topology in &p.topologies {
-        for log2 in p.min_log2..=p.max_log2 {
-            let n = 1usize << log2;
-            let mut rng = generators::rng(p.seed);
-            let tree = topology.generate(n, ChildOrder::Natural, &mut rng)?;
-            let w = WeightModel::Normal.weights(n, 1.0, &mut rng)?;
-            rows.extend(measure_tree(
-                gpu,
-                &warmer,
-                &topology.to_string(),
-                &tree,
-                &w,
-                p,
-                &mut progress,
-            )?);
+
+    /// The rows of one part; `files` are the tree files (name, tree) that `Part::File` indexes.
+    pub fn measure(&self, part: Part, files: &[(String, Tree)]) -> Result<Vec<BenchRecord>, Error> {
+        let p = self.params;
+        match part {
+            Part::Baselines(k) => baselines_warm(self.gpu, &self.warmer, 1 << k, p.reps),
+            Part::Generated(topology, k) => {
+                let n = 1usize << k;
+                let mut rng = generators::rng(p.seed);
+                let tree = topology.generate(n, ChildOrder::Natural, &mut rng)?;
+                let w = WeightModel::Normal.weights(n, 1.0, &mut rng)?;
+                self.tree(&topology.to_string(), &tree, &w)
+            }
+            Part::File(i) => {
+                let (name, tree) = &files[i];
+                // Normal weights from the seed, as for a generated tree.
+                let n = tree.len();
+                let w = WeightModel::Normal.weights(n, 1.0, &mut generators::rng(p.seed))?;
+                let mut rows = baselines_warm(self.gpu, &self.warmer, n, p.reps)?;
+                rows.extend(self.tree(name, tree, &w)?);
+                Ok(rows)
+            }
         }
     }
-    Ok(rows)
+
+    /// Every op on one tree: the sequential CPU baseline, then each algorithm.
+    fn tree(&self, name: &str, tree: &Tree, w: &[f32]) -> Result<Vec<BenchRecord>, Error> {
+        let p = self.params;
+        let mut rows = Vec::new();
+        for &op in &p.ops {
+            rows.push(sequential_row(self.gpu, name, (tree, w), op, p.reps));
+            for &algo in &p.algos {
+                rows.extend(measure(
+                    self.gpu,
+                    &self.warmer,
+                    name,
+                    (tree, w),
+                    (algo, op),
+                    p.reps,
+                )?);
+            }
+        }
+        Ok(rows)
+    }
 }
 
 /// Baseline rows for trees of `n` vertices, measured now: `copy` (a device kernel copying the
 /// 2n words of an Euler-tour vector; compute columns), `upload` and `download` (4n bytes with
 /// wgpu's plain buffer copies: `Queue::write_buffer`, and a copy into a mapped buffer read
 /// back into a `Vec`; transfer columns, each waited for).
-pub fn baselines(gpu: &Gpu, n: usize, reps: usize) -> Result<Vec<BenchRecord>, Error> {
-    baselines_warm(gpu, &Warmer::new(gpu)?, n, reps)
-}
-
 fn baselines_warm(
     gpu: &Gpu,
     warmer: &Warmer,
@@ -449,17 +465,6 @@ fn baselines_warm(
 }
 
 /// Writes `rows` as `bench.csv` into `dir` (created if needed); returns the file's path.
-pub fn write_csv(dir: &Path, rows: &[BenchRecord]) -> Result<std::path::PathBuf, Error> {
-    std::fs::create_dir_all(dir).map_err(Error::io(dir))?;
-    let path = dir.join("bench.csv");
-    let mut w = csv::Writer::from_path(&path).map_err(Error::csv(&path))?;
-    for r in rows {
-        w.serialize(r).map_err(Error::csv(&path))?;
-    }
-    w.flush().map_err(Error::io(&path))?;
-    Ok(path)
-}
-
 /// `x` with 3 significant digits.
 fn sig3(x: f64) -> String {
     if !x.is_finite() || x == 0.0 {
