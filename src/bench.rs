@@ -84,6 +84,7 @@ pub fn run(
         .unwrap()
         .progress_chars("=> "),
     );
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
     bar.set_position(resumed as u64);
     if resumed > 0 {
         bar.suspend(|| {

@@ -7,6 +7,7 @@ use analysis::bounds::{self, BoundSummary, NodeBounds};
 use analysis::metrics::ErrorSummary;
 use analysis::{Algorithm, NodeError, Op, Reference, ReferenceKind};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
+use rayon::prelude::*;
 use rug::Float;
 use serde::{Deserialize, Serialize};
 
@@ -137,51 +138,49 @@ pub fn evaluate_weighted(
     reference: ReferenceKind,
     backend: &dyn Backend,
 ) -> Result<Vec<OpResults>, Error> {
-    let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
+    evaluate_with_progress(tree, w, ops, algos, reference, backend, &|_| {})
+}
+
+/// [`evaluate_weighted`], calling `done` with a label ("rootfix reference", "rootfix
+/// vectorial") as each step finishes. The backend's kernels run one after another (a device
+/// runs them in turn); the CPU twins and every evaluation (errors, bounds) run in parallel
+/// over the algorithms, each independent of the others, so the results are those of a
+/// sequential evaluation.
+pub fn evaluate_with_progress(
+    tree: &Tree,
+    w: &[f32],
+    ops: &[Op],
+    algos: &[Algorithm],
+    reference: ReferenceKind,
+    backend: &dyn Backend,
+    done: &(dyn Fn(&str) + Sync),
+) -> Result<Vec<OpResults>, Error> {
+    let on_backend = |a: Algorithm| a.has_gpu_kernel() && !backend.is_cpu();
     ops.iter()
         .map(|&op| {
             let reference = Reference::compute(reference, tree, w, op);
-            let outcomes = algos
+            done(&format!("{op} reference"));
+            let from_backend = algos
                 .iter()
-                .map(|&algorithm| {
-                    let on_backend = algorithm.has_gpu_kernel() && !backend.is_cpu();
-                    let values = if on_backend {
-                        backend.compute(tree, w, algorithm, op)?
-                    } else {
-                        kernels::cpu(tree, w, algorithm, op)
-                    };
-                    if values.len() != tree.len() {
-                        return Err(Error::Gpu(format!(
-                            "{} returned {} values of {algorithm} {op} for {} vertices",
-                            backend.describe(),
-                            values.len(),
-                            tree.len()
-                        )));
-                    }
-                    let errors: Vec<NodeError> = values
-                        .iter()
-                        .enumerate()
-                        .map(|(v, &x)| reference.error(v, x, &mut scratch))
-                        .collect();
-                    let summary = ErrorSummary::from_errors(&errors);
-                    let bounds = bounds::node_bounds(tree, w, algorithm, op, &values);
-                    // The bounds replay the algorithm's f32 additions (its twin's bits, by
-                    // the same generic order): the backend's result is checked against that,
-                    // without running the twin a second time.
-                    let gpu_mismatches = on_backend.then_some(bounds.replay_mismatches);
-                    let bound_summary =
-                        bounds::summarize(&reference, &values, &errors, &bounds, &mut scratch);
-                    Ok(Outcome {
-                        algorithm,
-                        op,
-                        values,
-                        errors,
-                        summary,
-                        bounds,
-                        bound_summary,
-                        gpu_mismatches,
-                    })
+                .map(|&a| {
+                    on_backend(a)
+                        .then(|| backend.compute(tree, w, a, op))
+                        .transpose()
                 })
+                .collect::<Result<Vec<_>, Error>>()?;
+            let outcomes = algos
+                .par_iter()
+                .zip(from_backend)
+                .map_init(
+                    || Float::new(generators::exact_sum::EXACT_PREC),
+                    |scratch, (&algorithm, device)| {
+                        let computed = (backend, device);
+                        let outcome =
+                            evaluate_one(tree, w, (algorithm, op), &reference, computed, scratch);
+                        done(&format!("{op} {algorithm}"));
+                        outcome
+                    },
+                )
                 .collect::<Result<Vec<_>, Error>>()?;
             Ok(OpResults {
                 op,
@@ -190,6 +189,53 @@ pub fn evaluate_weighted(
             })
         })
         .collect()
+}
+
+/// One algorithm's outcome: its results (the backend's, else its CPU twin's) against the
+/// reference, and its bounds.
+fn evaluate_one(
+    tree: &Tree,
+    w: &[f32],
+    (algorithm, op): (Algorithm, Op),
+    reference: &Reference,
+    (backend, from_backend): (&dyn Backend, Option<Vec<f32>>),
+    scratch: &mut Float,
+) -> Result<Outcome, Error> {
+    let on_backend = from_backend.is_some();
+    let values = match from_backend {
+        Some(values) if values.len() != tree.len() => {
+            return Err(Error::Gpu(format!(
+                "{} returned {} values of {algorithm} {op} for {} vertices",
+                backend.describe(),
+                values.len(),
+                tree.len()
+            )));
+        }
+        Some(values) => values,
+        None => kernels::cpu(tree, w, algorithm, op),
+    };
+    let errors: Vec<NodeError> = values
+        .iter()
+        .enumerate()
+        .map(|(v, &x)| reference.error(v, x, scratch))
+        .collect();
+    let summary = ErrorSummary::from_errors(&errors);
+    let bounds = bounds::node_bounds(tree, w, algorithm, op, &values);
+    // The bounds replay the algorithm's f32 additions (its twin's bits, by the same generic
+    // order): the backend's result is checked against that, without running the twin a
+    // second time.
+    let gpu_mismatches = on_backend.then_some(bounds.replay_mismatches);
+    let bound_summary = bounds::summarize(reference, &values, &errors, &bounds, scratch);
+    Ok(Outcome {
+        algorithm,
+        op,
+        values,
+        errors,
+        summary,
+        bounds,
+        bound_summary,
+        gpu_mismatches,
+    })
 }
 
 /// The backend-vs-twin mismatches of evaluated results, one line per op × algorithm with any;

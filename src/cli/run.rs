@@ -5,6 +5,7 @@ use super::{
 };
 use clap::Args;
 use generators::Topology;
+use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use treefix_accuracy::experiment::{self, InstanceSpec};
 use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
@@ -114,14 +115,30 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     let s = subject(&a)?;
     let backend = gpu::select_backend(a.measure.backend)?;
     eprintln!("backend: {}", backend.describe());
-    let results = experiment::evaluate_weighted(
+    // A bar over the steps (per op: the reference, then each algorithm), on a terminal only.
+    let bar = ProgressBar::new((a.ops.ops.len() * (a.algos.algos.len() + 1)) as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} run [{bar:30}] {pos}/{len} steps, {elapsed}: {msg}",
+        )
+        .unwrap()
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    let results = experiment::evaluate_with_progress(
         &s.tree,
         &s.weights,
         &a.ops.ops,
         &a.algos.algos,
         a.measure.reference,
         &*backend,
-    )?;
+        &|done| {
+            bar.set_message(format!("{done} done"));
+            bar.inc(1);
+        },
+    );
+    bar.finish_and_clear();
+    let results = results?;
     println!(
         "{} height={} mean branching={:.1} achieved κ={} seed={}",
         s.title,
