@@ -293,7 +293,8 @@ impl Part {
         match *self {
             Part::Baselines(k) => format!("baselines n=2^{k}"),
             Part::Generated(t, k) => format!("{t} n=2^{k}"),
-            Part::File(i) => format!("file {}", file_names[i]),
+            // Numbered: two files may share a name.
+            Part::File(i) => format!("file {}: {}", i + 1, file_names[i]),
         }
     }
 }
