@@ -109,9 +109,11 @@ pub struct MeasureArgs {
     /// faster, not exact).
     #[arg(long, default_value = "exact")]
     pub reference: ReferenceKind,
-    /// Where parallel and vectorial run: cpu (their twins), gpu, or auto (GPU if an adapter
-    /// exists, else CPU). The results are the same bits either way (tested); the GPU checks that
-    /// on real hardware. Default cpu: a deep tree costs one GPU dispatch per level.
+    /// Where the algorithms with a GPU kernel run: cpu (their twins), gpu, or auto (GPU if an
+    /// adapter exists, else CPU). The results are the same bits either way (tested); the GPU
+    /// checks that on real hardware. Default cpu: the evaluation (exact reference, bounds) runs
+    /// on the CPU either way, and the default sweep measured faster there (H100 machine: 0.22
+    /// s against 0.52 s on its GPU).
     #[arg(long, default_value = "cpu")]
     pub backend: BackendChoice,
 }

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The GPU figures of docs/gpu.md in one go, on a machine with a GPU and a built `accuracy`:
+#   scripts/gpu-measure.sh OUT_DIR [ACCURACY_BINARY]
+# Writes OUT_DIR/{info.txt, wide/, deep/, other/, sweeps.txt, mismatches.txt}: bench.csv and
+# bench.html per bench (each resumable: run the script again after an interruption), the
+# default sweep's wall time on each backend (3 runs each), and a sweep of every algorithm on
+# the GPU, which exits 3 unless every result equals its CPU twin's bits on this device.
+# SMALL=1 shrinks every size (a smoke test, e.g. on lavapipe). Not part of CI.
+set -euo pipefail
+out=${1:?usage: scripts/gpu-measure.sh OUT_DIR [ACCURACY_BINARY]}
+acc=${2:-target/release/accuracy}
+mkdir -p "$out"
+if [ "${SMALL:-0}" = 1 ]; then
+  wide=(--min-log2 12 --max-log2 12) deep=(--min-log2 10 --max-log2 11) nodes=2000 reps=1
+else
+  wide=(--min-log2 24 --max-log2 24) deep=(--min-log2 12 --max-log2 18) nodes=10000 reps=3
+fi
+all=parallel,vectorial,vectorial-chained,vectorial-compensated,contraction
+
+"$acc" info | tee "$out/info.txt"
+# Issue 10's targets: star leaffix gather, every topology within 2x of the star, stage and
+# transfer bandwidth against the copy kernel and plain copies of the same run.
+"$acc" bench --topology star,random-recursive,kary:4,prufer "${wide[@]}" --ops rootfix,leaffix \
+  --reps "$reps" --out "$out/wide"
+# Deep trees: the narrow (one workgroup, many levels) paths.
+"$acc" bench --topology chain,caterpillar-legs,broom:0.5 "${deep[@]}" --ops rootfix,leaffix \
+  --reps "$reps" --out "$out/deep"
+# The other kernels against vectorial (issue 11's speed targets).
+"$acc" bench --topology star,random-recursive,chain "${wide[@]}" --ops rootfix,leaffix \
+  --algos "$all" --reps "$reps" --out "$out/other"
+
+# The default sweep on each backend: wall time of fresh runs (no resume).
+: >"$out/sweeps.txt"
+for backend in cpu gpu cpu gpu cpu gpu; do
+  dir=$(mktemp -d)
+  start=$(date +%s%N)
+  "$acc" sweep --cond 1e1..1e10 --nodes "$nodes" --backend "$backend" --quiet --out "$dir" >/dev/null
+  end=$(date +%s%N)
+  echo "default sweep --backend $backend: $(((end - start) / 1000000)) ms" | tee -a "$out/sweeps.txt"
+  rm -rf "$dir"
+done
+
+# Bit-exactness of every GPU kernel on this device against its CPU twin: the sweep exits 3
+# (after writing everything) if any result differs from its twin's bits.
+dir=$(mktemp -d)
+if "$acc" sweep --topology chain,star,random-recursive,prufer --cond 1e2,1e8,1e12 --trees 2 \
+  --nodes "$nodes" --algos "$all" --backend gpu --quiet --out "$dir" >/dev/null; then
+  echo "every GPU result equals its CPU twin's bits ($(($(wc -l <"$dir/results.csv") - 1)) rows)" |
+    tee "$out/mismatches.txt"
+else
+  echo "GPU/twin mismatches or bound violations: see $dir" | tee "$out/mismatches.txt"
+  exit 3
+fi
+rm -rf "$dir"
