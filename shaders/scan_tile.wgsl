@@ -6,12 +6,9 @@
 // tile's `valid` count are the plan's exact zero padding (sum_zero). The tile goes through workgroup
 // memory so that global loads and stores are coalesced.
 //
-// Level 0 is never written as E: tour[p] = 2v if position p opens vertex v (preorder label);
-// at a close, 4o + 3 if the open lies in the same tile at offset o, else 4v + 1 (layout.rs,
-// tour_close). E[p] is w[v] at an open, -w[v] (rootfix) or 0 (leaffix) at a close, exactly
-// the write stage's values (negation is exact: w = +0 gives -0 as in the twin). Rootfix takes
-// w[v] at an in-tile close from the open's loaded item: the closes of a preorder-labelled
-// tree are in postorder, so their loads would be scattered.
+// Level 0 is never written as E: tour[p] = 2v + 1 if position p closes vertex v (preorder
+// label), 2v if it opens it, and E[p] is w[v] at an open, -w[v] (rootfix) or 0 (leaffix) at a
+// close, exactly the write stage's values (negation is exact: w = +0 gives -0 as in the twin).
 
 override WG: u32;
 override ITEMS: u32;
@@ -77,17 +74,18 @@ const FROM_TOTALS: u32 = 0u;
 const ROOTFIX_TOUR: u32 = 1u;
 const LEAFFIX_TOUR: u32 = 2u;
 
-const CLOSE_IN_TILE: u32 = 3u;
-
-// E at tour position p: w[v] at open v; at close v, -w[v] (rootfix) or 0 (leaffix). A rootfix
-// close whose open is in this tile gets its value in load_and_scan's second pass.
+// E at tour position p: w[v] at open v; at close v, -w[v] (rootfix) or 0 (leaffix).
 fn tour_term(p: u32, source: u32) -> f32 {
     let k = tour[p];
-    if (k & 1u) == 0u {
-        return w[k >> 1u];
+    let open = (k & 1u) == 0u;
+    if source == ROOTFIX_TOUR {
+        // One load at every position, negated at a close.
+        let x = w[k >> 1u];
+        return select(-x, x, open);
     }
-    if source == ROOTFIX_TOUR && (k & 3u) != CLOSE_IN_TILE {
-        return -w[k >> 2u];
+    // Leaffix loads at opens only.
+    if open {
+        return w[k >> 1u];
     }
     return 0.0;
 }
@@ -108,17 +106,6 @@ fn load_and_scan(g: u32, t: u32, source: u32) {
         items[j] = x;
     }
     workgroupBarrier();
-    if source == ROOTFIX_TOUR {
-        // In-tile closes: -w[v] from the open's item (sum_round(sum_term(x)) is x, bit for
-        // bit, in either prelude). Opens are only read here, closes only written.
-        for (var j = t; j < info.valid; j = j + WG) {
-            let k = tour[base + j];
-            if (k & 3u) == CLOSE_IN_TILE {
-                items[j] = sum_term(-sum_round(items[k >> 2u]));
-            }
-        }
-        workgroupBarrier();
-    }
     scan_items(g, t, info);
 }
 

@@ -392,33 +392,14 @@ impl Run {
     }
 }
 
-/// The Euler tour's entry at the open position of vertex `label`: 2 × label (bit 0 clear).
-pub(crate) fn tour_open(label: u32) -> u32 {
-    2 * label
-}
-
-/// The entry at its close position (bit 0 set). Rootfix's level-0 tile scan needs −w[v] there:
-/// when the open position lies in the same tile (most vertices, whose subtrees are small), the
-/// entry holds the open's offset in the tile (bit 1 set), and the kernel reads the w[v] it
-/// loaded there instead of a scattered global load; otherwise it holds the label (bit 1
-/// clear). Labels and offsets are below 2^30: positions are below 2^31.
-pub(crate) fn tour_close(label: u32, open: u32, close: u32) -> u32 {
-    let tile = TILE as u32;
-    if open / tile == close / tile {
-        ((open % tile) << 2) | 3
-    } else {
-        (label << 2) | 1
-    }
-}
-
 /// Preorder labels of a forest and its scan plan.
 pub(crate) struct PreorderLayout {
     /// Label → global vertex.
     pub orig: Vec<u32>,
     /// Label → [open | ROOT_BIT at roots, close]: global positions in level 0.
     pub pos: Vec<[u32; 2]>,
-    /// Level-0 position → what it holds ([`tour_open`], [`tour_close`]); positions between
-    /// segments hold 0 and are never read (past their tile's valid count).
+    /// Level-0 position → 2 × label (+ 1 at a close); positions between segments hold 0 and
+    /// are never read (past their tile's valid count).
     pub tour: Vec<u32>,
     /// The scan levels: elements held (level 0 = the Euler-tour vectors E) and their tiles.
     pub levels: Vec<ScanLevelLayout>,
@@ -489,8 +470,8 @@ impl PreorderLayout {
                 let label = orig.len() as u32;
                 orig.push((forest.offsets[j] + v as usize) as u32);
                 let (open, close) = (e + t.open()[v as usize], e + t.close()[v as usize]);
-                tour[open as usize] = tour_open(label);
-                tour[close as usize] = tour_close(label, open, close);
+                tour[open as usize] = 2 * label;
+                tour[close as usize] = 2 * label + 1;
                 let root = if v == t.root() { ROOT_BIT } else { 0 };
                 pos.push([open | root, close]);
             }
@@ -693,23 +674,10 @@ mod tests {
             i += t.len();
         }
         assert_eq!(i, forest.len());
-        let mut in_tile = [0usize; 2];
         for (label, &[open, close]) in pre.pos.iter().enumerate() {
-            let open = open & !ROOT_BIT;
-            assert_eq!(pre.tour[open as usize], 2 * label as u32);
-            // A close names its open's offset in the tile when they share one, else its label.
-            let k = pre.tour[close as usize];
-            let same = open as usize / tile == close as usize / tile;
-            in_tile[same as usize] += 1;
-            assert_eq!(k & 3, if same { 3 } else { 1 });
-            let named = if same {
-                close - close % tile as u32 + (k >> 2)
-            } else {
-                k >> 2
-            };
-            assert_eq!(named, if same { open } else { label as u32 });
+            assert_eq!(pre.tour[(open & !ROOT_BIT) as usize], 2 * label as u32);
+            assert_eq!(pre.tour[close as usize], 2 * label as u32 + 1);
         }
-        assert!(in_tile[0] > 0 && in_tile[1] > 0, "{in_tile:?}");
         let total: usize = pre.levels[0].tiles.iter().map(|t| t.valid as usize).sum();
         assert_eq!(total, 2 * forest.len());
         for k in 1..pre.levels.len() {
