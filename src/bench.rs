@@ -190,7 +190,9 @@ impl Record {
 
     /// Appends a finished part's rows, syncs them, then records the part as done.
     fn append(&mut self, label: &str, rows: &[BenchRecord]) -> Result<(), Error> {
+        // Created if missing: a kill between writing bench.json and creating bench.csv.
         let file = fs::OpenOptions::new()
+            .create(true)
             .append(true)
             .open(&self.csv)
             .map_err(Error::io(&self.csv))?;

@@ -465,7 +465,6 @@ fn baselines_warm(
     ])
 }
 
-/// Writes `rows` as `bench.csv` into `dir` (created if needed); returns the file's path.
 /// `x` with 3 significant digits.
 fn sig3(x: f64) -> String {
     if !x.is_finite() || x == 0.0 {
