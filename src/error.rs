@@ -59,6 +59,10 @@ pub enum Error {
     /// `accuracy check`: more bits lost than the committed baseline allows.
     #[error("{0} lost-bits regression(s) against the baseline (table above)")]
     Regression(usize),
+    /// A gate of `accuracy score` (`--max-lost-bits`, `--max-ulps`) failed: the scored
+    /// results are less accurate than required.
+    #[error("{0}")]
+    Gate(String),
     #[error("{0}")]
     Report(#[from] analysis::report::ReportError),
 }
@@ -81,7 +85,7 @@ impl Error {
         move |source| Error::Json { path, source }
     }
     /// Process exit code: 2 for bad usage, 3 for a deterministic-bound violation, 4 for a
-    /// lost-bits regression, 1 for everything else.
+    /// lost-bits regression or a failed accuracy gate, 1 for everything else.
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage(_)
@@ -91,7 +95,7 @@ impl Error {
             | Error::GpuLimit(_)
             | Error::ResumeMismatch { .. } => 2,
             Error::BoundViolation(_) | Error::GpuMismatch(_) => 3,
-            Error::Regression(_) => 4,
+            Error::Regression(_) | Error::Gate(_) => 4,
             Error::Report(analysis::report::ReportError::MissingResults { .. }) => 2,
             _ => 1,
         }

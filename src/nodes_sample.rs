@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 
 /// Vertices sampled per tree × algorithm × op (plus the worst one).
 pub const PER_OUTCOME: usize = 24;
-/// The sampled nodes of one tree. Flagged nodes (exact value 0, computed value not) have no
-/// relative error and are left out; results.csv counts them.
+/// The sampled nodes of one tree. Only nodes with a finite relative error are sampled: flagged
+/// nodes (exact value 0, computed value not), non-finite results and overflowing nodes are
+/// left out; results.csv counts them.
 pub fn sample(tree: usize, results: &[OpResults]) -> Vec<NodeRecord> {
     let mut out = Vec::new();
     for r in results {
@@ -23,11 +24,11 @@ pub fn sample(tree: usize, results: &[OpResults]) -> Vec<NodeRecord> {
                 .errors
                 .iter()
                 .enumerate()
-                .filter(|(_, e)| !e.flagged)
+                .filter(|(_, e)| sampled(e))
                 .max_by(|a, b| a.1.rel.total_cmp(&b.1.rel).then(b.0.cmp(&a.0)))
                 .map(|(v, _)| v);
             for (v, e) in o.errors.iter().enumerate() {
-                if e.flagged || (v % stride != 0 && Some(v) != worst) {
+                if !sampled(e) || (v % stride != 0 && Some(v) != worst) {
                     continue;
                 }
                 let x = r.reference.value_f64(v).abs();
@@ -46,6 +47,11 @@ pub fn sample(tree: usize, results: &[OpResults]) -> Vec<NodeRecord> {
         }
     }
     out
+}
+
+/// Whether a node's error can be drawn: a finite relative error.
+fn sampled(e: &analysis::NodeError) -> bool {
+    e.has_rel() && e.rel.is_finite()
 }
 
 /// Appends records to `DIR/nodes-sample.csv` as trees finish.

@@ -154,8 +154,15 @@ struct Summary<'a> {
 struct Worst {
     algorithm: String,
     op: String,
+    /// `"inf"` when a result was NaN or ±∞ (JSON has no infinity).
+    #[serde(serialize_with = "analysis::records::fields::number_or_string")]
     max_lost_bits: f64,
+    #[serde(serialize_with = "analysis::records::fields::number_or_string")]
     max_rel_error: f64,
+    /// Nodes whose result is NaN or ±∞ where a finite one exists.
+    nonfinite_nodes: usize,
+    /// Nodes where f32 overflows (left out of the bound checks).
+    overflow_nodes: usize,
     /// Nodes whose exact value is 0 but computed value is not, and their largest |error|.
     flagged_nodes: usize,
     max_flagged_abs_error: f64,
@@ -590,6 +597,8 @@ fn assess(
             max_flagged_abs_error: Some(o.summary.max_flagged_abs_error),
             source: source.map(|s| s.path.display().to_string()),
             source_sha256: source.map(|s| s.sha256.clone()),
+            nonfinite_nodes: Some(o.summary.nonfinite_nodes),
+            overflow_nodes: Some(o.bound_summary.overflow.total()),
         })
         .collect();
     let context = format!("tree {} ({name}, seed {})", job.index, job.seed);
@@ -699,11 +708,15 @@ fn worst(params: &SweepParams, rows: &[ResultRow]) -> Vec<Worst> {
                 flagged_nodes: 0,
                 max_flagged_abs_error: 0.0,
                 gpu_mismatches: None,
+                nonfinite_nodes: 0,
+                overflow_nodes: 0,
             };
             for r in mine {
                 w.max_lost_bits = w.max_lost_bits.max(r.max_lost_bits);
                 w.max_rel_error = w.max_rel_error.max(r.max_rel_error);
                 w.flagged_nodes += r.flagged_nodes;
+                w.nonfinite_nodes += r.nonfinite_nodes.unwrap_or(0);
+                w.overflow_nodes += r.overflow_nodes.unwrap_or(0);
                 w.max_flagged_abs_error = w
                     .max_flagged_abs_error
                     .max(r.max_flagged_abs_error.unwrap_or(0.0));

@@ -84,7 +84,7 @@ fn evaluate_grid() -> Vec<String> {
                     // No flagged node either (x = 0 computed as nonzero): its error has no
                     // relative measure, so count it as a failure of the comparison above.
                     let flagged =
-                        |o: &experiment::Outcome| o.errors.iter().filter(|e| e.flagged).count();
+                        |o: &experiment::Outcome| o.errors.iter().filter(|e| e.flagged()).count();
                     assert!(
                         flagged(vcp) <= flagged(par),
                         "{topology} κ={cond:e} {}",

@@ -391,6 +391,13 @@ impl Running {
 
     /// fl(a ∘ b) where `s` is that result and `b` already carries the sign of the operation.
     fn combine(a: Running, b: Running, b_value: f32, s: f32) -> Running {
+        if !s.is_finite() {
+            // Overflow (the weights are finite): no bound, and NaN never enters the sums.
+            return Running {
+                value: s,
+                err: f64::INFINITY,
+            };
+        }
         // u·|s| or 0, selected by a product: whether a sum rounds is unpredictable.
         let inexact = !f32_sum_is_exact(a.value, b_value, s) as u8 as f64;
         let local = times_u(s.abs() as f64) * inexact;
@@ -440,7 +447,9 @@ impl RunningDw {
     /// A bound on |ẑ − (â + b̂)| for ẑ = dw_add(â, b̂) = `z`: 0 when TwoSum proves it
     /// exact ([`dw_add_is_exact`]), else u_dw/(1 − u_dw)·|ẑ|.
     fn local(a: FloatFloat, b: FloatFloat, z: FloatFloat) -> f64 {
-        if dw_add_is_exact(a, b) {
+        if !(z.hi.is_finite() && z.lo.is_finite()) {
+            f64::INFINITY // overflow: no bound
+        } else if dw_add_is_exact(a, b) {
             0.0
         } else {
             mul_up(Self::unit(), ff_abs_up(z))
@@ -490,9 +499,14 @@ pub struct NodeBounds {
     /// the replay of the twin's additions (then the replay says nothing about it).
     pub running: Vec<f64>,
     /// Nodes whose evaluated value differs, bit for bit, from the replay: the f32 additions of
-    /// the algorithm's order (`analysis::orders`), i.e. its CPU twin's result. 0 for a correct
-    /// kernel; the sweep's GPU-vs-twin check reads it instead of running the twin again.
+    /// the algorithm's order (`analysis::orders`), i.e. its CPU twin's result (any NaN equals
+    /// any NaN: IEEE leaves a generated NaN's payload open). 0 for a correct kernel; the
+    /// sweep's GPU-vs-twin check reads it instead of running the twin again.
     pub replay_mismatches: usize,
+    /// Nodes (ascending) whose replayed value is NaN or ±∞: a partial sum of the algorithm's
+    /// order overflowed f32's range (the weights are finite), so the a priori bounds, which
+    /// assume no overflow, say nothing about them.
+    pub overflowed: Vec<u32>,
 }
 
 /// The a priori bounds of every node.
@@ -915,6 +929,17 @@ pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Ve
     }
 }
 
+/// What taking hi of a normalized float-float value costs: exactly |lo| (∞ after an
+/// overflow, where lo is NaN).
+#[inline]
+fn lo_charge(lo: f32) -> f64 {
+    if lo.is_nan() {
+        f64::INFINITY
+    } else {
+        lo.abs() as f64
+    }
+}
+
 /// The compensated read on running values: (f32 result as the twin computes it, bound).
 /// Taking hi of a normalized float-float ŝ errs by exactly |lo| (hi + lo = ŝ), so the final
 /// rounding is charged |lo| — 0 when it is exact.
@@ -922,14 +947,14 @@ impl ScannedTour for Scanned<RunningDw> {
     type Out = (f32, f64);
     fn prefix(&self, p: usize) -> Self::Out {
         let x = self.out(p);
-        (x.value.hi, add_up_nonneg(x.err, x.value.lo.abs() as f64))
+        (x.value.hi, add_up_nonneg(x.err, lo_charge(x.value.lo)))
     }
     fn difference(&self, _v: usize, c: usize, before: Option<usize>) -> Self::Out {
         let close = self.out(c);
         let Some(o) = before else {
             return (
                 close.value.hi,
-                add_up_nonneg(close.err, close.value.lo.abs() as f64),
+                add_up_nonneg(close.err, lo_charge(close.value.lo)),
             );
         };
         let before = self.out(o);
@@ -941,7 +966,7 @@ impl ScannedTour for Scanned<RunningDw> {
             self.diff_bound(c, o, &close, &before),
             RunningDw::local(close.value, minus, d),
         );
-        (d.hi, add_up_nonneg(err, d.lo.abs() as f64))
+        (d.hi, add_up_nonneg(err, lo_charge(d.lo)))
     }
 }
 
@@ -977,10 +1002,15 @@ pub fn node_bounds(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, values: &[f3
     let APrioriBounds { det, sharp, prob } = a_priori(tree, w, algo, op, LAMBDA);
     let (replay, mut running) = running(tree, w, algo, op);
     let mut replay_mismatches = 0;
+    let mut overflowed = Vec::new();
     for (v, r) in running.iter_mut().enumerate() {
-        if replay[v].to_bits() != values[v].to_bits() {
+        let (a, b) = (replay[v], values[v]);
+        if a.to_bits() != b.to_bits() && !(a.is_nan() && b.is_nan()) {
             *r = f64::INFINITY;
             replay_mismatches += 1;
+        }
+        if !a.is_finite() {
+            overflowed.push(v as u32);
         }
     }
     NodeBounds {
@@ -989,6 +1019,7 @@ pub fn node_bounds(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, values: &[f3
         prob,
         running,
         replay_mismatches,
+        overflowed,
     }
 }
 
@@ -1063,6 +1094,51 @@ pub struct BoundSummary {
     pub max_sharp_tightness: f64,
     /// The first violating nodes (at most [`MAX_REPORTED`]).
     pub violations: Vec<Violation>,
+    /// Nodes left out of the bound checks because f32 overflowed there: their exact value
+    /// lies beyond f32's range, or a partial sum of the algorithm's order did
+    /// ([`NodeBounds::overflowed`]). The bounds assume no overflow; neither is a bug.
+    pub overflow: Overflow,
+}
+
+/// Nodes where f32 overflows, by reason.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overflow {
+    /// The exact value lies beyond f32's range: its correct rounding is ±∞.
+    pub beyond_range: usize,
+    /// The exact value is within range, but a partial sum of the order overflowed.
+    pub partial_sum: usize,
+}
+
+impl Overflow {
+    pub fn total(&self) -> usize {
+        self.beyond_range + self.partial_sum
+    }
+
+    /// "2 node(s) overflow f32 (1 exact value beyond f32's range, 1 partial sum of the
+    /// order)", or None.
+    pub fn describe(&self) -> Option<String> {
+        if self.total() == 0 {
+            return None;
+        }
+        let mut why = Vec::new();
+        if self.beyond_range > 0 {
+            why.push(format!(
+                "{} exact value(s) beyond f32's range",
+                self.beyond_range
+            ));
+        }
+        if self.partial_sum > 0 {
+            why.push(format!(
+                "{} with a partial sum of the order beyond it",
+                self.partial_sum
+            ));
+        }
+        Some(format!(
+            "{} node(s) overflow f32 ({}): left out of the bound checks, which assume no overflow",
+            self.total(),
+            why.join(", ")
+        ))
+    }
 }
 
 /// Violations kept per outcome for the report.
@@ -1113,7 +1189,9 @@ pub fn summarize(
         median_sharp_tightness: 0.0,
         max_sharp_tightness: 0.0,
         violations: Vec::new(),
+        overflow: Overflow::default(),
     };
+    let mut overflowed = bounds.overflowed.iter().copied().peekable();
     let mut tight = Vec::with_capacity(values.len());
     let mut sharp_tight = Vec::with_capacity(values.len());
     // bound / |x| over the nodes with x ≠ 0.
@@ -1121,6 +1199,15 @@ pub fn summarize(
     let mut sharp_ratio = Vec::with_capacity(values.len());
     for (v, e) in errors.iter().enumerate() {
         let x = reference.value_f64(v);
+        let in_order = overflowed.next_if_eq(&(v as u32)).is_some();
+        if reference.beyond_f32(v) {
+            out.overflow.beyond_range += 1;
+            continue;
+        }
+        if in_order {
+            out.overflow.partial_sum += 1;
+            continue;
+        }
         for (kind, bound) in [
             ("a priori", bounds.det[v]),
             ("sharp a priori", bounds.sharp[v]),

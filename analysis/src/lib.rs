@@ -11,4 +11,4 @@ pub mod report;
 pub mod scan_plan;
 
 pub use algo::{Algorithm, Op};
-pub use reference::{NodeError, Reference, ReferenceKind};
+pub use reference::{ErrorClass, NodeError, Reference, ReferenceKind};

@@ -2,7 +2,7 @@
 
 use crate::algo::Op;
 use crate::orders::{Abs, euler};
-use crate::reference::{NodeError, lost_bits};
+use crate::reference::{ErrorClass, NodeError, lost_bits};
 use crate::scan_plan;
 use generators::Tree;
 use serde::{Deserialize, Serialize};
@@ -10,22 +10,30 @@ use serde::{Deserialize, Serialize};
 /// Summary of the per-node errors of one (tree, algorithm, op).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ErrorSummary {
+    /// Over the nodes with a relative error: finite results, and non-finite ones (+∞).
     pub max_rel_error: f64,
     pub median_rel_error: f64,
     pub p99_rel_error: f64,
+    /// +∞ when any result is NaN or ±∞ where a finite one exists.
     pub max_lost_bits: f64,
     /// Nodes whose exact value is zero while the computed one is not.
     pub flagged_nodes: usize,
     /// The largest absolute error among flagged nodes (0 if none).
     pub max_flagged_abs_error: f64,
+    /// Nodes whose result is NaN or ±∞ where the exact value's rounding is finite: each an
+    /// infinite loss ([`ErrorClass::NonFinite`]).
+    pub nonfinite_nodes: usize,
+    /// Nodes whose exact value lies beyond f32's range and whose result is its rounding, ±∞
+    /// ([`ErrorClass::Overflow`]); left out of the statistics.
+    pub beyond_range_nodes: usize,
 }
 
 impl ErrorSummary {
-    /// Nearest-rank percentiles over the unflagged nodes.
+    /// Nearest-rank percentiles over the nodes with a relative error ([`NodeError::has_rel`]).
     pub fn from_errors(errors: &[NodeError]) -> ErrorSummary {
         let mut rel: Vec<f64> = errors
             .iter()
-            .filter(|e| !e.flagged)
+            .filter(|e| e.has_rel())
             .map(|e| e.rel)
             .collect();
         // The k-th smallest (1-based) in the order `total_cmp`, by selection: the same
@@ -38,19 +46,46 @@ impl ErrorSummary {
         } else {
             (kth(len), kth(rank(0.99)), kth(rank(0.5)))
         };
+        let count = |class: ErrorClass| errors.iter().filter(|e| e.class == class).count();
         ErrorSummary {
             max_rel_error: max,
             median_rel_error: median,
             p99_rel_error: p99,
             max_lost_bits: lost_bits(max),
-            flagged_nodes: errors.iter().filter(|e| e.flagged).count(),
+            flagged_nodes: count(ErrorClass::Flagged),
             max_flagged_abs_error: errors
                 .iter()
-                .filter(|e| e.flagged)
+                .filter(|e| e.flagged())
                 .map(|e| e.abs)
                 .fold(0.0, f64::max),
+            nonfinite_nodes: count(ErrorClass::NonFinite),
+            beyond_range_nodes: count(ErrorClass::Overflow),
         }
     }
+}
+
+/// The distance in f32 ulps between `a` and `b`: how many f32 values lie between them, plus
+/// one (0 when equal, +0 and −0 included; 1 for neighbours; ±∞ counts as the value after
+/// ±MAX). None when either is NaN, or one is infinite and the other not within one step of it
+/// (an infinite distance).
+pub fn ulps(a: f32, b: f32) -> Option<u64> {
+    if a.is_nan() || b.is_nan() {
+        return None;
+    }
+    // f32 bit patterns ordered as integers: negatives mirrored below zero, ±0 both at 0.
+    let key = |x: f32| {
+        let bits = x.to_bits() as i64;
+        if bits & 0x8000_0000 != 0 {
+            -(bits & 0x7fff_ffff)
+        } else {
+            bits
+        }
+    };
+    let d = key(a).abs_diff(key(b));
+    if (a.is_infinite() || b.is_infinite()) && d > 1 {
+        return None;
+    }
+    Some(d)
 }
 
 /// Σ_{i ≤ p} |E_i| for every vertex, with p = `open[v]` (rootfix) or `close[v]` (leaffix): the
@@ -72,19 +107,16 @@ pub fn scan_abs_prefix(tree: &Tree, w: &[f32], op: Op) -> Vec<f64> {
 mod tests {
     use super::*;
 
+    fn node(rel: f64, abs: f64, class: ErrorClass) -> NodeError {
+        NodeError { rel, abs, class }
+    }
+
     #[test]
     fn percentiles() {
         let errs: Vec<NodeError> = (1..=100)
-            .map(|i| NodeError {
-                rel: i as f64 * 1e-8,
-                abs: 0.0,
-                flagged: false,
-            })
-            .chain([NodeError {
-                rel: 0.0,
-                abs: 3.0,
-                flagged: true,
-            }])
+            .map(|i| node(i as f64 * 1e-8, 0.0, ErrorClass::Relative))
+            .chain([node(0.0, 3.0, ErrorClass::Flagged)])
+            .chain([node(0.0, f64::INFINITY, ErrorClass::Overflow)])
             .collect();
         let s = ErrorSummary::from_errors(&errs);
         assert_eq!(s.max_rel_error, 1e-6);
@@ -92,6 +124,37 @@ mod tests {
         assert_eq!(s.p99_rel_error, 99e-8);
         assert_eq!(s.flagged_nodes, 1);
         assert_eq!(s.max_flagged_abs_error, 3.0);
+        assert_eq!((s.nonfinite_nodes, s.beyond_range_nodes), (0, 1));
+    }
+
+    /// One NaN result among finite ones: an infinite loss, never "0 lost bits".
+    #[test]
+    fn a_nonfinite_result_is_an_infinite_loss() {
+        let errs: Vec<NodeError> = (1..=100)
+            .map(|i| node(i as f64 * 1e-8, 0.0, ErrorClass::Relative))
+            .chain([node(f64::INFINITY, f64::INFINITY, ErrorClass::NonFinite)])
+            .collect();
+        let s = ErrorSummary::from_errors(&errs);
+        assert_eq!(s.max_rel_error, f64::INFINITY);
+        assert_eq!(s.max_lost_bits, f64::INFINITY);
+        assert_eq!(s.nonfinite_nodes, 1);
+        assert_eq!(s.median_rel_error, 51e-8);
+    }
+
+    #[test]
+    fn ulp_distances() {
+        let next = |x: f32| f32::from_bits(x.to_bits() + 1);
+        assert_eq!(ulps(1.0, 1.0), Some(0));
+        assert_eq!(ulps(0.0, -0.0), Some(0));
+        assert_eq!(ulps(1.0, next(1.0)), Some(1));
+        assert_eq!(ulps(next(1.0), 1.0), Some(1));
+        assert_eq!(ulps(f32::from_bits(1), -f32::from_bits(1)), Some(2));
+        assert_eq!(ulps(f32::MAX, f32::INFINITY), Some(1));
+        assert_eq!(ulps(-f32::MAX, f32::NEG_INFINITY), Some(1));
+        assert_eq!(ulps(1.0, f32::INFINITY), None);
+        assert_eq!(ulps(f32::INFINITY, f32::INFINITY), Some(0));
+        assert_eq!(ulps(f32::NAN, 1.0), None);
+        assert_eq!(ulps(1.0, 2.0), Some(1 << 23));
     }
 
     #[test]

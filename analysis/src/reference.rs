@@ -100,6 +100,13 @@ impl ExactValues {
         })
     }
 
+    /// Node v's exact value rounded to the nearest f32, ties to even (±∞ beyond f32's range).
+    #[inline]
+    pub fn get_f32(&self, v: usize) -> f32 {
+        on_values!(self, |scale, k| scale.to_f32(k[v]), |values| values[v]
+            .to_f32())
+    }
+
     /// Limbs of the scale in use (None: the full range).
     pub fn limbs(&self) -> Option<usize> {
         on_values!(self, |scale, _k| Some(scale.limbs()), |_values| None)
@@ -109,22 +116,57 @@ impl ExactValues {
 /// The error of one computed value against the reference.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NodeError {
-    /// |x̂ − x| / |x|; 0 when both are zero; NaN-free (flagged nodes carry 0 here).
+    /// |x̂ − x| / |x|; 0 when both are zero (and for [`ErrorClass::Flagged`] and
+    /// [`ErrorClass::Overflow`] nodes, which have no relative error); +∞ for
+    /// [`ErrorClass::NonFinite`].
     pub rel: f64,
-    /// |x̂ − x|.
+    /// |x̂ − x| (+∞ for a non-finite result).
     pub abs: f64,
-    /// The reference is exactly zero but the result is not: the relative error is undefined.
-    pub flagged: bool,
+    pub class: ErrorClass,
+}
+
+/// What kind of error a node has: which statistics it enters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorClass {
+    /// A finite result: `rel` is its relative error (0 when both it and x are zero).
+    Relative,
+    /// The exact value is 0 but the finite result is not: the relative error is undefined,
+    /// only `abs` is kept.
+    Flagged,
+    /// The result is NaN or ±∞ and is not the rounding of the exact value: an infinite loss
+    /// (`rel` = `abs` = +∞), whatever the cause.
+    NonFinite,
+    /// The exact value lies beyond f32's range and the result is its correct rounding, ±∞ as
+    /// IEEE gives: no finite answer exists (no relative error; `abs` = +∞).
+    Overflow,
 }
 
 impl NodeError {
-    /// `log2(rel) + 24`, floored at 0: bits lost against a correctly rounded f32.
+    /// `log2(rel) + 24`, floored at 0: bits lost against a correctly rounded f32 (+∞ for a
+    /// non-finite result).
     pub fn lost_bits(&self) -> f64 {
         lost_bits(self.rel)
     }
+
+    /// Whether the relative error is undefined because the exact value is zero.
+    pub fn flagged(&self) -> bool {
+        self.class == ErrorClass::Flagged
+    }
+
+    /// Whether the result is NaN or ±∞ where a finite one exists.
+    pub fn nonfinite(&self) -> bool {
+        self.class == ErrorClass::NonFinite
+    }
+
+    /// Whether the node enters the relative-error statistics (max, median, p99, lost bits):
+    /// finite results and non-finite ones (an infinite loss), not flagged or overflowing ones.
+    pub fn has_rel(&self) -> bool {
+        matches!(self.class, ErrorClass::Relative | ErrorClass::NonFinite)
+    }
 }
 
-/// `log2(e) + 24`, floored at 0.
+/// `log2(e) + 24`, floored at 0 (+∞ for e = +∞; NaN is never passed: a non-finite result
+/// has e = +∞).
 pub fn lost_bits(rel: f64) -> f64 {
     if rel > 0.0 {
         (rel.log2() + 24.0).max(0.0)
@@ -199,6 +241,28 @@ impl Reference {
         }
     }
 
+    /// The reference of node v rounded to the nearest f32, ties to even: the correctly rounded
+    /// result (±∞ beyond f32's range). Exact for the exact reference; from the double-double
+    /// pair (rounded to odd at 53 bits, then to f32) for `dd`, whose pair may itself be off.
+    pub fn rounded_f32(&self, v: usize) -> f32 {
+        match self {
+            Reference::Exact { values, .. } => values.get_f32(v),
+            Reference::Dd { values, .. } => dd_to_f32(values[v]),
+        }
+    }
+
+    /// Whether node v's exact value lies beyond f32's range (its rounding is ±∞).
+    pub fn beyond_f32(&self, v: usize) -> bool {
+        // f64 rounding is monotone: |x| rounds to at least 2^128·(1 − 2^-25), the smallest
+        // value whose f32 rounding is ∞, only if |x| is near it; decide those exactly.
+        let x = self.value_f64(v).abs();
+        if x < 3.4e38 {
+            false
+        } else {
+            self.rounded_f32(v).is_infinite()
+        }
+    }
+
     /// The reference of node v as an MPFR number (exact: a double-double pair is added exactly).
     pub fn value_exact(&self, v: usize) -> Float {
         match self {
@@ -217,9 +281,27 @@ impl Reference {
     }
 
     /// The error of `computed` at node v. The difference is formed exactly (exact reference)
-    /// or in double-double, then divided in f64. `_scratch` is no longer used (the exact
-    /// difference needs no MPFR number); it stays for the callers.
+    /// or in double-double, then divided in f64. A NaN or ±∞ result is an infinite loss,
+    /// unless it is the correct rounding of a value beyond f32's range ([`ErrorClass`]).
+    /// `_scratch` is no longer used (the exact difference needs no MPFR number); it stays for
+    /// the callers.
     pub fn error(&self, v: usize, computed: f32, _scratch: &mut Float) -> NodeError {
+        if !computed.is_finite() {
+            let class = if computed == self.rounded_f32(v) {
+                ErrorClass::Overflow
+            } else {
+                ErrorClass::NonFinite
+            };
+            return NodeError {
+                rel: if class == ErrorClass::Overflow {
+                    0.0
+                } else {
+                    f64::INFINITY
+                },
+                abs: f64::INFINITY,
+                class,
+            };
+        }
         let (diff, x) = match self {
             Reference::Exact {
                 values, rounded, ..
@@ -236,16 +318,32 @@ impl Reference {
             NodeError {
                 rel: 0.0,
                 abs: diff,
-                flagged: diff != 0.0,
+                class: if diff != 0.0 {
+                    ErrorClass::Flagged
+                } else {
+                    ErrorClass::Relative
+                },
             }
         } else {
             NodeError {
                 rel: diff / x,
                 abs: diff,
-                flagged: false,
+                class: ErrorClass::Relative,
             }
         }
     }
+}
+
+/// A double-double (hi, lo) rounded to f32: rounded to odd at 53 bits (hi, or its neighbour
+/// towards lo when hi's last bit is even and lo ≠ 0), then to nearest f32, which is the
+/// correct rounding of hi + lo (see `exact_sum`'s `to_f64_odd_at`).
+fn dd_to_f32(x: TwoFloat) -> f32 {
+    let (hi, lo) = (x.hi(), x.lo());
+    if lo == 0.0 || !hi.is_finite() || hi.to_bits() & 1 == 1 {
+        return hi as f32;
+    }
+    let toward = if (lo > 0.0) == (hi > 0.0) { 1 } else { -1i64 };
+    (f64::from_bits((hi.to_bits() as i64 + toward) as u64)) as f32
 }
 
 /// The exact reference over the whole f32 range: value and Σ|terms| in one pass, each rounded
@@ -376,7 +474,7 @@ mod tests {
         assert_eq!(r.cond(2), 2f64.powi(101) + 1.0);
         let mut s = Float::new(EXACT_PREC);
         let e = r.error(2, 0.0, &mut s);
-        assert_eq!((e.rel, e.flagged), (1.0, false));
+        assert_eq!((e.rel, e.flagged()), (1.0, false));
         assert_eq!(e.lost_bits(), 24.0);
     }
 
@@ -385,9 +483,61 @@ mod tests {
         let t = Tree::from_parents(vec![NO_PARENT, 0], ChildOrder::Natural).unwrap();
         let r = Reference::compute(ReferenceKind::Exact, &t, &[1.0, -1.0], Op::Rootfix);
         let mut s = Float::new(EXACT_PREC);
-        assert!(r.error(1, 1e-8, &mut s).flagged);
+        assert!(r.error(1, 1e-8, &mut s).flagged());
         let ok = r.error(1, 0.0, &mut s);
-        assert!(!ok.flagged && ok.rel == 0.0);
+        assert!(!ok.flagged() && ok.rel == 0.0);
+    }
+
+    /// A NaN or ±∞ result is an infinite loss, unless it is the correct rounding of a value
+    /// beyond f32's range; the double-double rounding to f32 is the correct one.
+    #[test]
+    fn nonfinite_results() {
+        let t = Tree::from_parents(vec![NO_PARENT, 0, 0], ChildOrder::Natural).unwrap();
+        let big = 3e38f32;
+        let mut s = Float::new(EXACT_PREC);
+        for kind in [ReferenceKind::Exact, ReferenceKind::Dd] {
+            let r = Reference::compute(kind, &t, &[big, big, -big], Op::Rootfix);
+            // Vertex 1: 6e38, beyond f32's range; vertex 2: 0.
+            assert!(r.beyond_f32(1) && !r.beyond_f32(0) && !r.beyond_f32(2));
+            assert_eq!(r.rounded_f32(1), f32::INFINITY);
+            let inf = r.error(1, f32::INFINITY, &mut s);
+            assert_eq!(
+                (inf.class, inf.rel, inf.lost_bits()),
+                (ErrorClass::Overflow, 0.0, 0.0)
+            );
+            for (v, c) in [
+                (1, f32::NEG_INFINITY),
+                (1, f32::NAN),
+                (0, f32::INFINITY),
+                (2, f32::NAN),
+            ] {
+                let e = r.error(v, c, &mut s);
+                assert_eq!(e.class, ErrorClass::NonFinite, "{kind:?} v={v} {c}");
+                assert!(e.nonfinite() && e.has_rel() && !e.flagged());
+                assert_eq!(
+                    (e.rel, e.abs, e.lost_bits()),
+                    (f64::INFINITY, f64::INFINITY, f64::INFINITY)
+                );
+            }
+        }
+        // dd_to_f32 = MPFR's rounding of hi + lo, ties and near-ties at 24 bits included.
+        let mut rng = generators::rng(3);
+        use rand::RngExt;
+        for _ in 0..20000 {
+            let hi = (1.0 + rng.random_range(0..1u64 << 30) as f64 * 2f64.powi(-29))
+                * 2f64.powi(rng.random_range(-140..120));
+            let hi = if rng.random() { hi } else { -hi };
+            let ulp = f64::from_bits(hi.abs().to_bits() + 1) - hi.abs();
+            let lo = [0.0, ulp / 4.0, -ulp / 4.0, ulp / 2f64.powi(30)][rng.random_range(0..4)];
+            let x = TwoFloat::new_add(hi, lo);
+            let mut m = Float::with_val(EXACT_PREC, x.hi());
+            m += x.lo();
+            assert_eq!(
+                dd_to_f32(x).to_bits(),
+                m.to_f32().to_bits(),
+                "{hi:e} {lo:e}"
+            );
+        }
     }
 
     /// The exact values by MPFR, one addition per vertex along the path or subtree sums,
@@ -441,8 +591,23 @@ mod tests {
                 );
                 assert_eq!(r.abs_sum_f64(v).to_bits(), abs_sums[v].to_f64().to_bits());
                 assert_eq!(r.value_string(v), decimal(x));
+                assert_eq!(
+                    r.rounded_f32(v).to_bits(),
+                    x.to_f32().to_bits(),
+                    "{what} {op} v={v}"
+                );
+                assert_eq!(
+                    r.beyond_f32(v),
+                    x.to_f32().is_infinite(),
+                    "{what} {op} v={v}"
+                );
                 for computed in [x.to_f32(), w[v], 0.0] {
                     let e = r.error(v, computed, &mut scratch);
+                    if !computed.is_finite() {
+                        // The correct rounding of a value beyond f32's range.
+                        assert_eq!(e.class, ErrorClass::Overflow, "{what} {op} v={v}");
+                        continue;
+                    }
                     let mut d = Float::with_val(EXACT_PREC, computed);
                     d -= x;
                     let (diff, xa) = (d.to_f64().abs(), x.to_f64().abs());
@@ -450,7 +615,7 @@ mod tests {
                     if xa != 0.0 {
                         assert_eq!(e.rel.to_bits(), (diff / xa).to_bits());
                     } else {
-                        assert_eq!(e.flagged, diff != 0.0);
+                        assert_eq!(e.flagged(), diff != 0.0);
                     }
                 }
             }

@@ -154,6 +154,37 @@ impl<const L: usize> Fixed<L> {
         f64::from_bits(((neg as u64) << 63) | ((field << 52) + mant))
     }
 
+    /// k·2^unit rounded to odd at 53 bits: truncated to an f64, whose last bit is then set if
+    /// anything was dropped. Rounding that to f32 (to nearest, ties to even, with subnormals
+    /// and overflow as IEEE has them) is the correct rounding of k·2^unit itself, since 53 ≥
+    /// 24 + 2 (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
+    /// algorithms using rounding to odd", IEEE TC 57(4), 2008).
+    fn to_f64_odd_at(self, unit: i32) -> f64 {
+        let neg = self.is_negative();
+        let mag = self.magnitude();
+        let Some(top) = mag.iter().rposition(|&x| x != 0) else {
+            return 0.0;
+        };
+        let below = if top == 0 { 0 } else { mag[top - 1] };
+        let lz = mag[top].leading_zeros();
+        let window = (((mag[top] as u128) << 64) | below as u128) << lz;
+        let (head, dropped) = ((window >> 64) as u64, window as u64);
+        let lower_nonzero = mag[..top.saturating_sub(1)].iter().any(|&x| x != 0);
+        let bit_len = 64 * top as i32 + 64 - lz as i32;
+        let sticky = head & 0x7ff != 0 || dropped != 0 || lower_nonzero;
+        let mant = (head >> 11) | sticky as u64;
+        // As in `to_f64_at`, without a rounding carry: mant < 2^53 keeps its binade.
+        let field = (bit_len + unit - 1 + 1023 - 1) as u64;
+        f64::from_bits(((neg as u64) << 63) | ((field << 52) + mant))
+    }
+
+    /// k·2^unit rounded to the nearest f32, ties to even; ±∞ beyond f32's range, as IEEE
+    /// rounding gives; +0 for 0.
+    #[inline]
+    fn to_f32_at(self, unit: i32) -> f32 {
+        self.to_f64_odd_at(unit) as f32
+    }
+
     /// The same value on [`ExactSum`]'s scale (unit 2^-149, five limbs).
     fn widen(&self, unit: i32) -> Fixed<LIMBS> {
         let shift = (unit - UNIT_EXP) as u32; // ≥ 0: no f32 has a bit below 2^-149
@@ -306,6 +337,16 @@ impl ExactSum {
         self.fixed.to_f64_at(UNIT_EXP)
     }
 
+    /// The sum rounded to the nearest f32, ties to even (as MPFR's `to_f32`): ±∞ when it lies
+    /// beyond f32's range, the non-finite and signed-zero cases as [`ExactSum::to_f64`].
+    #[inline]
+    pub fn to_f32(&self) -> f32 {
+        if self.special != 0.0 || self.special.is_nan() || self.fixed.is_zero() {
+            return self.special;
+        }
+        self.fixed.to_f32_at(UNIT_EXP)
+    }
+
     /// The exact value as an MPFR number of [`EXACT_PREC`] bits.
     pub fn to_float(&self) -> Float {
         let mut f = Float::new(EXACT_PREC);
@@ -438,6 +479,12 @@ impl Scale {
         k.to_f64_at(self.unit)
     }
 
+    /// k·2^unit rounded to the nearest f32, ties to even (±∞ beyond f32's range).
+    #[inline]
+    pub fn to_f32<const L: usize>(self, k: Fixed<L>) -> f32 {
+        k.to_f32_at(self.unit)
+    }
+
     /// k·2^unit as an [`ExactSum`].
     pub fn to_exact<const L: usize>(self, k: Fixed<L>) -> ExactSum {
         ExactSum {
@@ -506,6 +553,13 @@ mod tests {
             fixed.to_f64(),
             mpfr.to_f64()
         );
+        assert_eq!(
+            fixed.to_f32().to_bits(),
+            mpfr.to_f32().to_bits(),
+            "{values:?}: {} vs {}",
+            fixed.to_f32(),
+            mpfr.to_f32()
+        );
         assert_eq!(fixed.is_zero(), mpfr.is_zero());
         assert_eq!(
             fixed.is_negative(),
@@ -544,6 +598,7 @@ mod tests {
             .fold(Fixed::<L>::ZERO, |acc, &x| acc + scale.term::<L>(x));
         assert_eq!(scale.to_exact(k), fixed, "{values:?}");
         assert_eq!(scale.to_f64(k).to_bits(), fixed.to_f64().to_bits());
+        assert_eq!(scale.to_f32(k).to_bits(), fixed.to_f32().to_bits());
         let off_scale = |c: f32| {
             [
                 c,
@@ -640,6 +695,14 @@ mod tests {
             vec![1.0, 3.0 * 2f32.powi(-24)],
             vec![2f32.powi(100), 1.0, -(2f32.powi(100))],
             vec![max, -max, 1e-30, -1e-30],
+            // Ties at 24 bits and at f32's overflow threshold MAX + ulp(MAX)/2 (ties to even:
+            // up, to ∞), just below it (MAX), and just above a tie.
+            vec![1.0, 2f32.powi(-24), -min_sub],
+            vec![1.0, 3.0 * 2f32.powi(-24), min_sub],
+            vec![max, 2f32.powi(103)],
+            vec![max, 2f32.powi(103), -min_sub],
+            vec![-max, -(2f32.powi(103))],
+            vec![max, 2f32.powi(102)],
             // Ties at 53 bits: 2^60 + 2^7 is halfway between two f64 (even below), + 2^8 above.
             vec![2f32.powi(60), 2f32.powi(7)],
             vec![2f32.powi(60), 2f32.powi(7), 2f32.powi(8)],

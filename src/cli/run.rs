@@ -3,6 +3,7 @@
 use super::{
     AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, parse_single_cond,
 };
+use analysis::ErrorClass;
 use clap::Args;
 use generators::Topology;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -149,6 +150,7 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     );
     print!("{}", error_summary(&results));
     print!("{}", bounds_summary(&results));
+    print!("{}", overflow_summary(&results));
     if let Some(path) = &a.dump {
         dump(path, &s, &results)?;
         println!("wrote {}", path.display());
@@ -164,22 +166,45 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
 /// `run`'s first table: the errors of each op × algorithm.
 fn error_summary(results: &[experiment::OpResults]) -> String {
     let mut s = format!(
-        "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8} {:>7}\n",
-        "op", "algorithm", "max rel", "median", "p99", "max bits", "flagged"
+        "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8} {:>7} {:>9} {:>8}\n",
+        "op",
+        "algorithm",
+        "max rel",
+        "median",
+        "p99",
+        "max bits",
+        "flagged",
+        "nonfinite",
+        "overflow"
     );
     for r in results {
         for o in &r.outcomes {
             let e = &o.summary;
             s += &format!(
-                "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8.2} {:>7}\n",
+                "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8.2} {:>7} {:>9} {:>8}\n",
                 r.op.name(),
                 o.algorithm.name(),
                 sci(e.max_rel_error),
                 sci(e.median_rel_error),
                 sci(e.p99_rel_error),
                 e.max_lost_bits,
-                e.flagged_nodes
+                e.flagged_nodes,
+                e.nonfinite_nodes,
+                o.bound_summary.overflow.total()
             );
+        }
+    }
+    s
+}
+
+/// One line per op × algorithm where f32 overflowed, saying why.
+fn overflow_summary(results: &[experiment::OpResults]) -> String {
+    let mut s = String::new();
+    for r in results {
+        for o in &r.outcomes {
+            if let Some(why) = o.bound_summary.overflow.describe() {
+                s += &format!("{} {}: {why}\n", r.op, o.algorithm);
+            }
         }
     }
     s
@@ -218,7 +243,7 @@ fn bounds_summary(results: &[experiment::OpResults]) -> String {
 }
 
 /// The per-node dump's columns.
-const DUMP_COLUMNS: [&str; 20] = [
+const DUMP_COLUMNS: [&str; 22] = [
     "vertex",
     "parent",
     "depth",
@@ -239,6 +264,8 @@ const DUMP_COLUMNS: [&str; 20] = [
     "meas_extra_bits",
     "abs_error",
     "label",
+    "nonfinite",
+    "overflow",
 ];
 
 /// Per-node CSV: one row per op × algorithm × vertex.
@@ -254,7 +281,16 @@ fn dump(path: &Path, s: &Subject, results: &[experiment::OpResults]) -> Result<(
         let base = grid::baseline_outcome(r);
         for o in &r.outcomes {
             let vectorial = o.algorithm.is_vectorial();
+            let mut overflowed = o.bounds.overflowed.iter().copied().peekable();
             for v in 0..tree.len() {
+                let overflow = if r.reference.beyond_f32(v) {
+                    overflowed.next_if_eq(&(v as u32));
+                    "beyond-range"
+                } else if overflowed.next_if_eq(&(v as u32)).is_some() {
+                    "partial-sum"
+                } else {
+                    ""
+                };
                 let e = &o.errors[v];
                 let x = r.reference.value_f64(v).abs();
                 let extra = base
@@ -271,10 +307,9 @@ fn dump(path: &Path, s: &Subject, results: &[experiment::OpResults]) -> Result<(
                     o.algorithm.to_string(),
                     f32_shortest(o.values[v]),
                     r.reference.value_string(v),
-                    if e.flagged {
-                        "flagged".into()
-                    } else {
-                        format!("{:e}", e.rel)
+                    match e.class {
+                        ErrorClass::Flagged => "flagged".into(),
+                        _ => format!("{:e}", e.rel),
                     },
                     format!("{:.3}", e.lost_bits()),
                     format!("{:e}", r.reference.cond(v)),
@@ -291,6 +326,8 @@ fn dump(path: &Path, s: &Subject, results: &[experiment::OpResults]) -> Result<(
                         .and_then(|f| f.file.labels.get(v as u32))
                         .map(|l| l.to_string())
                         .unwrap_or_default(),
+                    u8::from(e.nonfinite()).to_string(),
+                    overflow.to_string(),
                 ])
                 .map_err(Error::csv(path))?;
             }

@@ -40,6 +40,16 @@ impl<'de> Deserializer<'de> for FieldNames<'_> {
     }
 }
 
+/// Serializes an f64 as a number when finite, else as the string `"inf"`, `"-inf"` or `"NaN"`:
+/// serde_json would write `null`, which reads as "missing" where it means "infinite".
+pub fn number_or_string<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if x.is_finite() {
+        s.serialize_f64(*x)
+    } else {
+        s.serialize_str(&x.to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,6 +60,16 @@ mod tests {
         a: u8,
         #[serde(rename = "b_renamed")]
         b: Option<f64>,
+    }
+
+    #[test]
+    fn infinities_are_strings_in_json() {
+        #[derive(serde::Serialize)]
+        struct X(#[serde(serialize_with = "number_or_string")] f64);
+        let json = |x| serde_json::to_string(&X(x)).unwrap();
+        assert_eq!(json(1.5), "1.5");
+        assert_eq!(json(f64::INFINITY), "\"inf\"");
+        assert_eq!(json(f64::NAN), "\"NaN\"");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 pub mod bench;
 pub mod bounds_table;
-mod fields;
+pub mod fields;
 pub mod nodes_sample;
 pub mod results;
 

@@ -68,6 +68,14 @@ pub struct ResultRow {
     /// SHA-256 of that file's bytes (hex).
     #[serde(default)]
     pub source_sha256: Option<String>,
+    /// Nodes whose result is NaN or ±∞ where the exact value's f32 rounding is finite: each
+    /// an infinite loss (then `max_lost_bits` is `inf`).
+    #[serde(default)]
+    pub nonfinite_nodes: Option<usize>,
+    /// Nodes where f32 overflows: the exact value lies beyond f32's range, or a partial sum
+    /// of the algorithm's order did. Left out of the bound checks, which assume no overflow.
+    #[serde(default)]
+    pub overflow_nodes: Option<usize>,
 }
 
 /// The columns the bounds work added (absent from older files: the report then says "not
@@ -90,6 +98,9 @@ pub const SOURCE_COLUMNS: [&str; 4] = [
     "source",
     "source_sha256",
 ];
+
+/// The columns added when non-finite results and overflow were told apart (checked likewise).
+pub const FINITENESS_COLUMNS: [&str; 2] = ["nonfinite_nodes", "overflow_nodes"];
 
 impl ResultRow {
     /// Every column of `results.csv`, in file order.
@@ -156,6 +167,8 @@ mod tests {
             max_flagged_abs_error: Some(3e-9),
             source: Some("tree.txt".into()),
             source_sha256: Some("ab".repeat(32)),
+            nonfinite_nodes: Some(0),
+            overflow_nodes: Some(1),
         }
     }
 
@@ -192,13 +205,17 @@ mod tests {
     #[test]
     fn column_groups_match_the_struct() {
         let cols = ResultRow::columns();
-        assert_eq!(cols.len(), 18 + BOUND_COLUMNS.len() + SOURCE_COLUMNS.len());
+        assert_eq!(
+            cols.len(),
+            18 + BOUND_COLUMNS.len() + SOURCE_COLUMNS.len() + FINITENESS_COLUMNS.len()
+        );
         // The header the writer produces is serde's field list.
         let text = write(&[row()]);
         assert_eq!(text.lines().next().unwrap(), cols.join(","));
         // The groups are contiguous, in file order, at the end.
         assert_eq!(cols[18..25], BOUND_COLUMNS);
-        assert_eq!(cols[25..], SOURCE_COLUMNS);
+        assert_eq!(cols[25..29], SOURCE_COLUMNS);
+        assert_eq!(cols[29..], FINITENESS_COLUMNS);
     }
 
     #[test]
@@ -208,6 +225,7 @@ mod tests {
         let old: Vec<&str> = BOUND_COLUMNS
             .iter()
             .chain(&SOURCE_COLUMNS)
+            .chain(&FINITENESS_COLUMNS)
             .copied()
             .collect();
         let rows = read(&drop_columns(&full, &old)).unwrap();
@@ -234,8 +252,13 @@ mod tests {
         none.gpu_mismatches = None;
         none.source = None;
         none.source_sha256 = None;
+        none.nonfinite_nodes = None;
+        none.overflow_nodes = None;
         let text = write(&[none.clone()]);
-        assert!(text.lines().nth(1).unwrap().ends_with(",3e-9,,"), "{text}");
+        assert!(
+            text.lines().nth(1).unwrap().ends_with(",3e-9,,,,"),
+            "{text}"
+        );
         assert_eq!(read(&text).unwrap(), [none]);
     }
 }

@@ -93,6 +93,34 @@ pub fn findings(data: &ReportData) -> Vec<String> {
         ));
     }
 
+    // A NaN or infinite result is an infinite loss, never "0 bits": said before any average.
+    let nonfinite: Vec<&ResultRow> = rows
+        .iter()
+        .filter(|r| r.nonfinite_nodes.unwrap_or(0) > 0)
+        .collect();
+    if !nonfinite.is_empty() {
+        let mut who: Vec<String> = Vec::new();
+        for r in &nonfinite {
+            let k = format!("{} {}", r.algorithm, r.op);
+            if !who.contains(&k) {
+                who.push(k);
+            }
+        }
+        out.push(format!(
+            "{} node(s) in {} of {} runs returned NaN or ±∞ where the exact value is finite ({}): an infinite loss, left out of the plots and counted in the nonfinite_nodes column.",
+            nonfinite.iter().map(|r| r.nonfinite_nodes.unwrap_or(0)).sum::<usize>(),
+            nonfinite.len(),
+            rows.len(),
+            who.join(", ")
+        ));
+    }
+    let overflow: usize = rows.iter().map(|r| r.overflow_nodes.unwrap_or(0)).sum();
+    if overflow > 0 {
+        out.push(format!(
+            "f32 overflowed at {overflow} node(s) over all runs (their exact value, or a partial sum of the algorithm's order, lies beyond f32's range): a property of the weights and the order, not a bug; the bounds, which assume no overflow, are not checked there."
+        ));
+    }
+
     // GPU results must equal their CPU twins bit for bit: a mismatch is a bug, said early.
     let gpu: Vec<(&ResultRow, usize)> = rows
         .iter()
@@ -551,6 +579,8 @@ mod tests {
             max_flagged_abs_error: None,
             source: None,
             source_sha256: None,
+            nonfinite_nodes: None,
+            overflow_nodes: None,
         }
     }
 

@@ -39,7 +39,8 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
             .iter()
             .filter(|r| &r.op == op && &r.algorithm == algo)
             .filter_map(|r| {
-                if r.max_rel_error > 0.0 {
+                // A non-finite error has no place on a log axis (a finding counts it).
+                if r.max_rel_error > 0.0 && r.max_rel_error.is_finite() {
                     Some((r.achieved_cond, r.max_rel_error))
                 } else {
                     zeros += 1;

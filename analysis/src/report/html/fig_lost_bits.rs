@@ -34,6 +34,8 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
                 .rows
                 .iter()
                 .filter(|r| &r.op == op && &r.algorithm == algo)
+                // An infinite loss cannot be drawn (a finding counts it).
+                .filter(|r| r.max_lost_bits.is_finite())
                 .map(|r| (r.achieved_cond, r.max_lost_bits))
                 .collect(),
             size: 4,
