@@ -150,7 +150,7 @@ fn ulps_or_inf<S: serde::Serializer>(x: &Option<u64>, s: S) -> Result<S::Ok, S::
 
 pub fn run(a: ScoreArgs) -> Result<(), Error> {
     if let Some(b) = a.max_lost_bits
-        && !(b >= 0.0)
+        && (b.is_nan() || b < 0.0)
     {
         return Err(Error::Usage(format!(
             "--max-lost-bits {b}: expected a number of bits ≥ 0"
