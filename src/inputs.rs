@@ -3,12 +3,16 @@
 //! from a file. The readers themselves are `generators::io` (formats: docs/inputs.md).
 
 use crate::Error;
-use generators::io::{ForestMode, Format, ReadOptions, TreeFile, read_tree, read_weights_bytes};
-use generators::{ChildOrder, Tree, WeightModel};
+use generators::io::{
+    ForestMode, Format, Labels, ReadError, ReadOptions, Reason, Subnormal, TreeFile, WeightsFile,
+    read_tree, read_weights_bytes,
+};
+use generators::{ChildOrder, Rng, Tree, WeightModel};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Where the weights come from: a generated model, or the input itself (the tree file's own
 /// weights, or a `--weights-file`).
@@ -70,6 +74,9 @@ pub struct TreeInput {
     pub tree_index: usize,
     pub root: Option<u64>,
     pub forest: String,
+    /// `flush` when subnormal weights were flushed to zero (absent: refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subnormal: Option<String>,
     /// A separate weights file (`--weights-file`) and its SHA-256.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weights_file: Option<PathBuf>,
@@ -81,8 +88,10 @@ pub struct TreeInput {
 pub struct LoadedTree {
     pub input: TreeInput,
     pub file: TreeFile,
-    /// The input's weights: the weights file's if one was given, else the file's own.
-    pub weights: Option<Vec<f32>>,
+    /// The weights file's weights, if one was given (they replace the file's own).
+    pub weights_file: Option<WeightsFile>,
+    /// Whether flushed subnormal weights were reported on stderr (once per read).
+    flush_reported: AtomicBool,
 }
 
 impl LoadedTree {
@@ -91,12 +100,71 @@ impl LoadedTree {
         display_name(&self.input.path)
     }
 
-    /// The input's weights, or a one-line error saying the file has none.
+    /// The input's weights: the weights file's if one was given, else the file's own. A
+    /// one-line error if the file has none, or if one of its numbers is no valid f32 weight
+    /// (checked here, where they become weights: a tree read for its shape never fails on
+    /// them). Subnormal weights flushed to zero (`--subnormal flush`) are reported on stderr
+    /// the first time.
     pub fn own_weights(&self) -> Result<&[f32], Error> {
-        self.weights.as_deref().ok_or_else(|| {
+        let (weights, flushed) = match (&self.weights_file, &self.file.weights) {
+            (Some(wf), _) => (&wf.weights[..], wf.flushed),
+            (None, Some(own)) => (own.get().map_err(flush_hint)?, own.flushed()),
+            (None, None) => {
+                return Err(Error::Usage(format!(
+                    "{}: the file has no weights of its own (no branch lengths / values); \
+                     choose a generated model with --weights, or give --weights-file",
+                    self.input.path.display()
+                )));
+            }
+        };
+        if flushed > 0 && !self.flush_reported.swap(true, Ordering::Relaxed) {
+            eprintln!(
+                "{}: {flushed} subnormal weight(s) flushed to zero (--subnormal flush)",
+                self.weights_path().display()
+            );
+        }
+        Ok(weights)
+    }
+
+    /// The file the weights come from: the weights file, else the tree file.
+    fn weights_path(&self) -> &Path {
+        self.input
+            .weights_file
+            .as_deref()
+            .unwrap_or(&self.input.path)
+    }
+
+    /// How a header names the input's weights: `file` (the tree file's own) or
+    /// `file:NAME` (a weights file), then how many subnormal ones were flushed when
+    /// `--subnormal flush` is on.
+    pub fn weights_name(&self) -> String {
+        let mut s = match &self.input.weights_file {
+            Some(p) => format!("file:{}", display_name(p)),
+            None => "file".to_string(),
+        };
+        if self.file.subnormal == Subnormal::Flush {
+            let flushed = match (&self.weights_file, &self.file.weights) {
+                (Some(wf), _) => wf.flushed,
+                (None, Some(own)) => own.flushed(),
+                (None, None) => 0,
+            };
+            s += &format!(" subnormal-flushed={flushed}");
+        }
+        s
+    }
+
+    /// Weights drawn from `model` for this tree; an error names the file (a one-vertex tree
+    /// file cannot carry gensum weights, for one).
+    pub fn model_weights(
+        &self,
+        model: WeightModel,
+        n: usize,
+        cond: f64,
+        rng: &mut Rng,
+    ) -> Result<Vec<f32>, Error> {
+        model.weights(n, cond, rng).map_err(|e| {
             Error::Usage(format!(
-                "{}: the file has no weights of its own (no branch lengths / values); \
-                 choose a generated model with --weights, or give --weights-file",
+                "{}: {model} weights: {e}",
                 self.input.path.display()
             ))
         })
@@ -131,10 +199,11 @@ pub fn load(
             // Read once: the same bytes are parsed and hashed.
             let raw = std::fs::read(wp)
                 .map_err(|e| Error::Usage(format!("{}: cannot read: {e}", wp.display())))?;
-            let w = read_weights_bytes(wp, &raw, &file)?;
+            let w = read_weights_bytes(wp, &raw, &file).map_err(flush_hint)?;
+            eprintln!("{}: {}", wp.display(), keys_matched(&w, &file.labels));
             (Some(w), Some(generators::io::sha256_hex(&raw)))
         }
-        None => (file.weights.clone(), None),
+        None => (None, None),
     };
     let input = TreeInput {
         path: path.to_path_buf(),
@@ -143,14 +212,40 @@ pub fn load(
         tree_index: opts.tree_index,
         root: opts.root,
         forest: opts.forest.name().to_string(),
+        subnormal: (opts.subnormal == Subnormal::Flush).then(|| opts.subnormal.name().into()),
         weights_file: weights_file.map(Path::to_path_buf),
         weights_sha256,
     };
     Ok(LoadedTree {
         input,
         file,
-        weights,
+        weights_file: weights,
+        flush_reported: AtomicBool::new(false),
     })
+}
+
+/// A subnormal weight's error, with the way through.
+fn flush_hint(e: ReadError) -> Error {
+    match e.reason() {
+        Some(Reason::Subnormal { .. }) => {
+            Error::Usage(format!("{e}; --subnormal flush reads such weights as zero"))
+        }
+        _ => Error::Read(e),
+    }
+}
+
+/// How a weights file's keys were matched, for stderr: a key that is no label is read as a
+/// vertex id, and a user should see when that happened.
+fn keys_matched(w: &WeightsFile, labels: &Labels) -> String {
+    match labels {
+        Labels::Names { .. } | Labels::None => format!(
+            "{} key(s) matched by label, {} by vertex id (preorder of the tree file)",
+            w.by_label, w.by_id
+        ),
+        Labels::FileIds { .. } | Labels::Listed(_) => {
+            format!("{} key(s) matched by vertex id of the file", w.by_id)
+        }
+    }
 }
 
 impl TreeInput {
@@ -161,6 +256,10 @@ impl TreeInput {
             tree_index: self.tree_index,
             root: self.root,
             forest: self.forest.parse::<ForestMode>().map_err(Error::Usage)?,
+            subnormal: match &self.subnormal {
+                Some(s) => s.parse::<Subnormal>().map_err(Error::Usage)?,
+                None => Subnormal::Refuse,
+            },
         };
         let loaded = load(&self.path, &opts, self.weights_file.as_deref())?;
         let changed = if loaded.input.sha256 != self.sha256 {

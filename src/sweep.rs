@@ -506,9 +506,12 @@ fn build<'a>(params: &SweepParams, files: &'a [LoadedTree], job: &Job) -> Result
             let tree = file.tree(job.child_order);
             let weights = match params.weights {
                 WeightChoice::File => file.own_weights()?.to_vec(),
-                WeightChoice::Model(m) => {
-                    m.weights(tree.len(), job.target_cond, &mut generators::rng(job.seed))?
-                }
+                WeightChoice::Model(m) => file.model_weights(
+                    m,
+                    tree.len(),
+                    job.target_cond,
+                    &mut generators::rng(job.seed),
+                )?,
             };
             (file.name(), Some(&file.input), tree, weights)
         }

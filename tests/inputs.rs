@@ -310,12 +310,27 @@ fn bad_inputs_are_one_line_errors() {
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
         let out = dir.join(format!("{name}.out"));
+        // A number that is no valid weight is an error where it becomes one: with the file's
+        // own weights (the tree itself reads, see `values_are_checked_where_they_are_weights`).
+        let weights = if matches!(*name, "nan.nwk" | "inf.nwk") {
+            "file"
+        } else {
+            "ones"
+        };
         for args in [
-            vec!["run", "--tree", path.to_str().unwrap(), "--weights", "ones"],
+            vec![
+                "run",
+                "--tree",
+                path.to_str().unwrap(),
+                "--weights",
+                weights,
+            ],
             vec![
                 "sweep",
                 "--tree",
                 path.to_str().unwrap(),
+                "--weights",
+                weights,
                 "--quiet",
                 "--out",
                 out.to_str().unwrap(),
@@ -395,4 +410,263 @@ fn bad_inputs_are_one_line_errors() {
         "{}",
         text(&o.stderr)
     );
+}
+
+/// A Matrix Market file with one f32-subnormal value on a tree edge (as SuiteSparse's
+/// Grund/bayer10, VDOL/hangGlider_2 and Sandia/adder_dcop_05 have): its shape is usable
+/// everywhere; its own weights are refused unless `--subnormal flush`, which reports the count.
+#[test]
+fn values_are_checked_where_they_are_weights() {
+    let dir = scratch("subnormal");
+    let g = dir.join("g.mtx");
+    std::fs::write(
+        &g,
+        "%%MatrixMarket matrix coordinate real general\n4 4 3\n2 1 1.5\n3 2 1e-40\n4 2 2\n",
+    )
+    .unwrap();
+    let g = g.to_str().unwrap();
+    let o = accuracy(&["stats", g]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("own"), "{}", text(&o.stdout));
+    let o = accuracy(&[
+        "run",
+        "--tree",
+        g,
+        "--weights",
+        "ones",
+        "--algos",
+        "parallel",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // The file's own weights: the value is refused, with the way through.
+    let o = accuracy(&[
+        "run",
+        "--tree",
+        g,
+        "--weights",
+        "file",
+        "--algos",
+        "parallel",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let e = text(&o.stderr);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.starts_with(&format!(
+            "error: {g}:4:5: value '1e-40' is nonzero but below"
+        )),
+        "{e}"
+    );
+    assert!(
+        e.trim_end()
+            .ends_with("; --subnormal flush reads such weights as zero"),
+        "{e}"
+    );
+    let flush = [
+        "run",
+        "--tree",
+        g,
+        "--weights",
+        "file",
+        "--subnormal",
+        "flush",
+        "--algos",
+        "parallel",
+    ];
+    let o = accuracy(&flush);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains(&format!(
+            "{g}: 1 subnormal weight(s) flushed to zero (--subnormal flush)"
+        )),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(
+        text(&o.stdout).contains(" n=4 weights=file subnormal-flushed=1 "),
+        "{}",
+        text(&o.stdout)
+    );
+    // A sweep records the mode, so that its resume reads the file the same way.
+    let out = dir.join("sweep");
+    let o = accuracy(&[
+        "sweep",
+        "--tree",
+        g,
+        "--weights",
+        "file",
+        "--subnormal",
+        "flush",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = accuracy(&["sweep", "--quiet", "--resume", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
+/// A weights file: how its keys were matched on stderr, its name in `run`'s header, and a key
+/// that reads both as a label and as another vertex's id refused.
+#[test]
+fn weights_files_say_how_keys_matched() {
+    let dir = scratch("keys");
+    // Preorder ids: 0 = root "7", 1 = internal "1", 2 = x, 3 = y, 4 = leaf "2".
+    let t = dir.join("t.nwk");
+    std::fs::write(&t, "((x:1,y:2)1:1,2:1)7;\n").unwrap();
+    let w = dir.join("counts.tsv");
+    std::fs::write(&w, "x 3\ny 4\n0 1\n").unwrap();
+    let (t, w) = (t.to_str().unwrap(), w.to_str().unwrap());
+    let o = accuracy(&[
+        "run",
+        "--tree",
+        t,
+        "--weights-file",
+        w,
+        "--algos",
+        "parallel",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains(&format!(
+            "{w}: 2 key(s) matched by label, 1 by vertex id (preorder of the tree file)"
+        )),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(
+        text(&o.stdout).contains(" n=5 weights=file:counts.tsv "),
+        "{}",
+        text(&o.stdout)
+    );
+    let bad = dir.join("bad.tsv");
+    std::fs::write(&bad, "x 3\n2 4\n").unwrap();
+    let o = accuracy(&["run", "--tree", t, "--weights-file", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert_eq!(
+        text(&o.stderr).trim_end(),
+        format!(
+            "error: {}:2:1: key '2' is ambiguous: the label of vertex 4, and the id of vertex 2 \
+             (0..n-1 in preorder of the file)",
+            bad.display()
+        )
+    );
+}
+
+/// Generated weights that a tree file cannot carry: the error names the file.
+#[test]
+fn gensum_on_a_one_vertex_tree_file_names_it() {
+    let dir = scratch("one");
+    let t = dir.join("one.nwk");
+    std::fs::write(&t, "a:1;\n").unwrap();
+    let t = t.to_str().unwrap();
+    let want =
+        format!("error: {t}: gensum weights: cannot generate a sum of 1 values (need at least 2)");
+    let out = dir.join("sweep");
+    for args in [
+        vec!["run", "--tree", t, "--weights", "gensum"],
+        vec![
+            "score",
+            "--tree",
+            t,
+            "--weights",
+            "gensum",
+            "--results",
+            "R.csv",
+        ],
+        vec![
+            "sweep",
+            "--tree",
+            t,
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    ] {
+        let o = accuracy(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+        let e = text(&o.stderr);
+        assert!(e.lines().any(|l| l == want), "{args:?}: {e}");
+    }
+}
+
+/// What lies under the formats, through the binary: a byte-order mark is read, gzip with
+/// trailing bytes, an absurd entry count and sparse vertex ids name what is really wrong.
+#[test]
+fn readers_name_what_is_really_wrong() {
+    let dir = scratch("wrong");
+    let write = |name: &str, bytes: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let bom = write(
+        "bom.nex",
+        b"\xEF\xBB\xBF#NEXUS\nbegin trees; tree t = (a,b); end;\n",
+    );
+    let o = accuracy(&["stats", &bom]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("nexus"), "{}", text(&o.stdout));
+    // A real gzip file with bytes after it (zero padding, as some tools leave).
+    let mut gz = std::fs::read(data("HB_494_bus.mtx.gz")).unwrap();
+    let at = gz.len();
+    gz.extend_from_slice(b"\0\0\0\0");
+    let gz = write("bus.mtx.gz", &gz);
+    let mtx = write(
+        "big.mtx",
+        b"%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1000000000000\n2 1\n3 2\n",
+    );
+    // Taxonomy-like ids, sorted and sparse: the root 1, then 2 and every multiple of 3.
+    let ids: Vec<u64> = [1, 2]
+        .into_iter()
+        .chain((3..2000).filter(|i| i % 3 == 0))
+        .collect();
+    let n = ids.len() as u64;
+    let lines: String = ids
+        .iter()
+        .map(|&i| {
+            if i == 1 {
+                "1 -1\n".into()
+            } else {
+                format!("{i} 1\n")
+            }
+        })
+        .collect();
+    let missing = (1..=n).find(|k| !ids.contains(k)).unwrap();
+    // The first line a user must fix, not the last line (the largest id).
+    let (line, id) = (1..)
+        .zip(&ids)
+        .find(|&(_, &i)| i > n)
+        .map(|(l, &i)| (l, i))
+        .unwrap();
+    assert!(line < n);
+    let ids = write("taxa.txt", lines.as_bytes());
+    for (file, want) in [
+        (
+            &gz,
+            format!(
+                "{gz}: byte {at}: 4 trailing bytes after the gzip stream (they do not start \
+                 another gzip member)"
+            ),
+        ),
+        (
+            &mtx,
+            format!(
+                "{mtx}:2:1: the size line declares 1000000000000 entries, but only 2 lines \
+                 follow it"
+            ),
+        ),
+        (
+            &ids,
+            format!(
+                "{ids}:{line}:1: missing vertex {missing}: ids must run 1..={n}, but this line \
+                 has vertex {id}"
+            ),
+        ),
+    ] {
+        let o = accuracy(&["stats", file]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+        let e = text(&o.stderr);
+        assert_eq!(e.lines().next(), Some(format!("error: {want}").as_str()));
+    }
 }

@@ -111,12 +111,22 @@ fn audit(r: &Result<TreeFile, generators::ReadError>) -> Option<String> {
     match r {
         Ok(t) => {
             let n = t.tree.len();
-            if let Some(w) = &t.weights {
-                if w.len() != n {
-                    return Some(format!("{} weights for {n} vertices", w.len()));
+            if let Some(own) = &t.weights {
+                if own.len() != n {
+                    return Some(format!("{} weights for {n} vertices", own.len()));
                 }
-                if let Some(x) = w.iter().find(|x| !(**x == 0.0 || x.is_normal())) {
-                    return Some(format!("weight {x} is not normal"));
+                match own.get() {
+                    Ok(w) => {
+                        if let Some(x) = w.iter().find(|x| !(**x == 0.0 || x.is_normal())) {
+                            return Some(format!("weight {x} is not normal"));
+                        }
+                    }
+                    Err(e) => {
+                        let m = e.to_string();
+                        if m.contains('\n') {
+                            return Some(format!("multi-line message: {m}"));
+                        }
+                    }
                 }
             }
             None
@@ -187,7 +197,7 @@ fn main() {
                 if target == Target::Weights {
                     let tf = &trees[i % 2];
                     match read_weights_bytes(Path::new(name), input, tf) {
-                        Ok(w) if w.len() != tf.tree.len() => {
+                        Ok(w) if w.weights.len() != tf.tree.len() => {
                             (Some("weights length".to_string()), None)
                         }
                         Ok(_) => (None, None),

@@ -16,6 +16,11 @@ fn read(file: &str) -> TreeFile {
     read_tree(&data_dir().join(file), &ReadOptions::default()).unwrap()
 }
 
+/// The file's own weights, which must be there and valid.
+fn own(t: &TreeFile) -> &[f32] {
+    t.own_weights().unwrap().expect("the file has weights")
+}
+
 fn vertex_named(t: &TreeFile, name: &str) -> u32 {
     (0..t.tree.len() as u32)
         .find(|&v| t.labels.get(v) == Some(Label::Name(name)))
@@ -55,19 +60,19 @@ fn newick_details() {
     // "(((((Struthionidae:17.1,Rheidae:17.1):0.8, ..." — preorder ids: 5 opens, then the leaf.
     assert_eq!(vertex_named(&t, "Struthionidae"), 5);
     assert_eq!(t.tree.parents()[5], 4);
-    assert_eq!(t.weights.as_ref().unwrap()[5], 17.1f32);
-    assert_eq!(t.weights.as_ref().unwrap()[4], 0.8f32);
+    assert_eq!(own(&t)[5], 17.1f32);
+    assert_eq!(own(&t)[4], 0.8f32);
     // The root has no length in the file: weight 0.
-    assert_eq!(t.weights.as_ref().unwrap()[0], 0.0);
+    assert_eq!(own(&t)[0], 0.0);
     // A quoted internal label with a space and a semicolon.
     let u = read("unifrac_crawford.tre");
     let v = vertex_named(&u, "c__Clostridia; o__Clostridiales");
     assert!(!u.tree.children(v).is_empty());
-    assert_eq!(u.weights.as_ref().unwrap()[v as usize], 0.01046f32);
+    assert_eq!(own(&u)[v as usize], 0.01046f32);
     // NEXUS: the first leaf of "TREE Fig._1 = [&R] (Erinaceus_europaeus:0.59788,...".
     let b = read("biopython_bats.nex");
     assert_eq!(b.labels.get(1), Some(Label::Name("Erinaceus_europaeus")));
-    assert_eq!(b.weights.as_ref().unwrap()[1], 0.59788f32);
+    assert_eq!(own(&b)[1], 0.59788f32);
     assert_eq!(b.trees_in_file, 1);
 }
 
@@ -151,7 +156,7 @@ fn bus_weights_are_matrix_entries() {
         let x: f32 = f[2].parse().unwrap();
         entry.entry((i.min(j), i.max(j))).or_insert(x);
     }
-    let w = t.weights.as_ref().unwrap();
+    let w = own(&t);
     for v in 0..t.tree.len() as u32 {
         let want = match t.tree.parent(v) {
             Some(p) => entry[&((v + 1).min(p + 1), (v + 1).max(p + 1))],
@@ -186,12 +191,14 @@ fn sha256_matches_provenance() {
 #[test]
 fn weights_file_on_a_real_tree() {
     let t = read("ape_bird_families.nwk");
-    let w = read_weights_bytes(
+    let wf = read_weights_bytes(
         Path::new("counts.tsv"),
         b"# sample counts\nStruthionidae\t3\nRheidae, 4.5\n0 -1\n",
         &t,
     )
     .unwrap();
+    assert_eq!((wf.by_label, wf.by_id, wf.flushed), (2, 1, 0));
+    let w = wf.weights;
     assert_eq!(w.len(), 272);
     assert_eq!(w[5], 3.0);
     assert_eq!(w[vertex_named(&t, "Rheidae") as usize], 4.5);
@@ -199,8 +206,9 @@ fn weights_file_on_a_real_tree() {
     assert_eq!(w.iter().filter(|&&x| x != 0.0).count(), 3);
     // Keyed by file id for graphs.
     let g = read("HB_494_bus.mtx.gz");
-    let w = read_weights_bytes(Path::new("w"), b"494 2\n1 1\n", &g).unwrap();
-    assert_eq!((w[493], w[0]), (2.0, 1.0));
+    let wf = read_weights_bytes(Path::new("w"), b"494 2\n1 1\n", &g).unwrap();
+    assert_eq!((wf.weights[493], wf.weights[0]), (2.0, 1.0));
+    assert_eq!((wf.by_label, wf.by_id), (0, 2));
     assert!(read_weights_bytes(Path::new("w"), b"495 2\n", &g).is_err());
     assert!(read_weights_bytes(Path::new("w"), b"0 2\n", &g).is_err());
 }
@@ -253,7 +261,7 @@ fn format_detection() {
 fn missing_lengths() {
     let o = ReadOptions::default();
     let t = read_tree_bytes(Path::new("t.nwk"), b"((a:1,b)c,d:-2.5):4;", &o).unwrap();
-    assert_eq!(t.weights.unwrap(), vec![4.0, 0.0, 1.0, 0.0, -2.5]);
+    assert_eq!(own(&t), [4.0, 0.0, 1.0, 0.0, -2.5]);
     let t = read_tree_bytes(Path::new("t.nwk"), b"((a,b)c,d);", &o).unwrap();
     assert!(t.weights.is_none());
 }
@@ -276,7 +284,7 @@ fn forest_modes_keep_file_ids() {
     let t = read_tree_bytes(Path::new("g.mtx"), g, &o).unwrap();
     assert_eq!(t.tree.root(), 6);
     assert_eq!(t.tree.parents(), &[1, 6, 1, 6, 6, 4, NO_PARENT]);
-    assert_eq!(t.weights.unwrap(), vec![1.5, 0.0, 2.5, 7.0, 0.0, 3.0, 0.0]);
+    assert_eq!(own(&t), [1.5, 0.0, 2.5, 7.0, 0.0, 3.0, 0.0]);
     assert_eq!(t.labels.get(6), None);
     assert_eq!(t.labels.get(5), Some(Label::FileId(6)));
     assert_eq!(t.tree.children(6), &[1, 3, 4]);

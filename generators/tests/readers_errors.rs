@@ -1,5 +1,7 @@
 //! Bad input → the exact one-line message a user sees. The same messages are listed in
-//! docs/inputs.md; `messages_are_documented` keeps the two in step.
+//! docs/inputs.md; `messages_are_documented` keeps the two in step. Numbers that are no valid
+//! weights are an error only when the file's own weights are used: those cases read, and
+//! give their message from `TreeFile::own_weights`.
 
 mod common;
 
@@ -12,6 +14,10 @@ struct Case {
     input: Vec<u8>,
     opts: ReadOptions,
     message: &'static str,
+    /// The message comes when the file's own weights are used; the read itself succeeds.
+    when_used: bool,
+    /// Weights files: the tree they are read for.
+    tree: &'static str,
 }
 
 fn case(what: &'static str, file: &'static str, input: &[u8], message: &'static str) -> Case {
@@ -21,12 +27,28 @@ fn case(what: &'static str, file: &'static str, input: &[u8], message: &'static 
         input: input.to_vec(),
         opts: ReadOptions::default(),
         message,
+        when_used: false,
+        tree: "(a,b)c;",
+    }
+}
+
+/// A case whose message comes when the file's own weights are used.
+fn used(what: &'static str, file: &'static str, input: &[u8], message: &'static str) -> Case {
+    Case {
+        when_used: true,
+        ..case(what, file, input, message)
     }
 }
 
 fn truncated_gzip() -> Vec<u8> {
     let gz = common::gzip(b"(a:1,b:2)c;\n");
     gz[..gz.len() - 5].to_vec()
+}
+
+fn gzip_then(trailing: &[u8]) -> Vec<u8> {
+    let mut gz = common::gzip(b"(a:1,b:2)c;\n");
+    gz.extend_from_slice(trailing);
+    gz
 }
 
 fn corrupt_gzip() -> Vec<u8> {
@@ -50,6 +72,13 @@ fn cases() -> Vec<Case> {
             "tree.nwk.gz",
             &corrupt_gzip(),
             "tree.nwk.gz: byte 15: corrupt gzip data: corrupt deflate stream",
+        ),
+        case(
+            "gzip followed by other bytes",
+            "tree.nwk.gz",
+            &gzip_then(b"junk\n"),
+            "tree.nwk.gz: byte 32: 5 trailing bytes after the gzip stream (they do not start \
+             another gzip member)",
         ),
         case(
             "binary data",
@@ -106,25 +135,25 @@ fn cases() -> Vec<Case> {
             b"(a:1x,b);",
             "tree.nwk:1:4: branch length '1x' is not a number",
         ),
-        case(
+        used(
             "NaN length",
             "tree.nwk",
             b"(a:NaN,b);",
             "tree.nwk:1:4: branch length 'NaN' is NaN",
         ),
-        case(
+        used(
             "infinite length",
             "tree.nwk",
             b"(a:-inf,b);",
             "tree.nwk:1:4: branch length '-inf' is infinite",
         ),
-        case(
+        used(
             "length overflowing f32",
             "tree.nwk",
             b"(a:1e39,b);",
             "tree.nwk:1:4: branch length '1e39' overflows f32 (largest finite value 3.4028235e38)",
         ),
-        case(
+        used(
             "subnormal length",
             "tree.nwk",
             b"(a:1e-40,b);",
@@ -187,6 +216,12 @@ fn cases() -> Vec<Case> {
             "tree.txt",
             b"0 -1\n1 0\n3 1\n",
             "tree.txt:3:1: missing vertex 2: ids must run 0..=2, but this line has vertex 3",
+        ),
+        case(
+            "missing vertex, sparse ids in order",
+            "tree.txt",
+            b"1 -1\n2 1\n6 1\n7 1\n9 1\n",
+            "tree.txt:3:1: missing vertex 3: ids must run 1..=5, but this line has vertex 6",
         ),
         case(
             "ids not from 0 or 1",
@@ -289,6 +324,20 @@ fn cases() -> Vec<Case> {
             "graph.mtx:4:1: more entries than the 1 the size line declares",
         ),
         case(
+            "absurd entry count",
+            "graph.mtx",
+            b"%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1000000000000\n2 1\n3 2\n",
+            "graph.mtx:2:1: the size line declares 1000000000000 entries, but only 2 lines follow it",
+        ),
+        used(
+            "subnormal value on a tree edge",
+            "graph.mtx",
+            b"%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1e-40\n3 2 1\n",
+            "graph.mtx:3:5: value '1e-40' is nonzero but below f32::MIN_POSITIVE \
+             (1.1754944e-38): in f32 it would be subnormal or zero, and GPUs flush subnormals \
+             to zero",
+        ),
+        case(
             "non-numeric value",
             "graph.mtx",
             b"%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n2 1 x\n",
@@ -365,6 +414,23 @@ fn weight_cases() -> Vec<Case> {
             b"a\n",
             "w.txt:1:1: expected 'key value', found 1 fields",
         ),
+        case(
+            "subnormal weight",
+            "w.txt",
+            b"b -1e-42\n",
+            "w.txt:1:3: weight '-1e-42' is nonzero but below f32::MIN_POSITIVE (1.1754944e-38): \
+             in f32 it would be subnormal or zero, and GPUs flush subnormals to zero",
+        ),
+        Case {
+            tree: "(a,b)1;",
+            ..case(
+                "key both a label and an id",
+                "w.txt",
+                b"a 2\n1 5\n",
+                "w.txt:2:1: key '1' is ambiguous: the label of vertex 0, and the id of vertex 1 \
+                 (0..n-1 in preorder of the file)",
+            )
+        },
     ]
 }
 
@@ -396,6 +462,10 @@ fn shown(c: &Case) -> String {
         s += &format!("` with tree index {}", c.opts.tree_index);
         return format!("`{s}");
     }
+    if c.tree != "(a,b)c;" {
+        s += &format!("` for the tree `{}", c.tree);
+        return format!("`{s}`");
+    }
     if let Some(r) = c.opts.root {
         s += &format!("` with root {r}");
         if c.opts.forest != ForestMode::Refuse {
@@ -411,13 +481,19 @@ fn actual() -> Vec<(&'static str, String, String, String)> {
     let mut out = Vec::new();
     for c in cases() {
         let got = match read_tree_bytes(Path::new(c.file), &c.input, &c.opts) {
+            Ok(t) if c.when_used => match t.own_weights() {
+                Ok(_) => "<no error when the weights are used>".to_string(),
+                Err(e) => e.to_string(),
+            },
             Ok(_) => "<no error>".to_string(),
+            Err(e) if c.when_used => format!("<read refused: {e}>"),
             Err(e) => e.to_string(),
         };
         out.push((c.what, shown(&c), got, c.message.to_string()));
     }
-    let tree = read_tree_bytes(Path::new("t.nwk"), b"(a,b)c;", &ReadOptions::default()).unwrap();
     for c in weight_cases() {
+        let opts = ReadOptions::default();
+        let tree = read_tree_bytes(Path::new("t.nwk"), c.tree.as_bytes(), &opts).unwrap();
         let got = match read_weights_bytes(Path::new(c.file), &c.input, &tree) {
             Ok(_) => "<no error>".to_string(),
             Err(e) => e.to_string(),

@@ -86,12 +86,20 @@ fn check(path: &Path, r: &Result<TreeFile, ReadError>) -> Result<(), TestCaseErr
         Ok(t) => {
             let n = t.tree.len();
             prop_assert!(n >= 1);
-            if let Some(w) = &t.weights {
-                prop_assert_eq!(w.len(), n);
-                prop_assert!(
-                    w.iter()
-                        .all(|x| x.is_finite() && (*x == 0.0 || x.is_normal()))
-                );
+            if let Some(own) = &t.weights {
+                prop_assert_eq!(own.len(), n);
+                // Valid weights, or one line naming the file and the value.
+                match own.get() {
+                    Ok(w) => prop_assert!(
+                        w.iter()
+                            .all(|x| x.is_finite() && (*x == 0.0 || x.is_normal()))
+                    ),
+                    Err(e) => {
+                        let msg = e.to_string();
+                        prop_assert!(!msg.contains('\n'), "multi-line message: {msg}");
+                        prop_assert!(msg.starts_with(&path.display().to_string()));
+                    }
+                }
             }
             match &t.labels {
                 Labels::Names { spans, text } => {
@@ -175,7 +183,7 @@ fn newick_round_trip() {
             }
             match &w {
                 Some(w) => {
-                    let read = r.weights.as_ref().unwrap();
+                    let read = r.own_weights().unwrap().unwrap();
                     let want: Vec<f32> = (0..n).map(|i| w[t.preorder()[i] as usize]).collect();
                     prop_assert_eq!(bits(read), bits(&want));
                 }
@@ -235,7 +243,7 @@ fn nexus_round_trip_with_translate() {
                     .map_or(generators::NO_PARENT, |p| pos[p as usize]);
                 prop_assert_eq!(r.tree.parents()[pos[v] as usize], want);
                 prop_assert_eq!(
-                    r.weights.as_ref().unwrap()[pos[v] as usize].to_bits(),
+                    r.own_weights().unwrap().unwrap()[pos[v] as usize].to_bits(),
                     w[v].to_bits()
                 );
                 let want = Some(l[v].as_str()).filter(|s| !s.is_empty());
@@ -266,7 +274,7 @@ fn parent_array_round_trip() {
                 .map_err(|e| TestCaseError::fail(format!("{e}\n{s}")))?;
             prop_assert_eq!(r.format, Format::ParentArray);
             prop_assert_eq!(r.tree.parents(), t.parents());
-            prop_assert_eq!(r.weights.as_deref().map(bits), w.as_deref().map(bits));
+            prop_assert_eq!(r.own_weights().unwrap().map(bits), w.as_deref().map(bits));
             prop_assert_eq!(r.labels.get(0), Some(Label::FileId(base)));
             Ok(())
         })
@@ -294,7 +302,7 @@ fn matrix_market_round_trip() {
             prop_assert_eq!(r.format, Format::MatrixMarket);
             // BFS from vertex 1 (the root) of a tree's graph is the tree itself.
             prop_assert_eq!(r.tree.parents(), t.parents());
-            prop_assert_eq!(r.weights.as_deref().map(bits), w.as_deref().map(bits));
+            prop_assert_eq!(r.own_weights().unwrap().map(bits), w.as_deref().map(bits));
             Ok(())
         })
         .unwrap();
@@ -329,7 +337,8 @@ fn weights_file_round_trip() {
                 }
             }
             let got = read_weights_bytes(Path::new("w.txt"), file.as_bytes(), &tf)
-                .map_err(|e| TestCaseError::fail(format!("{e}\n{file}")))?;
+                .map_err(|e| TestCaseError::fail(format!("{e}\n{file}")))?
+                .weights;
             for v in 0..t.len() {
                 prop_assert_eq!(
                     got[pos[v] as usize].to_bits(),
@@ -479,6 +488,7 @@ fn fuzz_weights_file() {
             let tf = if i == 0 { &tf_nwk } else { &tf_parents };
             match read_weights_bytes(Path::new("w.txt"), &input, tf) {
                 Ok(w) => {
+                    let w = w.weights;
                     prop_assert_eq!(w.len(), tf.tree.len());
                     prop_assert!(w.iter().all(|x| *x == 0.0 || x.is_normal()));
                 }

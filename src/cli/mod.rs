@@ -15,7 +15,7 @@ pub mod sweep;
 use analysis::{Algorithm, Op, ReferenceKind};
 use clap::Args;
 use generators::ChildOrder;
-use generators::io::{ForestMode, Format, ReadOptions};
+use generators::io::{ForestMode, Format, ReadOptions, Subnormal};
 use std::path::PathBuf;
 use treefix_accuracy::Error;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
@@ -67,6 +67,11 @@ pub struct ReadArgs {
     /// (its largest component), virtual-root (one extra root, weight 0, joins the components).
     #[arg(long, default_value = "refuse")]
     pub forest: ForestMode,
+    /// Weights that are nonzero but subnormal in f32 (GPUs flush them to zero): refuse (an
+    /// error naming the value) or flush (read as zero, counted on stderr and in `run`'s
+    /// header). Checked only where a file's numbers become weights.
+    #[arg(long, default_value = "refuse")]
+    pub subnormal: Subnormal,
 }
 
 impl ReadArgs {
@@ -76,6 +81,7 @@ impl ReadArgs {
             tree_index: self.tree_index,
             root: self.root,
             forest: self.forest,
+            subnormal: self.subnormal,
         }
     }
 }

@@ -89,9 +89,9 @@ fn subject(a: &RunArgs) -> Result<Subject, Error> {
     let from_file =
         a.file_weights.weights_file.is_some() || a.instance.weights == WeightChoice::File;
     let (weights, what) = match a.instance.weights {
-        _ if from_file => (file.own_weights()?.to_vec(), "file".to_string()),
+        _ if from_file => (file.own_weights()?.to_vec(), file.weights_name()),
         WeightChoice::Model(m) => (
-            m.weights(tree.len(), a.cond, &mut generators::rng(seed))?,
+            file.model_weights(m, tree.len(), a.cond, &mut generators::rng(seed))?,
             m.to_string(),
         ),
         WeightChoice::File => unreachable!("handled above"),

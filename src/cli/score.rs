@@ -165,7 +165,9 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     let weights = match a.weights {
         _ if a.file_weights.weights_file.is_some() => file.own_weights()?.to_vec(),
         WeightChoice::File => file.own_weights()?.to_vec(),
-        WeightChoice::Model(m) => m.weights(tree.len(), a.cond, &mut generators::rng(a.seed))?,
+        WeightChoice::Model(m) => {
+            file.model_weights(m, tree.len(), a.cond, &mut generators::rng(a.seed))?
+        }
     };
     let scored = read_results(&a.results, &file.file.labels, tree.len())?;
     let achieved_cond = experiment::achieved_cond(&weights);

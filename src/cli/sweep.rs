@@ -117,6 +117,12 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
             (params, files, a.out.unwrap_or_else(sweep::default_dir))
         }
     };
+    // The files' own numbers become weights here: check them before anything is written.
+    if params.weights == WeightChoice::File {
+        for f in &files {
+            f.own_weights()?;
+        }
+    }
     let backend = gpu::select_backend(a.measure.backend)?;
     if !a.quiet {
         eprintln!("backend: {}", backend.describe());

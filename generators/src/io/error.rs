@@ -98,6 +98,8 @@ pub enum Reason {
     GzipTruncated,
     #[error("corrupt gzip data: {0}")]
     GzipCorrupt(String),
+    #[error("{bytes} trailing bytes after the gzip stream (they do not start another gzip member)")]
+    GzipTrailing { bytes: usize },
     #[error("binary data (a NUL byte): not a text tree file")]
     Binary,
     #[error("text is not valid UTF-8")]
@@ -230,6 +232,10 @@ pub enum Reason {
     MtxTooFew { expected: u64, found: u64 },
     #[error("more entries than the {expected} the size line declares")]
     MtxTooMany { expected: u64 },
+    #[error("the size line declares {declared} entries, but only {following} lines follow it")]
+    MtxEntriesBeyondFile { declared: u64, following: u64 },
+    #[error("the size line declares {declared} entries; at most 4294967294 are supported")]
+    MtxTooManyEntries { declared: u64 },
     #[error("a BFS root applies only to Matrix Market graphs, not to {format} files")]
     RootOption { format: super::Format },
     #[error("root {root} is not a vertex (1..={n})")]
@@ -264,6 +270,15 @@ pub enum Reason {
         key: String,
         first: u32,
         second: u32,
+    },
+    #[error(
+        "key '{key}' is ambiguous: the label of vertex {label_vertex}, and the id of vertex \
+         {id_vertex} (0..n-1 in preorder of the file)"
+    )]
+    AmbiguousKey {
+        key: String,
+        label_vertex: u32,
+        id_vertex: u32,
     },
 }
 

@@ -9,11 +9,15 @@ mod error;
 mod mtx;
 mod newick;
 mod nexus;
+mod own_weights;
 mod parents;
+mod spanning;
 mod text;
 mod weights;
 
 pub use error::{ReadError, Reason, What};
+pub use own_weights::{OwnWeights, Subnormal};
+pub use weights::WeightsFile;
 
 use crate::Tree;
 use error::Fail;
@@ -128,6 +132,9 @@ pub struct ReadOptions {
     pub root: Option<u64>,
     /// What to do with a disconnected Matrix Market graph.
     pub forest: ForestMode,
+    /// What to do with subnormal weights: the file's own (when they are used) and those of a
+    /// weights file read for it.
+    pub subnormal: Subnormal,
 }
 
 /// Per-vertex labels, stored compactly.
@@ -195,8 +202,11 @@ pub struct TreeFile {
     /// otherwise).
     pub tree: Tree,
     /// The file's own weights (branch lengths, matrix values, parent-array weights); `None`
-    /// when it has none.
-    pub weights: Option<Vec<f32>>,
+    /// when it has none. Numbers that are no valid f32 weights are an error only when these
+    /// weights are used ([`OwnWeights::get`], [`TreeFile::own_weights`]).
+    pub weights: Option<OwnWeights>,
+    /// The read's subnormal mode; a weights file read for this tree follows it.
+    pub subnormal: Subnormal,
     pub labels: Labels,
     /// Trees in the file (Newick/NEXUS; 1 otherwise).
     pub trees_in_file: usize,
@@ -204,6 +214,14 @@ pub struct TreeFile {
     pub components: usize,
     /// Wall time of the read, parse and tree construction, in seconds.
     pub read_s: f64,
+}
+
+impl TreeFile {
+    /// The file's own weights, `None` if it has none, or the error of the first number in the
+    /// file that is no valid weight (see [`OwnWeights::get`]).
+    pub fn own_weights(&self) -> Result<Option<&[f32]>, ReadError> {
+        self.weights.as_ref().map(OwnWeights::get).transpose()
+    }
 }
 
 /// Structural figures of a tree (the seed paper's Table I and more).
@@ -237,12 +255,12 @@ impl TreeStats {
     }
 }
 
-/// The format of a file: `#NEXUS` or `%%MatrixMarket` at the start of the text; else the
-/// extension (a trailing `.gz` ignored): `.nwk .tre .tree .newick .nw` Newick, `.nex .nexus
-/// .nxs` NEXUS, `.mtx` Matrix Market; else Newick if the text starts with `(`; else a parent
-/// array.
+/// The format of a file: `#NEXUS` or `%%MatrixMarket` at the start of the text (after a
+/// byte-order mark, whitespace and `[...]` comments); else the extension (a trailing `.gz`
+/// ignored): `.nwk .tre .tree .newick .nw` Newick, `.nex .nexus .nxs` NEXUS, `.mtx` Matrix
+/// Market; else Newick if the text starts with `(`; else a parent array.
 pub fn detect_format(path: &Path, text: &[u8]) -> Format {
-    let mut t = text;
+    let mut t = text.strip_prefix(BOM).unwrap_or(text);
     loop {
         let skip = t
             .iter()
@@ -294,9 +312,16 @@ fn read_raw(path: &Path) -> Result<Vec<u8>, ReadError> {
     })
 }
 
+/// The UTF-8 byte-order mark some editors put at the start of a text file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
 /// The text of a file: gunzipped if it starts with the gzip magic bytes (1f 8b), whatever
-/// its name. A truncated or corrupt gzip stream is an error, never short data; so is an empty
-/// file and a NUL byte (binary data).
+/// its name, and without a leading UTF-8 byte-order mark (line 1's columns count from the
+/// character after it). A truncated or corrupt gzip stream is an error, never short data; so
+/// are bytes after it that do not start another member, an empty file and a NUL byte
+/// (binary data, at an offset of the decompressed bytes, a byte-order mark included).
 fn decode<'a>(path: &Path, raw: &'a [u8]) -> Result<(Cow<'a, [u8]>, bool), ReadError> {
     let file_err = |reason| ReadError::File {
         path: path.to_path_buf(),
@@ -310,20 +335,9 @@ fn decode<'a>(path: &Path, raw: &'a [u8]) -> Result<(Cow<'a, [u8]>, bool), ReadE
     if raw.is_empty() {
         return Err(file_err(Reason::Empty));
     }
-    let gzipped = raw.starts_with(&[0x1f, 0x8b]);
-    let text: Cow<[u8]> = if gzipped {
-        let mut input: &[u8] = raw;
-        let mut dec = flate2::bufread::MultiGzDecoder::new(&mut input);
-        let mut out = Vec::with_capacity(raw.len().saturating_mul(4));
-        if let Err(e) = dec.read_to_end(&mut out) {
-            let consumed = raw.len() - dec.get_ref().len();
-            let reason = if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                Reason::GzipTruncated
-            } else {
-                Reason::GzipCorrupt(e.to_string())
-            };
-            return Err(byte_err(consumed, reason));
-        }
+    let gzipped = raw.starts_with(&GZIP_MAGIC);
+    let mut text: Cow<[u8]> = if gzipped {
+        let out = gunzip(raw).map_err(|(at, reason)| byte_err(at, reason))?;
         if out.is_empty() {
             return Err(file_err(Reason::EmptyDecompressed));
         }
@@ -334,7 +348,48 @@ fn decode<'a>(path: &Path, raw: &'a [u8]) -> Result<(Cow<'a, [u8]>, bool), ReadE
     if let Some(p) = text.iter().position(|&b| b == 0) {
         return Err(byte_err(p, Reason::Binary));
     }
+    if text.starts_with(BOM) {
+        text = match text {
+            Cow::Borrowed(t) => Cow::Borrowed(&t[BOM.len()..]),
+            Cow::Owned(mut t) => {
+                t.drain(..BOM.len());
+                Cow::Owned(t)
+            }
+        };
+    }
     Ok((text, gzipped))
+}
+
+/// Decompresses gzip data member by member, as `zcat` does with concatenated members (`cat
+/// a.gz b.gz`, bgzip). Bytes after a member that do not start another one are an error naming
+/// their offset: such a file was damaged or mis-assembled, and its text may be incomplete.
+/// Errors are (offset in `raw`, reason).
+fn gunzip(raw: &[u8]) -> Result<Vec<u8>, (usize, Reason)> {
+    let mut out = Vec::with_capacity(raw.len().saturating_mul(4));
+    let mut rest: &[u8] = raw;
+    loop {
+        // A `&[u8]` reader: the decoder consumes exactly one member from it.
+        let mut dec = flate2::bufread::GzDecoder::new(&mut rest);
+        if let Err(e) = dec.read_to_end(&mut out) {
+            let consumed = raw.len() - dec.get_ref().len();
+            let reason = if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                Reason::GzipTruncated
+            } else {
+                Reason::GzipCorrupt(e.to_string())
+            };
+            return Err((consumed, reason));
+        }
+        drop(dec);
+        if rest.is_empty() {
+            return Ok(out);
+        }
+        if !rest.starts_with(&GZIP_MAGIC) {
+            return Err((
+                raw.len() - rest.len(),
+                Reason::GzipTrailing { bytes: rest.len() },
+            ));
+        }
+    }
 }
 
 pub fn sha256_hex(raw: &[u8]) -> String {
@@ -376,6 +431,7 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
     if opts.root.is_some() && format != Format::MatrixMarket {
         return Err(fail(Fail::File(Reason::RootOption { format })));
     }
+    let own = |values, refused| OwnWeights::new(values, refused, opts.subnormal, path, &text);
     let (tree, weights, labels, trees_in_file, components) = match format {
         Format::Newick | Format::Nexus => {
             let (p, count) = if format == Format::Newick {
@@ -397,7 +453,7 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
                     spans,
                 }
             };
-            let weights = p.any_length.then_some(p.length);
+            let weights = p.any_length.then(|| own(p.length, p.refused));
             let tree = Tree::from_parents(p.parent, crate::ChildOrder::Natural)
                 .map_err(|e| fail(Fail::File(Reason::Tree(e))))?;
             (tree, weights, labels, count, 1)
@@ -407,7 +463,8 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
             let p = parents::parse(&text).map_err(fail)?;
             let len = p.tree.len();
             let labels = Labels::FileIds { base: p.base, len };
-            (p.tree, p.weights, labels, 1, 1)
+            let weights = p.weights.map(|w| own(w, p.refused));
+            (p.tree, weights, labels, 1, 1)
         }
         Format::MatrixMarket => {
             only_one(1).map_err(fail)?;
@@ -419,7 +476,8 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
                     len: m.file_vertices as usize,
                 },
             };
-            (m.tree, m.weights, labels, 1, m.components)
+            let weights = m.weights.map(|w| own(w, m.refused));
+            (m.tree, weights, labels, 1, m.components)
         }
     };
     Ok(TreeFile {
@@ -430,6 +488,7 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
         gzipped,
         tree,
         weights,
+        subnormal: opts.subnormal,
         labels,
         trees_in_file,
         components,
@@ -438,14 +497,19 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
 }
 
 /// Reads a weights file for `tree` (see the module `weights`): one weight per vertex of the
-/// tree, 0 for vertices the file does not name.
-pub fn read_weights_file(path: &Path, tree: &TreeFile) -> Result<Vec<f32>, ReadError> {
+/// tree, 0 for vertices the file does not name; subnormal values as `tree.subnormal` says.
+pub fn read_weights_file(path: &Path, tree: &TreeFile) -> Result<WeightsFile, ReadError> {
     let raw = read_raw(path)?;
     read_weights_bytes(path, &raw, tree)
 }
 
 /// [`read_weights_file`] on the bytes of a file.
-pub fn read_weights_bytes(path: &Path, raw: &[u8], tree: &TreeFile) -> Result<Vec<f32>, ReadError> {
+pub fn read_weights_bytes(
+    path: &Path,
+    raw: &[u8],
+    tree: &TreeFile,
+) -> Result<WeightsFile, ReadError> {
     let (text, _) = decode(path, raw)?;
-    weights::parse(&text, &tree.labels, tree.tree.len()).map_err(|f| f.locate(path, &text))
+    weights::parse(&text, &tree.labels, tree.tree.len(), tree.subnormal)
+        .map_err(|f| f.locate(path, &text))
 }

@@ -1,24 +1,24 @@
-//! Matrix Market coordinate files as graphs, and their breadth-first spanning trees (the seed
-//! paper's benchmark trees were BFS spanning trees of such matrices).
+//! Matrix Market coordinate files as graphs: the header, the size line and the entries. The
+//! graph's breadth-first spanning tree is built by [`super::spanning`] (the seed paper's
+//! benchmark trees were BFS spanning trees of such matrices).
 //!
 //! Vertices are the file's ids 1..n; the tree's ids are file ids − 1. Diagonal entries are not
-//! edges. BFS visits neighbours in increasing vertex order, so every vertex's children come in
-//! increasing id order (natural child order). A vertex's weight is the value of the entry of
-//! its tree edge; where several entries give the same edge (a_ij and a_ji of a general
-//! matrix, or repeated entries), the first stored one. A BFS root's weight is its diagonal
-//! value if one is stored (the first), else 0. Values are checked (NaN, infinite, f32
-//! overflow, subnormal) only where they become weights. Memory is linear in the number of
-//! entries, whatever size the file declares (see [`graph_tree`]), except for forest mode
-//! `VirtualRoot`, whose tree has every declared vertex.
+//! edges. A value is checked (NaN, infinite, f32 overflow, subnormal) only where it becomes a
+//! weight, and then only when the weights are used ([`super::OwnWeights`]); a value that is
+//! not a number at all is an error wherever it stands.
 
 use super::ForestMode;
 use super::error::{Fail, Reason, What};
+use super::own_weights::Refused;
+use super::spanning::{Graph, graph_tree};
 use super::text::{Lines, parse_f32, parse_u64, show, split_ws};
-use crate::{ChildOrder, NO_PARENT, Tree};
+use crate::Tree;
 
 pub(crate) struct Mtx {
     pub tree: Tree,
     pub weights: Option<Vec<f32>>,
+    /// Values that became weights but are no valid f32 weights.
+    pub refused: Refused,
     /// File ids of the tree's vertices when they are not `v + 1` (forest mode `Largest`).
     pub file_ids: Option<Vec<u64>>,
     /// Number of vertices of the file.
@@ -85,49 +85,30 @@ fn header(line: &[u8]) -> Result<Header, Reason> {
     Ok(Header { valued })
 }
 
-/// An entry's value, or where and why it is not a valid f32 weight (checked only if used).
-struct Values {
-    v: Vec<f32>,
-    /// (entry, byte offset, reason) of values that are not valid weights; their `v` is NaN.
-    bad: Vec<(u32, usize, Reason)>,
+/// What the size line declares.
+struct Size {
+    /// Vertices (rows = columns).
+    n: u64,
+    /// Stored entries.
+    nnz: u64,
+    /// Its line number.
+    line: u64,
 }
 
-impl Values {
-    fn get(&self, e: u32) -> Result<f32, Fail> {
-        let x = self.v[e as usize];
-        if x.is_nan() {
-            let i = self
-                .bad
-                .binary_search_by_key(&e, |b| b.0)
-                .expect("NaN placeholders are recorded");
-            let (_, at, r) = &self.bad[i];
-            return Err(Fail::At(*at, r.clone()));
-        }
-        Ok(x)
-    }
+/// Whether a line after the header is a `%` comment or blank (skipped anywhere).
+fn skipped(text: &[u8]) -> bool {
+    text.first() == Some(&b'%') || text.iter().all(|b| b.is_ascii_whitespace())
 }
 
-pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<Mtx, Fail> {
-    let mut lines = Lines::new(s);
-    let Some((_, _, first)) = lines.next() else {
-        return Err(Fail::File(Reason::Empty));
-    };
-    let h = header(first).map_err(|r| Fail::Line(1, r))?;
-    let line_bound = s.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-
-    // Size line.
-    let mut size: Option<(u64, u64, u64)> = None;
-    let mut rows: Vec<u32> = Vec::new();
-    let mut cols: Vec<u32> = Vec::new();
-    let mut values = Values {
-        v: Vec::new(),
-        bad: Vec::new(),
-    };
+/// Reads the size line `rows columns entries` (the first line after the header that is not a
+/// comment or blank) and checks what it declares against the reader's limits. `lines` is left
+/// after it.
+fn size_line(s: &[u8], lines: &mut Lines) -> Result<Size, Fail> {
     let mut toks: Vec<(usize, &[u8])> = Vec::with_capacity(4);
     let mut last_line = 1;
     for (line, start, text) in lines.by_ref() {
         last_line = line;
-        if text.first() == Some(&b'%') || text.iter().all(|b| b.is_ascii_whitespace()) {
+        if skipped(text) {
             continue;
         }
         split_ws(text, &mut toks);
@@ -139,29 +120,96 @@ pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<M
         if m != n {
             return Err(Fail::At(start, Reason::MtxNotSquare { rows: m, cols: n }));
         }
-        if n > 1 << 31 || nnz >= u32::MAX as u64 {
+        if n > 1 << 31 {
             return Err(Fail::At(start, Reason::TooManyVertices));
+        }
+        // Entries are numbered in u32. A count beyond that is almost always a wrong size
+        // line, not a huge file: say which, by the lines that follow.
+        if nnz >= u32::MAX as u64 {
+            let following = lines_after(s, start);
+            return Err(Fail::At(
+                start,
+                if nnz > following {
+                    Reason::MtxEntriesBeyondFile {
+                        declared: nnz,
+                        following,
+                    }
+                } else {
+                    Reason::MtxTooManyEntries { declared: nnz }
+                },
+            ));
         }
         if n == 0 {
             return Err(Fail::At(start, Reason::NoTree));
         }
-        size = Some((m, n, nnz));
-        let cap = nnz.min(line_bound) as usize;
-        rows.reserve(cap);
-        cols.reserve(cap);
-        values.v.reserve(if h.valued { cap } else { 0 });
-        break;
+        return Ok(Size { n, nnz, line });
     }
-    let Some((_, n, nnz)) = size else {
-        return Err(Fail::Line(last_line + 1, Reason::MtxSizeLine));
-    };
+    Err(Fail::Line(last_line + 1, Reason::MtxSizeLine))
+}
 
-    // Entries.
+/// Number of lines after the line that starts at byte `start`.
+fn lines_after(s: &[u8], start: usize) -> u64 {
+    let rest = match s[start..].iter().position(|&b| b == b'\n') {
+        Some(p) => &s[start + p + 1..],
+        None => &[],
+    };
+    let newlines = rest.iter().filter(|&&b| b == b'\n').count() as u64;
+    newlines + u64::from(!rest.is_empty() && !rest.ends_with(b"\n"))
+}
+
+/// Each entry's value, or where and why it is no valid f32 weight: noted only if it becomes
+/// one.
+pub(crate) struct Values {
+    v: Vec<f32>,
+    /// (entry, byte offset, reason) of values that are not valid weights; their `v` is NaN.
+    bad: Vec<(u32, usize, Reason)>,
+}
+
+impl Values {
+    /// The value of entry `e` as a weight (see [`Refused::note`]).
+    pub(crate) fn weight(&self, e: u32, refused: &mut Refused) -> f32 {
+        let x = self.v[e as usize];
+        if x.is_nan() {
+            let i = self
+                .bad
+                .binary_search_by_key(&e, |b| b.0)
+                .expect("NaN placeholders are recorded");
+            let (_, at, r) = &self.bad[i];
+            return refused.note(*at, r.clone());
+        }
+        x
+    }
+}
+
+/// The entries: row and column (0-based) and, for valued files, the value.
+struct Entries {
+    rows: Vec<u32>,
+    cols: Vec<u32>,
+    values: Values,
+}
+
+/// Reads the entries after the size line: exactly as many as it declares, each with its row,
+/// column and (valued files) value.
+fn entries(s: &[u8], lines: Lines, h: &Header, size: &Size) -> Result<Entries, Fail> {
+    let Size { n, nnz, .. } = *size;
+    // Memory follows the entries the file can hold, not the count it declares.
+    let line_bound = s.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+    let cap = nnz.min(line_bound) as usize;
+    let mut e = Entries {
+        rows: Vec::with_capacity(cap),
+        cols: Vec::with_capacity(cap),
+        values: Values {
+            v: Vec::with_capacity(if h.valued { cap } else { 0 }),
+            bad: Vec::new(),
+        },
+    };
+    let mut toks: Vec<(usize, &[u8])> = Vec::with_capacity(4);
     let want = if h.valued { 3 } else { 2 };
     let mut count: u64 = 0;
+    let mut last_line = size.line;
     for (line, start, text) in lines {
         last_line = line;
-        if text.first() == Some(&b'%') || text.iter().all(|b| b.is_ascii_whitespace()) {
+        if skipped(text) {
             continue;
         }
         if count == nnz {
@@ -201,16 +249,16 @@ pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<M
         if h.valued {
             let (off, t) = toks[2];
             match parse_f32(t, What::Value) {
-                Ok(x) => values.v.push(x),
+                Ok(x) => e.values.v.push(x),
                 Err(r @ Reason::NotANumber { .. }) => return Err(Fail::At(start + off, r)),
                 Err(r) => {
-                    values.bad.push((count as u32, start + off, r));
-                    values.v.push(f32::NAN);
+                    e.values.bad.push((count as u32, start + off, r));
+                    e.values.v.push(f32::NAN);
                 }
             }
         }
-        rows.push(idx[0]);
-        cols.push(idx[1]);
+        e.rows.push(idx[0]);
+        e.cols.push(idx[1]);
         count += 1;
     }
     if count < nnz {
@@ -222,7 +270,19 @@ pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<M
             },
         ));
     }
-    let n = n as usize;
+    Ok(e)
+}
+
+pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<Mtx, Fail> {
+    let mut lines = Lines::new(s);
+    let Some((_, _, first)) = lines.next() else {
+        return Err(Fail::File(Reason::Empty));
+    };
+    let h = header(first).map_err(|r| Fail::Line(1, r))?;
+    let size = size_line(s, &mut lines)?;
+    // From here on the declared vertex count `size.n` is known.
+    let e = entries(s, lines, &h, &size)?;
+    let n = size.n as usize;
     if let Some(r) = root {
         if r == 0 || r > n as u64 {
             return Err(Fail::File(Reason::RootOutOfRange {
@@ -235,9 +295,9 @@ pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<M
     graph_tree(
         Graph {
             n,
-            rows,
-            cols,
-            values,
+            rows: e.rows,
+            cols: e.cols,
+            values: e.values,
             valued: h.valued,
         },
         root,
@@ -246,316 +306,10 @@ pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<M
     )
 }
 
-struct Graph {
-    n: usize,
-    rows: Vec<u32>,
-    cols: Vec<u32>,
-    values: Values,
-    valued: bool,
-}
-
-/// The BFS spanning tree (or forest handling) of a graph.
-///
-/// Memory is linear in the entries, not in the declared size: when the entries cannot touch
-/// every vertex (n > 2·off-diagonal entries + 1), the graph is searched on the touched
-/// vertices only and the untouched ones are counted as isolated components; only forest mode
-/// `VirtualRoot`, whose tree has every vertex, allocates per declared vertex.
-fn graph_tree(g: Graph, root: Option<u64>, root0: u32, forest: ForestMode) -> Result<Mtx, Fail> {
-    let Graph {
-        n,
-        rows,
-        cols,
-        values,
-        valued,
-    } = g;
-    // Diagonal entries, first stored per vertex: (vertex, entry), sorted by vertex.
-    let mut diag: Vec<(u32, u32)> = Vec::new();
-    let mut offdiag = 0usize;
-    for (e, (&r, &c)) in rows.iter().zip(&cols).enumerate() {
-        if r == c {
-            diag.push((r, e as u32));
-        } else {
-            offdiag += 1;
-        }
-    }
-    diag.sort_by_key(|d| d.0); // stable: the first stored entry of a vertex comes first
-    diag.dedup_by_key(|d| d.0);
-    let diag_of = |v: u32| {
-        diag.binary_search_by_key(&v, |d| d.0)
-            .ok()
-            .map(|i| diag[i].1)
-    };
-
-    // The searched vertices: all of them, or (sparse case) the touched ones and the root,
-    // in increasing id, so that compressed ids keep the order of file ids.
-    let sparse = n as u64 > 2 * offdiag as u64 + 1;
-    let verts: Option<Vec<u32>> = sparse.then(|| {
-        let mut v: Vec<u32> = Vec::with_capacity(2 * offdiag + 1);
-        for (&r, &c) in rows.iter().zip(&cols) {
-            if r != c {
-                v.push(r);
-                v.push(c);
-            }
-        }
-        v.push(root0);
-        v.sort_unstable();
-        v.dedup();
-        v
-    });
-    let m = verts.as_ref().map_or(n, |v| v.len());
-    let idx = |x: u32| -> usize {
-        match &verts {
-            None => x as usize,
-            Some(v) => v.binary_search(&x).expect("touched vertex"),
-        }
-    };
-    let file_vertex = |i: usize| -> u32 {
-        match &verts {
-            None => i as u32,
-            Some(v) => v[i],
-        }
-    };
-
-    // Adjacency (CSR) of the undirected graph; each arc packs (neighbour << 32 | entry), so
-    // sorting a vertex's arcs orders neighbours by id and duplicates by storage order.
-    let mut start = vec![0usize; m + 1];
-    for (&r, &c) in rows.iter().zip(&cols) {
-        if r != c {
-            start[idx(r) + 1] += 1;
-            start[idx(c) + 1] += 1;
-        }
-    }
-    for v in 0..m {
-        start[v + 1] += start[v];
-    }
-    let mut fill = start.clone();
-    let mut arcs = vec![0u64; start[m]];
-    for (e, (&r, &c)) in rows.iter().zip(&cols).enumerate() {
-        if r != c {
-            let (ri, ci) = (idx(r), idx(c));
-            arcs[fill[ri]] = (ci as u64) << 32 | e as u64;
-            fill[ri] += 1;
-            arcs[fill[ci]] = (ri as u64) << 32 | e as u64;
-            fill[ci] += 1;
-        }
-    }
-    drop(fill);
-    drop(rows);
-    drop(cols);
-    for v in 0..m {
-        arcs[start[v]..start[v + 1]].sort_unstable();
-    }
-
-    // BFS from the root, then from the smallest unvisited vertex, until all are visited.
-    const UNSEEN: u32 = u32::MAX;
-    let mut comp = vec![UNSEEN; m];
-    let mut parent = vec![NO_PARENT; m];
-    let mut edge = vec![u32::MAX; m];
-    let mut starts: Vec<u32> = Vec::new();
-    let mut sizes: Vec<usize> = Vec::new();
-    let mut queue: Vec<u32> = Vec::with_capacity(m);
-    let mut next_unseen = 0;
-    let mut s0 = idx(root0);
-    loop {
-        let c = starts.len() as u32;
-        starts.push(s0 as u32);
-        comp[s0] = c;
-        queue.clear();
-        queue.push(s0 as u32);
-        let mut head = 0;
-        while head < queue.len() {
-            let u = queue[head] as usize;
-            head += 1;
-            for &a in &arcs[start[u]..start[u + 1]] {
-                let w = (a >> 32) as usize;
-                if comp[w] == UNSEEN {
-                    comp[w] = c;
-                    parent[w] = u as u32;
-                    edge[w] = a as u32;
-                    queue.push(w as u32);
-                }
-            }
-        }
-        sizes.push(queue.len());
-        while next_unseen < m && comp[next_unseen] != UNSEEN {
-            next_unseen += 1;
-        }
-        if next_unseen == m {
-            break;
-        }
-        s0 = next_unseen;
-    }
-    drop(arcs);
-    drop(queue);
-    drop(start);
-    let isolated = n - m; // untouched vertices (sparse case): one component each
-    let components = starts.len() + isolated;
-
-    // Weight of searched vertex i: its tree edge's entry, else its diagonal, else 0.
-    let weight_of = |i: usize| -> Result<f32, Fail> {
-        if edge[i] != u32::MAX {
-            values.get(edge[i])
-        } else {
-            diag_of(file_vertex(i)).map_or(Ok(0.0), |e| values.get(e))
-        }
-    };
-
-    if components > 1 {
-        match forest {
-            ForestMode::Refuse => {
-                return Err(Fail::File(Reason::Disconnected {
-                    components,
-                    largest: sizes.iter().copied().max().unwrap_or(1),
-                    n,
-                }));
-            }
-            ForestMode::Largest => {
-                // Smallest searched vertex of each component (after the first, the BFS start).
-                let mut smallest = starts.clone();
-                for i in (0..m).rev() {
-                    let c = comp[i] as usize;
-                    smallest[c] = smallest[c].min(i as u32);
-                }
-                let best = (0..starts.len())
-                    .max_by(|&a, &b| sizes[a].cmp(&sizes[b]).then(smallest[b].cmp(&smallest[a])))
-                    .expect("at least one component");
-                // An untouched vertex is a component of size 1; vertex 1 of the file is the
-                // smallest vertex of all, so it wins ties of size 1.
-                if sizes[best] == 1 && file_vertex(smallest[best] as usize) != 0 {
-                    if root.is_some_and(|r| r != 1) {
-                        return Err(Fail::File(Reason::RootNotInLargest {
-                            root: root.unwrap_or(1),
-                            size: 1,
-                            smallest: 1,
-                        }));
-                    }
-                    let w = diag_of(0).map_or(Ok(0.0), |e| values.get(e))?;
-                    let tree = Tree::from_parents(vec![NO_PARENT], ChildOrder::Natural)
-                        .map_err(|e| Fail::File(Reason::Tree(e)))?;
-                    return Ok(Mtx {
-                        tree,
-                        weights: valued.then(|| vec![w]),
-                        file_ids: Some(vec![1]),
-                        file_vertices: n as u64,
-                        components,
-                    });
-                }
-                if best != 0 && root.is_some() {
-                    return Err(Fail::File(Reason::RootNotInLargest {
-                        root: root.unwrap_or(1),
-                        size: sizes[best],
-                        smallest: file_vertex(smallest[best] as usize) as u64 + 1,
-                    }));
-                }
-                let mut new_id = vec![u32::MAX; m];
-                let mut kept_idx: Vec<usize> = Vec::with_capacity(sizes[best]);
-                for i in 0..m {
-                    if comp[i] as usize == best {
-                        new_id[i] = kept_idx.len() as u32;
-                        kept_idx.push(i);
-                    }
-                }
-                let kept: Vec<u32> = kept_idx
-                    .iter()
-                    .map(|&i| match parent[i] {
-                        NO_PARENT => NO_PARENT,
-                        p => new_id[p as usize],
-                    })
-                    .collect();
-                let weights = if valued {
-                    Some(
-                        kept_idx
-                            .iter()
-                            .map(|&i| weight_of(i))
-                            .collect::<Result<_, _>>()?,
-                    )
-                } else {
-                    None
-                };
-                let file_ids = kept_idx
-                    .iter()
-                    .map(|&i| file_vertex(i) as u64 + 1)
-                    .collect();
-                let tree = Tree::from_parents(kept, ChildOrder::Natural)
-                    .map_err(|e| Fail::File(Reason::Tree(e)))?;
-                return Ok(Mtx {
-                    tree,
-                    weights,
-                    file_ids: Some(file_ids),
-                    file_vertices: n as u64,
-                    components,
-                });
-            }
-            ForestMode::VirtualRoot => {
-                if n >= 1 << 31 {
-                    return Err(Fail::File(Reason::TooManyVertices));
-                }
-                // Every vertex of the file, and the virtual root n. Untouched vertices hang
-                // from it directly.
-                let mut full = vec![n as u32; n + 1];
-                full[n] = NO_PARENT;
-                let mut w = if valued {
-                    vec![0.0f32; n + 1]
-                } else {
-                    Vec::new()
-                };
-                for (i, &p) in parent.iter().enumerate() {
-                    let v = file_vertex(i) as usize;
-                    if p != NO_PARENT {
-                        full[v] = file_vertex(p as usize);
-                    }
-                    if valued {
-                        w[v] = weight_of(i)?;
-                    }
-                }
-                if valued && isolated > 0 {
-                    for &(v, e) in &diag {
-                        if idx_of(&verts, v).is_none() {
-                            w[v as usize] = values.get(e)?;
-                        }
-                    }
-                }
-                let tree = Tree::from_parents(full, ChildOrder::Natural)
-                    .map_err(|e| Fail::File(Reason::Tree(e)))?;
-                return Ok(Mtx {
-                    tree,
-                    weights: valued.then_some(w),
-                    file_ids: None,
-                    file_vertices: n as u64,
-                    components,
-                });
-            }
-        }
-    }
-    // Connected: every vertex was searched (m = n) and ids are file ids − 1.
-    debug_assert_eq!(m, n);
-    let weights = if valued {
-        Some((0..n).map(weight_of).collect::<Result<Vec<f32>, Fail>>()?)
-    } else {
-        None
-    };
-    let tree =
-        Tree::from_parents(parent, ChildOrder::Natural).map_err(|e| Fail::File(Reason::Tree(e)))?;
-    Ok(Mtx {
-        tree,
-        weights,
-        file_ids: None,
-        file_vertices: n as u64,
-        components,
-    })
-}
-
-/// Whether vertex `v` was searched (always, unless the graph was searched sparsely).
-fn idx_of(verts: &Option<Vec<u32>>, v: u32) -> Option<usize> {
-    match verts {
-        None => Some(v as usize),
-        Some(vs) => vs.binary_search(&v).ok(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::NO_PARENT;
 
     const PATH4: &str = "%%MatrixMarket matrix coordinate real symmetric\n% a comment\n\
         4 4 5\n1 1 9\n2 1 0.5\n3 2 1.5\n4 1 2.5\n4 3 7\n";
@@ -705,17 +459,45 @@ mod tests {
                 valued: true
             }
         );
-        // A bad value is an error only where it becomes a weight.
+        // A bad value is noted only where it becomes a weight (an error when used).
+        let refused = |s: String| {
+            let m = parse(s.as_bytes(), None, ForestMode::Refuse).unwrap();
+            m.refused
+                .under(crate::io::Subnormal::Refuse)
+                .0
+                .map(|(_, r)| r)
+        };
         assert!(matches!(
-            e(&format!("{h}2 2 1\n1 2 1e99\n")),
-            Reason::Overflow { .. }
+            refused(format!("{h}2 2 1\n1 2 1e99\n")),
+            Some(Reason::Overflow { .. })
         ));
-        let ok = parse(
-            format!("{h}2 2 2\n1 2 1\n2 1 nan\n").as_bytes(),
-            None,
-            ForestMode::Refuse,
+        assert_eq!(refused(format!("{h}2 2 2\n1 2 1\n2 1 nan\n")), None);
+        // An entry count beyond u32: the size line names it and what follows.
+        assert_eq!(
+            e(&format!("{h}3 3 1000000000000\n2 1 1\n3 2 1\n")),
+            Reason::MtxEntriesBeyondFile {
+                declared: 1000000000000,
+                following: 2
+            }
         );
-        assert!(ok.is_ok());
+        assert_eq!(
+            e(&format!("{h}3 3 4294967295\n2 1 1\n3 2 1")),
+            Reason::MtxEntriesBeyondFile {
+                declared: 4294967295,
+                following: 2
+            }
+        );
+        assert_eq!(
+            e(&format!("{h}3 3 4294967295")),
+            Reason::MtxEntriesBeyondFile {
+                declared: 4294967295,
+                following: 0
+            }
+        );
+        assert_eq!(
+            e(&format!("{h}3000000000 3000000000 1\n2 1 1\n")),
+            Reason::TooManyVertices
+        );
         assert_eq!(
             reason(parse(PATH4.as_bytes(), Some(5), ForestMode::Refuse)),
             Reason::RootOutOfRange { root: 5, n: 4 }

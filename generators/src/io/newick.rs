@@ -4,7 +4,8 @@
 //! its subtree opens, so children keep file order and natural child order = file order.
 
 use super::error::{Fail, Reason, What, line_col};
-use super::text::{parse_f32, show};
+use super::own_weights::{Refused, weight_value};
+use super::text::show;
 use crate::NO_PARENT;
 
 /// One parsed tree: parent array, branch lengths and labels in preorder of the file.
@@ -15,6 +16,8 @@ pub(crate) struct Parsed {
     pub length: Vec<f32>,
     /// Whether any vertex has a length.
     pub any_length: bool,
+    /// Lengths that are numbers but no valid f32 weights (an error only if used).
+    pub refused: Refused,
     /// Label text of all labelled vertices, one after the other.
     pub label_text: String,
     /// `(vertex, start, end)` into `label_text` for every labelled vertex, in file order of
@@ -29,6 +32,7 @@ impl Parsed {
         self.parent.clear();
         self.length.clear();
         self.any_length = false;
+        self.refused.clear();
         self.label_text.clear();
         self.label_spans.clear();
         self.leaves = 0;
@@ -162,8 +166,12 @@ impl<'a> Parser<'a> {
             if start == self.pos {
                 return Err(Fail::At(start, Reason::MissingLength));
             }
-            let len = parse_f32(&self.s[start..self.pos], What::BranchLength)
-                .map_err(|r| Fail::At(start, r))?;
+            let len = weight_value(
+                &self.s[start..self.pos],
+                What::BranchLength,
+                start,
+                &mut t.refused,
+            )?;
             t.length[v as usize] = len;
             t.any_length = true;
         }
@@ -377,15 +385,34 @@ mod tests {
         assert_eq!(err("a,b;"), Reason::CommaOutside);
         assert_eq!(err("(a:,b);"), Reason::MissingLength);
         assert!(matches!(err("(a:x,b);"), Reason::NotANumber { .. }));
-        assert!(matches!(err("(a:nan,b);"), Reason::Nan { .. }));
-        assert!(matches!(err("(a:1e39,b);"), Reason::Overflow { .. }));
-        assert!(matches!(err("(a:1e-39,b);"), Reason::Subnormal { .. }));
         assert_eq!(err("(a,b)[;"), Reason::UnclosedComment);
         assert_eq!(err("('a,b);"), Reason::UnclosedQuote);
         assert_eq!(err(""), Reason::NoTree);
         assert_eq!(err(" [only a comment] "), Reason::NoTree);
         assert_eq!(err(";"), Reason::EmptyTree);
         assert!(matches!(err("(a b,c);"), Reason::Unexpected { .. }));
+    }
+
+    /// Numbers that are no valid weights do not stop the parse: each tree keeps its own
+    /// complaints, for when its lengths are used as weights.
+    #[test]
+    fn invalid_lengths_are_recorded_per_tree() {
+        use crate::io::own_weights::Subnormal;
+        let s = b"(a:1e39,b:-1e-40);\n(c:nan,d);\n(e:1,f);\n";
+        let first = |t: Parsed| t.refused.under(Subnormal::Refuse).0;
+        let (t, _) = parse_file(s, 0).unwrap();
+        assert_eq!(t.length[2].to_bits(), (-0.0f32).to_bits());
+        assert!(matches!(first(t), Some((3, Reason::Overflow { .. }))));
+        let (t, _) = parse_file(s, 0).unwrap();
+        assert!(matches!(
+            t.refused.under(Subnormal::Flush),
+            (Some((3, Reason::Overflow { .. })), 1)
+        ));
+        assert!(matches!(
+            first(parse_file(s, 1).unwrap().0),
+            Some((22, Reason::Nan { .. }))
+        ));
+        assert_eq!(first(parse_file(s, 2).unwrap().0), None);
     }
 
     #[test]

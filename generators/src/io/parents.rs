@@ -9,12 +9,15 @@
 //! several roots / no root; cycles.
 
 use super::error::{Fail, Reason, What};
-use super::text::{Lines, data_part, fields, parse_f32, parse_i64, parse_u64, show};
+use super::own_weights::{Refused, weight_value};
+use super::text::{Lines, data_part, fields, parse_i64, parse_u64, show};
 use crate::{ChildOrder, NO_PARENT, Tree, TreeError};
 
 pub(crate) struct ParentArray {
     pub tree: Tree,
     pub weights: Option<Vec<f32>>,
+    /// Weights that are numbers but no valid f32 weights (an error only if used).
+    pub refused: Refused,
     /// The smallest file id (0 or 1).
     pub base: u64,
 }
@@ -28,8 +31,9 @@ pub(crate) fn parse(s: &[u8]) -> Result<ParentArray, Fail> {
     let mut line_of: Vec<u32> = vec![0; bound + 1];
     let mut n: usize = 0;
     let (mut min_id, mut min_line) = (u64::MAX, 0u64);
-    let (mut max_id, mut max_line) = (0u64, 0u64);
+    let mut max_id = 0u64;
     let (mut with_weight, mut without_weight): (Option<u64>, Option<u64>) = (None, None);
+    let mut refused = Refused::default();
     let mut f = Vec::with_capacity(4);
 
     for (line, start, text) in Lines::new(s) {
@@ -61,7 +65,7 @@ pub(crate) fn parse(s: &[u8]) -> Result<ParentArray, Fail> {
         };
         let w = match f.get(2) {
             Some((_, t)) if !t.is_empty() => {
-                Some(parse_f32(t, What::Weight).map_err(|r| Fail::At(at(2), r))?)
+                Some(weight_value(t, What::Weight, at(2), &mut refused)?)
             }
             _ => None,
         };
@@ -80,12 +84,7 @@ pub(crate) fn parse(s: &[u8]) -> Result<ParentArray, Fail> {
         if id < min_id {
             (min_id, min_line) = (id, line);
         }
-        if id >= max_id {
-            if id > max_id || max_line == 0 {
-                max_line = line;
-            }
-            max_id = id;
-        }
+        max_id = max_id.max(id);
         if id as usize > bound {
             continue; // a gap for sure; reported below
         }
@@ -119,13 +118,14 @@ pub(crate) fn parse(s: &[u8]) -> Result<ParentArray, Fail> {
         let missing = (base..=last)
             .find(|&k| line_of[k as usize] == 0)
             .expect("pigeonhole: n distinct ids, one outside base..=last");
+        let (line, seen) = first_beyond(s, last);
         return Err(Fail::Line(
-            max_line,
+            line,
             Reason::MissingVertex {
                 missing,
                 first: base,
                 last,
-                seen: max_id,
+                seen,
             },
         ));
     }
@@ -203,6 +203,7 @@ pub(crate) fn parse(s: &[u8]) -> Result<ParentArray, Fail> {
         Ok(tree) => Ok(ParentArray {
             tree,
             weights,
+            refused,
             base,
         }),
         Err(TreeError::Cycle { vertex, .. }) => {
@@ -217,6 +218,26 @@ pub(crate) fn parse(s: &[u8]) -> Result<ParentArray, Fail> {
         }
         Err(e) => Err(Fail::File(Reason::Tree(e))),
     }
+}
+
+/// The first line, in file order, whose vertex id exceeds `last`, and that id: the first
+/// line a user must change when the ids leave gaps (sparse ids such as taxonomy ids). Not
+/// the line of the largest id: in a file sorted by id that is the last line, however early
+/// the ids left the range. Runs again over a text that parsed (error path only).
+fn first_beyond(s: &[u8], last: u64) -> (u64, u64) {
+    let mut f = Vec::with_capacity(4);
+    for (line, _, text) in Lines::new(s) {
+        let Some(data) = data_part(text) else {
+            continue;
+        };
+        fields(data, &mut f);
+        if let Some(id) = f.first().and_then(|(_, t)| parse_u64(t)) {
+            if id > last {
+                return (line, id);
+            }
+        }
+    }
+    unreachable!("the caller saw an id beyond {last}")
 }
 
 /// A vertex on the cycle that `start` (a vertex unreachable from the root) leads to, and the
@@ -286,6 +307,20 @@ mod tests {
                     first: 0,
                     last: 1,
                     seen: 9999999999
+                }
+            )
+        );
+        // Sparse ids sorted (taxonomy ids): the first line beyond the range, not the last
+        // line (the largest id).
+        assert_eq!(
+            err("1 -1\n2 1\n6 1\n7 1\n9 1\n"),
+            (
+                Some(3),
+                Reason::MissingVertex {
+                    missing: 3,
+                    first: 1,
+                    last: 5,
+                    seen: 6
                 }
             )
         );
@@ -363,9 +398,11 @@ mod tests {
             err("0 -1\n1 0.5\n"),
             (Some(2), Reason::NotAnInteger { .. })
         ));
+        // A weight that is no valid f32 is noted, an error only when the weights are used.
+        let p = parse(b"0 -1 inf\n1 0 2\n").unwrap();
         assert!(matches!(
-            err("0 -1 inf\n"),
-            (Some(1), Reason::Infinite { .. })
+            p.refused.under(crate::io::Subnormal::Refuse).0,
+            Some((5, Reason::Infinite { .. }))
         ));
     }
 }

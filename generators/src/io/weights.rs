@@ -1,13 +1,30 @@
 //! Weights files: `key value` lines (whitespace or a comma between), `#` comments.
 //!
 //! A key is a vertex label (Newick/NEXUS), a file id (parent arrays, Matrix Market), or — for
-//! Newick/NEXUS keys that are no label — a vertex id (preorder of the file). Vertices absent
-//! from the file get weight 0 (per-sample counts are given for leaves only).
+//! Newick/NEXUS keys that are no label — a vertex id (preorder of the file). A key that reads
+//! both ways, as the label of one vertex and the id of another, is refused: which one the
+//! file means cannot be told, and a silent guess would put counts on the wrong vertices.
+//! Vertices absent from the file get weight 0 (per-sample counts are given for leaves only).
 
 use super::error::{Fail, Reason, What};
+use super::own_weights::Subnormal;
 use super::text::{Lines, data_part, fields, parse_f32, parse_u64, show};
 use super::{Label, Labels};
 use std::collections::HashMap;
+
+/// A weights file read for a tree, and how its keys were matched.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WeightsFile {
+    /// One weight per vertex of the tree; 0 for vertices the file does not name.
+    pub weights: Vec<f32>,
+    /// Keys matched as a vertex label (Newick/NEXUS).
+    pub by_label: usize,
+    /// Keys matched as a vertex id: the preorder id (Newick/NEXUS keys that are no label) or
+    /// the file id (parent arrays, Matrix Market).
+    pub by_id: usize,
+    /// Subnormal values flushed to zero ([`Subnormal::Flush`]).
+    pub flushed: usize,
+}
 
 enum Index<'a> {
     Names(HashMap<&'a str, (u32, u32)>),
@@ -16,7 +33,12 @@ enum Index<'a> {
 
 const NO_SECOND: u32 = u32::MAX;
 
-pub(crate) fn parse(s: &[u8], labels: &Labels, n: usize) -> Result<Vec<f32>, Fail> {
+pub(crate) fn parse(
+    s: &[u8],
+    labels: &Labels,
+    n: usize,
+    subnormal: Subnormal,
+) -> Result<WeightsFile, Fail> {
     let index = match labels {
         Labels::Names { .. } => {
             let mut m: HashMap<&str, (u32, u32)> = HashMap::new();
@@ -35,7 +57,12 @@ pub(crate) fn parse(s: &[u8], labels: &Labels, n: usize) -> Result<Vec<f32>, Fai
         }
         _ => Index::Other,
     };
-    let mut weight = vec![0.0f32; n];
+    let mut out = WeightsFile {
+        weights: vec![0.0f32; n],
+        by_label: 0,
+        by_id: 0,
+        flushed: 0,
+    };
     let mut line_of = vec![0u64; n];
     let mut f = Vec::with_capacity(3);
     for (line, start, text) in Lines::new(s) {
@@ -58,11 +85,11 @@ pub(crate) fn parse(s: &[u8], labels: &Labels, n: usize) -> Result<Vec<f32>, Fai
             )
         };
         let as_id = |len: usize| parse_u64(key).filter(|&k| k < len as u64);
-        let v: u32 = match (&index, labels) {
+        let (v, by_label): (u32, bool) = match (&index, labels) {
             (Index::Names(m), _) => {
                 let name = std::str::from_utf8(key).ok();
-                match name.and_then(|k| m.get(k)) {
-                    Some(&(a, b)) if b != NO_SECOND => {
+                match (name.and_then(|k| m.get(k)), as_id(n)) {
+                    (Some(&(a, b)), _) if b != NO_SECOND => {
                         return Err(Fail::At(
                             start + koff,
                             Reason::AmbiguousLabel {
@@ -72,18 +99,31 @@ pub(crate) fn parse(s: &[u8], labels: &Labels, n: usize) -> Result<Vec<f32>, Fai
                             },
                         ));
                     }
-                    Some(&(a, _)) => a,
-                    None => as_id(n).ok_or_else(|| {
-                        unknown("neither a label nor a vertex id (0..n-1 in preorder of the file)")
-                    })? as u32,
+                    (Some(&(a, _)), Some(id)) if id != a as u64 => {
+                        return Err(Fail::At(
+                            start + koff,
+                            Reason::AmbiguousKey {
+                                key: show(key),
+                                label_vertex: a,
+                                id_vertex: id as u32,
+                            },
+                        ));
+                    }
+                    (Some(&(a, _)), _) => (a, true),
+                    (None, Some(id)) => (id as u32, false),
+                    (None, None) => {
+                        return Err(unknown(
+                            "neither a label nor a vertex id (0..n-1 in preorder of the file)",
+                        ));
+                    }
                 }
             }
             (_, Labels::FileIds { base, len }) => match parse_u64(key) {
-                Some(k) if k >= *base && k - base < *len as u64 => (k - base) as u32,
+                Some(k) if k >= *base && k - base < *len as u64 => ((k - base) as u32, false),
                 _ => return Err(unknown("not a vertex id of the file")),
             },
             (_, Labels::Listed(ids)) => match parse_u64(key).map(|k| ids.binary_search(&k)) {
-                Some(Ok(i)) => i as u32,
+                Some(Ok(i)) => (i as u32, false),
                 _ => {
                     return Err(unknown(
                         "not a vertex of the tree (forest mode largest keeps only the largest \
@@ -91,11 +131,21 @@ pub(crate) fn parse(s: &[u8], labels: &Labels, n: usize) -> Result<Vec<f32>, Fai
                     ));
                 }
             },
-            _ => as_id(n).ok_or_else(|| {
-                unknown("the tree has no labels, and this is no vertex id (0..n-1 in preorder)")
-            })? as u32,
+            _ => (
+                as_id(n).ok_or_else(|| {
+                    unknown("the tree has no labels, and this is no vertex id (0..n-1 in preorder)")
+                })? as u32,
+                false,
+            ),
         };
-        let x = parse_f32(value, What::Weight).map_err(|r| Fail::At(start + voff, r))?;
+        let x = match parse_f32(value, What::Weight) {
+            Ok(x) => x,
+            Err(Reason::Subnormal { text, .. }) if subnormal == Subnormal::Flush => {
+                out.flushed += 1;
+                if text.starts_with('-') { -0.0 } else { 0.0 }
+            }
+            Err(r) => return Err(Fail::At(start + voff, r)),
+        };
         if line_of[v as usize] != 0 {
             return Err(Fail::At(
                 start + koff,
@@ -106,7 +156,12 @@ pub(crate) fn parse(s: &[u8], labels: &Labels, n: usize) -> Result<Vec<f32>, Fai
             ));
         }
         line_of[v as usize] = line;
-        weight[v as usize] = x;
+        out.weights[v as usize] = x;
+        if by_label {
+            out.by_label += 1;
+        } else {
+            out.by_id += 1;
+        }
     }
-    Ok(weight)
+    Ok(out)
 }
