@@ -1,0 +1,34 @@
+//! `accuracy sweep`: the paper's Fig. 10 experiment as data, for any topology and range of
+//! condition numbers. Results are appended per tree, so an interrupted sweep resumes where it
+//! stopped when run again with the same `--out`.
+//!
+//! `params`: what a sweep computes and its trees (jobs); `tree`: one tree built and evaluated;
+//! `run`: the evaluation loop and the files it writes; `gpu_batch`: trees as forests on a GPU;
+//! `resume`: `sweep.json` and the rows kept from an interrupted run; `summary`: summary.json;
+//! `table`: the printed table.
+
+mod gpu_batch;
+mod params;
+mod resume;
+mod run;
+mod summary;
+mod table;
+mod tree;
+
+pub use analysis::records::results::ResultRow;
+pub use params::SweepParams;
+pub(crate) use resume::first_difference;
+pub use resume::read_params;
+pub use run::run;
+pub use summary::Timings;
+pub use table::table;
+
+use std::path::PathBuf;
+
+/// `reports/sweep-<UTC timestamp>`.
+pub fn default_dir() -> PathBuf {
+    PathBuf::from(format!(
+        "reports/sweep-{}",
+        chrono::Utc::now().format("%Y%m%d-%H%M%S")
+    ))
+}

@@ -1,0 +1,90 @@
+//! Resuming a sweep: `sweep.json` written or checked, and the rows of the trees that reached
+//! `results.csv` before an interruption kept.
+
+use super::params::SweepParams;
+use crate::Error;
+use analysis::records::results::ResultRow;
+use serde::Serialize;
+use std::fs;
+use std::path::Path;
+
+/// The rows of the trees whose every row reached `results.csv` before an interruption. A kill
+/// can cut the last line anywhere, even inside its last number, where it would still parse:
+/// everything after the last newline is dropped before reading.
+fn complete_rows(params: &SweepParams, results_path: &Path) -> Result<Vec<ResultRow>, Error> {
+    let mut bytes = fs::read(results_path).map_err(Error::io(results_path))?;
+    let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    bytes.truncate(end);
+    let mut rows: Vec<ResultRow> = Vec::new();
+    for row in csv::Reader::from_reader(bytes.as_slice()).deserialize() {
+        rows.push(row.map_err(Error::csv(results_path))?);
+    }
+    let mut per_tree = std::collections::HashMap::<usize, usize>::new();
+    rows.iter()
+        .for_each(|r| *per_tree.entry(r.tree).or_default() += 1);
+    rows.retain(|r| per_tree[&r.tree] == params.rows_per_tree());
+    Ok(rows)
+}
+
+/// Writes or checks `sweep.json`; returns the rows of complete trees already in `results.csv`
+/// (rewriting it without a partly written last tree).
+pub(super) fn resume(
+    params: &SweepParams,
+    dir: &Path,
+    params_path: &Path,
+    results_path: &Path,
+) -> Result<Vec<ResultRow>, Error> {
+    if params_path.exists() && results_path.exists() {
+        let text = fs::read_to_string(params_path).map_err(Error::io(params_path))?;
+        let old: SweepParams = serde_json::from_str(&text).map_err(Error::json(params_path))?;
+        if let Some(field) = first_difference(&old, params) {
+            return Err(Error::ResumeMismatch {
+                dir: dir.to_path_buf(),
+                what: "sweep",
+                field,
+            });
+        }
+        let rows = complete_rows(params, results_path)?;
+        // Rewritten without a partly written last tree, atomically: a kill during the rewrite
+        // leaves the old file, never a shorter one.
+        let tmp = results_path.with_extension("csv.tmp");
+        let mut writer = csv::Writer::from_path(&tmp).map_err(Error::csv(&tmp))?;
+        for r in &rows {
+            writer.serialize(r).map_err(Error::csv(&tmp))?;
+        }
+        let file = writer
+            .into_inner()
+            .map_err(|e| Error::io(&tmp)(e.into_error()))?;
+        file.sync_all().map_err(Error::io(&tmp))?;
+        fs::rename(&tmp, results_path).map_err(Error::io(results_path))?;
+        return Ok(rows);
+    }
+    let json = serde_json::to_string_pretty(params).map_err(Error::json(params_path))?;
+    fs::write(params_path, json + "\n").map_err(Error::output(params_path))?;
+    if results_path.exists() {
+        fs::remove_file(results_path).map_err(Error::io(results_path))?;
+    }
+    Ok(Vec::new())
+}
+
+/// The parameters of the sweep in `dir` (`accuracy sweep --resume DIR`).
+pub fn read_params(dir: &Path) -> Result<SweepParams, Error> {
+    let path = dir.join("sweep.json");
+    if !path.exists() {
+        return Err(Error::Usage(format!(
+            "{}: no sweep to resume (no sweep.json)",
+            dir.display()
+        )));
+    }
+    let text = fs::read_to_string(&path).map_err(Error::io(&path))?;
+    serde_json::from_str(&text).map_err(Error::json(&path))
+}
+
+/// The first top-level field in which two saved parameter sets differ (resume checks).
+pub(crate) fn first_difference<T: Serialize>(a: &T, b: &T) -> Option<String> {
+    let (a, b) = (serde_json::to_value(a).ok()?, serde_json::to_value(b).ok()?);
+    let (a, b) = (a.as_object()?, b.as_object()?);
+    a.iter()
+        .find(|(k, v)| b.get(*k) != Some(v))
+        .map(|(k, _)| k.clone())
+}

@@ -1,0 +1,77 @@
+//! `DIR/summary.json`: what ran, where, how long, and the worst loss per algorithm and op.
+
+use super::params::SweepParams;
+use analysis::records::results::ResultRow;
+use serde::Serialize;
+
+/// Wall time spent in each phase, summed over trees (seconds).
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Timings {
+    pub generate_s: f64,
+    pub evaluate_s: f64,
+    pub wall_s: f64,
+}
+
+/// What `summary.json` holds.
+#[derive(Debug, Serialize)]
+pub(super) struct Summary<'a> {
+    pub tool: &'static str,
+    pub version: &'static str,
+    pub command_line: Vec<String>,
+    pub params: &'a SweepParams,
+    pub backend: String,
+    pub trees: usize,
+    pub resumed_trees: usize,
+    pub timings: Timings,
+    pub threads: usize,
+    pub worst: Vec<Worst>,
+    pub environment: crate::environment::Environment,
+}
+
+/// The largest loss per (algorithm, op) over the sweep.
+#[derive(Debug, Serialize)]
+pub(super) struct Worst {
+    algorithm: String,
+    op: String,
+    max_lost_bits: f64,
+    max_rel_error: f64,
+    /// Nodes whose exact value is 0 but computed value is not, and their largest |error|.
+    flagged_nodes: usize,
+    max_flagged_abs_error: f64,
+    /// Nodes where a backend's result differed from its CPU twin (absent on the CPU).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gpu_mismatches: Option<usize>,
+}
+
+pub(super) fn worst(params: &SweepParams, rows: &[ResultRow]) -> Vec<Worst> {
+    let mut out = Vec::new();
+    for op in &params.ops {
+        for algo in &params.algos {
+            let mine = rows
+                .iter()
+                .filter(|r| r.op == op.name() && r.algorithm == algo.name());
+            let mut w = Worst {
+                algorithm: algo.to_string(),
+                op: op.to_string(),
+                max_lost_bits: 0.0,
+                max_rel_error: 0.0,
+                flagged_nodes: 0,
+                max_flagged_abs_error: 0.0,
+                gpu_mismatches: None,
+            };
+            for r in mine {
+                w.max_lost_bits = w.max_lost_bits.max(r.max_lost_bits);
+                w.max_rel_error = w.max_rel_error.max(r.max_rel_error);
+                w.flagged_nodes += r.flagged_nodes;
+                w.max_flagged_abs_error = w
+                    .max_flagged_abs_error
+                    .max(r.max_flagged_abs_error.unwrap_or(0.0));
+                if let Some(k) = r.gpu_mismatches {
+                    w.gpu_mismatches = Some(w.gpu_mismatches.unwrap_or(0) + k);
+                }
+            }
+            out.push(w);
+        }
+    }
+    out
+}
