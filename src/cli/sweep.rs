@@ -130,7 +130,7 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
     }
     // A report shows bound violations too: it is written whenever the results are complete.
     if matches!(outcome, Ok(_) | Err(Error::BoundViolation(_))) {
-        let written = analysis::report::write_report(&dir, None, None)?;
+        let written = sweep::files::write_report(&dir)?;
         if !a.quiet {
             println!("{}", super::report::describe(&written));
         }

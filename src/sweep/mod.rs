@@ -2,11 +2,12 @@
 //! condition numbers. Results are appended per tree, so an interrupted sweep resumes where it
 //! stopped when run again with the same `--out`.
 //!
-//! `params`: what a sweep computes and its trees (jobs); `tree`: one tree built and evaluated;
+//! `files`: the directory's files and how they are written; `params`: what a sweep computes and its trees (jobs); `tree`: one tree built and evaluated;
 //! `run`: the evaluation loop and the files it writes; `gpu_batch`: trees as forests on a GPU;
 //! `resume`: `sweep.json` and the rows kept from an interrupted run; `summary`: summary.json;
 //! `table`: the printed table.
 
+pub mod files;
 mod gpu_batch;
 mod params;
 mod resume;
@@ -16,6 +17,7 @@ mod table;
 mod tree;
 
 pub use analysis::records::results::ResultRow;
+pub use files::check_finished;
 pub use params::SweepParams;
 pub(crate) use resume::first_difference;
 pub use resume::read_params;

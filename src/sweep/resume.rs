@@ -1,6 +1,7 @@
 //! Resuming a sweep: `sweep.json` written or checked, and the rows of the trees that reached
-//! `results.csv` before an interruption kept.
+//! the results log before an interruption kept.
 
+use super::files;
 use super::params::SweepParams;
 use crate::Error;
 use analysis::records::results::ResultRow;
@@ -26,17 +27,14 @@ fn complete_rows(params: &SweepParams, results_path: &Path) -> Result<Vec<Result
     Ok(rows)
 }
 
-/// Writes or checks `sweep.json`; returns the rows of complete trees already in `results.csv`
-/// (rewriting it without a partly written last tree).
-pub(super) fn resume(
-    params: &SweepParams,
-    dir: &Path,
-    params_path: &Path,
-    results_path: &Path,
-) -> Result<Vec<ResultRow>, Error> {
-    if params_path.exists() && results_path.exists() {
-        let text = fs::read_to_string(params_path).map_err(Error::io(params_path))?;
-        let old: SweepParams = serde_json::from_str(&text).map_err(Error::json(params_path))?;
+/// Writes or checks `sweep.json`; returns the rows of complete trees already in the results
+/// log, which is left as `results.csv.partial` without a partly written last tree.
+pub(super) fn resume(params: &SweepParams, dir: &Path) -> Result<Vec<ResultRow>, Error> {
+    let params_path = dir.join(files::PARAMS);
+    let log = files::existing_log(dir, files::RESULTS);
+    if let (true, Some(log)) = (params_path.exists(), log) {
+        let text = fs::read_to_string(&params_path).map_err(Error::io(&params_path))?;
+        let old: SweepParams = serde_json::from_str(&text).map_err(Error::json(&params_path))?;
         if let Some(field) = first_difference(&old, params) {
             return Err(Error::ResumeMismatch {
                 dir: dir.to_path_buf(),
@@ -44,32 +42,35 @@ pub(super) fn resume(
                 field,
             });
         }
-        let rows = complete_rows(params, results_path)?;
+        let rows = complete_rows(params, &log)?;
         // Rewritten without a partly written last tree, atomically: a kill during the rewrite
         // leaves the old file, never a shorter one.
-        let tmp = results_path.with_extension("csv.tmp");
-        let mut writer = csv::Writer::from_path(&tmp).map_err(Error::csv(&tmp))?;
+        let partial = files::partial(dir, files::RESULTS);
+        let tmp = files::temporary_beside(&partial)?;
+        let mut writer = csv::Writer::from_writer(tmp);
         for r in &rows {
-            writer.serialize(r).map_err(Error::csv(&tmp))?;
+            writer.serialize(r).map_err(Error::csv(&partial))?;
         }
-        let file = writer
+        let tmp = writer
             .into_inner()
-            .map_err(|e| Error::io(&tmp)(e.into_error()))?;
-        file.sync_all().map_err(Error::io(&tmp))?;
-        fs::rename(&tmp, results_path).map_err(Error::io(results_path))?;
+            .map_err(|e| Error::io(&partial)(e.into_error()))?;
+        tmp.as_file().sync_all().map_err(Error::io(&partial))?;
+        tmp.persist(&partial)
+            .map_err(|e| Error::io(&partial)(e.error))?;
+        // A finished sweep run again becomes unfinished until it finishes again.
+        files::remove_if_present(&dir.join(files::RESULTS))?;
         return Ok(rows);
     }
-    let json = serde_json::to_string_pretty(params).map_err(Error::json(params_path))?;
-    fs::write(params_path, json + "\n").map_err(Error::output(params_path))?;
-    if results_path.exists() {
-        fs::remove_file(results_path).map_err(Error::io(results_path))?;
-    }
+    let json = serde_json::to_string_pretty(params).map_err(Error::json(&params_path))?;
+    files::write_atomic(&params_path, (json + "\n").as_bytes())?;
+    files::remove_if_present(&files::partial(dir, files::RESULTS))?;
+    files::remove_if_present(&dir.join(files::RESULTS))?;
     Ok(Vec::new())
 }
 
 /// The parameters of the sweep in `dir` (`accuracy sweep --resume DIR`).
 pub fn read_params(dir: &Path) -> Result<SweepParams, Error> {
-    let path = dir.join("sweep.json");
+    let path = dir.join(files::PARAMS);
     if !path.exists() {
         return Err(Error::Usage(format!(
             "{}: no sweep to resume (no sweep.json)",

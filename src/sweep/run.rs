@@ -1,6 +1,7 @@
 //! The evaluation loop: trees evaluated in parallel (or in GPU batches), their rows written in
 //! job order as soon as each tree and every tree before it are done.
 
+use super::files;
 use super::params::{Job, SweepParams};
 use super::resume::resume;
 use super::summary::{Summary, Timings, worst};
@@ -56,9 +57,7 @@ pub fn run(
     let start = Instant::now();
     let environment = crate::environment::Environment::capture();
     fs::create_dir_all(dir).map_err(Error::output(dir))?;
-    let params_path = dir.join("sweep.json");
-    let results_path = dir.join("results.csv");
-    let rows = resume(params, dir, &params_path, &results_path)?;
+    let rows = resume(params, dir)?;
     let resumed_trees = rows.len() / params.rows_per_tree().max(1);
     let done: HashSet<usize> = rows.iter().map(|r| r.tree).collect();
     let todo: Vec<Job> = params
@@ -74,7 +73,7 @@ pub fn run(
             dir.display()
         );
     }
-    let mut log = Log::open(results_path, sample, rows)?;
+    let mut log = Log::open(files::partial(dir, files::RESULTS), sample, rows)?;
     let bar = progress_bar(total_trees, done.len(), quiet);
     let backend_name = backend.describe();
     let evaluation = Evaluation {
@@ -88,6 +87,7 @@ pub fn run(
     let outcome = evaluate_in_order(&evaluation, &todo, &mut log);
     bar.finish_and_clear();
     outcome?;
+    files::finish(dir)?;
     log.timings.wall_s = start.elapsed().as_secs_f64();
 
     let summary = Summary {
@@ -103,9 +103,9 @@ pub fn run(
         worst: worst(params, &log.rows),
         environment,
     };
-    let summary_path = dir.join("summary.json");
+    let summary_path = dir.join(files::SUMMARY);
     let json = serde_json::to_string_pretty(&summary).map_err(Error::json(&summary_path))?;
-    fs::write(&summary_path, json + "\n").map_err(Error::io(&summary_path))?;
+    files::write_atomic(&summary_path, (json + "\n").as_bytes())?;
     crate::verdict::fail_on_mismatches(&log.mismatches)?;
     crate::verdict::fail_on_violations(&log.violations, params.reference)?;
     Ok(log.rows)
@@ -185,7 +185,7 @@ struct Log {
 }
 
 impl Log {
-    /// Appends to `results.csv` after the `rows` resumed from it.
+    /// Appends to the results log (`results.csv.partial`) after the `rows` resumed from it.
     fn open(
         results_path: PathBuf,
         sample: SampleWriter,
