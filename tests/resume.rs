@@ -166,3 +166,76 @@ fn resume_refuses_other_parameters() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot be used with"));
 }
+
+/// A sweep on a tree file given by a relative path resumes from any working directory, and
+/// after the project holding the file and the sweep moved; a changed file is still refused.
+#[test]
+fn resume_from_anywhere() {
+    let root = scratch("anywhere");
+    let proj = root.join("proj");
+    std::fs::create_dir_all(proj.join("data")).unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("generators/tests/data");
+    std::fs::copy(data.join("3elt.mtx.gz"), proj.join("data/t.mtx.gz")).unwrap();
+    let file_sweep = |out: &str| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_accuracy"));
+        c.current_dir(&proj)
+            .args(["sweep", "--quiet", "--tree", "data/t.mtx.gz"])
+            .args(["--cond", "1e2..1e8", "--points", "4", "--trees", "6"])
+            .args(["--algos", "sequential,parallel,vectorial,vectorial-seqscan"])
+            .args(["--out", out])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        c
+    };
+    let resume_in = |cwd: &Path, dir: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_accuracy"))
+            .current_dir(cwd)
+            .args(["sweep", "--quiet", "--resume"])
+            .arg(dir)
+            .output()
+            .unwrap()
+    };
+    let o = file_sweep("full").output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let expected = std::fs::read(proj.join("full/results.csv")).unwrap();
+    let total = lines(&proj.join("full/results.csv"));
+
+    // A finished sweep, resumed from another directory.
+    let o = resume_in(&root, Path::new("proj/full"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::read(proj.join("full/results.csv")).unwrap() == expected);
+
+    // A killed sweep, resumed from / after the project moved: its absolute paths are gone.
+    let mut child = file_sweep("killed").spawn().unwrap();
+    let log = proj.join("killed/results.csv.partial");
+    let start = Instant::now();
+    while lines(&log) < total / 3 && start.elapsed() < Duration::from_secs(120) {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let before = lines(&log);
+    assert!(
+        before > 1 && before < total,
+        "the kill missed the run ({before} of {total} lines)"
+    );
+    let moved = root.join("moved");
+    std::fs::rename(&proj, &moved).unwrap();
+    let o = resume_in(Path::new("/"), &moved.join("killed"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        std::fs::read(moved.join("killed/results.csv")).unwrap() == expected,
+        "resumed results.csv differs from the uninterrupted run's"
+    );
+    assert_finished(&moved.join("killed"));
+
+    // The file found relative to the sweep directory is still checked against its SHA-256.
+    std::fs::copy(data.join("HB_494_bus.mtx.gz"), moved.join("data/t.mtx.gz")).unwrap();
+    let o = resume_in(Path::new("/"), &moved.join("full"));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("SHA-256 changed"), "{e}");
+}

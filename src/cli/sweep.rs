@@ -112,7 +112,7 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
                 reference: a.measure.reference,
                 child_orders: a.instance.child_order,
                 seed: a.instance.seed,
-                files: files.iter().map(|f| f.input.clone()).collect(),
+                files: files.iter().map(|f| f.input.clone().into()).collect(),
             };
             (params, files, a.out.unwrap_or_else(sweep::default_dir))
         }

@@ -3,12 +3,13 @@
 //! stopped when run again with the same `--out`.
 //!
 //! `files`: the directory's files and how they are written; `params`: what a sweep computes and its trees (jobs); `tree`: one tree built and evaluated;
-//! `run`: the evaluation loop and the files it writes; `gpu_batch`: trees as forests on a GPU;
+//! `run`: the evaluation loop and the files it writes; `gpu_batch`: trees as forests on a GPU; `locate`: finding tree files again;
 //! `resume`: `sweep.json` and the rows kept from an interrupted run; `summary`: summary.json;
 //! `table`: the printed table.
 
 pub mod files;
 mod gpu_batch;
+mod locate;
 mod params;
 mod resume;
 mod run;
@@ -18,6 +19,7 @@ mod tree;
 
 pub use analysis::records::results::ResultRow;
 pub use files::check_finished;
+pub use locate::SweepFile;
 pub use params::SweepParams;
 pub(crate) use resume::first_difference;
 pub use resume::read_params;

@@ -1,8 +1,9 @@
 //! What a sweep computes (`SweepParams`, saved as `DIR/sweep.json`) and the trees it consists
 //! of (`Job`s, in the order their rows are written).
 
+use super::locate::SweepFile;
 use crate::Error;
-use crate::inputs::{LoadedTree, TreeInput, WeightChoice};
+use crate::inputs::{LoadedTree, WeightChoice};
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Topology};
 use serde::{Deserialize, Serialize};
@@ -27,7 +28,7 @@ pub struct SweepParams {
     pub seed: u64,
     /// Tree files (`--tree`), instead of generated topologies.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub files: Vec<TreeInput>,
+    pub files: Vec<SweepFile>,
 }
 
 /// Where a job's tree comes from.
@@ -110,8 +111,32 @@ impl SweepParams {
         self.ops.len() * self.algos.len()
     }
 
-    /// Reads the sweep's tree files (checking that none changed since `sweep.json` was written).
+    /// Reads the sweep's tree files, from wherever they are found (checking that none changed
+    /// since `sweep.json` was written).
     pub fn load_files(&self, dir: &Path) -> Result<Vec<LoadedTree>, Error> {
         self.files.iter().map(|f| f.reload(dir)).collect()
+    }
+
+    /// The parameters with every tree file's location recorded relative to `dir` (an existing
+    /// directory), as `sweep.json` holds them.
+    pub(super) fn located(&self, dir: &Path) -> Result<SweepParams, Error> {
+        let files = self
+            .files
+            .iter()
+            .map(|f| f.located(dir))
+            .collect::<Result<_, _>>()?;
+        Ok(SweepParams {
+            files,
+            ..self.clone()
+        })
+    }
+
+    /// What the sweep computes, without where its files lie: two runs with equal identities
+    /// write the same rows.
+    pub(super) fn identity(&self) -> SweepParams {
+        SweepParams {
+            files: self.files.iter().map(SweepFile::unlocated).collect(),
+            ..self.clone()
+        }
     }
 }

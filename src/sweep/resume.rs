@@ -27,15 +27,19 @@ fn complete_rows(params: &SweepParams, results_path: &Path) -> Result<Vec<Result
     Ok(rows)
 }
 
-/// Writes or checks `sweep.json`; returns the rows of complete trees already in the results
-/// log, which is left as `results.csv.partial` without a partly written last tree.
-pub(super) fn resume(params: &SweepParams, dir: &Path) -> Result<Vec<ResultRow>, Error> {
+/// Writes or checks `sweep.json`; returns the parameters as recorded there and the rows of
+/// complete trees already in the results log, which is left as `results.csv.partial` without
+/// a partly written last tree.
+pub(super) fn resume(
+    params: &SweepParams,
+    dir: &Path,
+) -> Result<(SweepParams, Vec<ResultRow>), Error> {
     let params_path = dir.join(files::PARAMS);
     let log = files::existing_log(dir, files::RESULTS);
     if let (true, Some(log)) = (params_path.exists(), log) {
         let text = fs::read_to_string(&params_path).map_err(Error::io(&params_path))?;
         let old: SweepParams = serde_json::from_str(&text).map_err(Error::json(&params_path))?;
-        if let Some(field) = first_difference(&old, params) {
+        if let Some(field) = first_difference(&old.identity(), &params.identity()) {
             return Err(Error::ResumeMismatch {
                 dir: dir.to_path_buf(),
                 what: "sweep",
@@ -59,13 +63,14 @@ pub(super) fn resume(params: &SweepParams, dir: &Path) -> Result<Vec<ResultRow>,
             .map_err(|e| Error::io(&partial)(e.error))?;
         // A finished sweep run again becomes unfinished until it finishes again.
         files::remove_if_present(&dir.join(files::RESULTS))?;
-        return Ok(rows);
+        return Ok((old, rows));
     }
-    let json = serde_json::to_string_pretty(params).map_err(Error::json(&params_path))?;
+    let params = params.located(dir)?;
+    let json = serde_json::to_string_pretty(&params).map_err(Error::json(&params_path))?;
     files::write_atomic(&params_path, (json + "\n").as_bytes())?;
     files::remove_if_present(&files::partial(dir, files::RESULTS))?;
     files::remove_if_present(&dir.join(files::RESULTS))?;
-    Ok(Vec::new())
+    Ok((params, Vec::new()))
 }
 
 /// The parameters of the sweep in `dir` (`accuracy sweep --resume DIR`).

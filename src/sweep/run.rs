@@ -57,7 +57,7 @@ pub fn run(
     let start = Instant::now();
     let environment = crate::environment::Environment::capture();
     fs::create_dir_all(dir).map_err(Error::output(dir))?;
-    let rows = resume(params, dir)?;
+    let (recorded, rows) = resume(params, dir)?;
     let resumed_trees = rows.len() / params.rows_per_tree().max(1);
     let done: HashSet<usize> = rows.iter().map(|r| r.tree).collect();
     let todo: Vec<Job> = params
@@ -94,7 +94,7 @@ pub fn run(
         tool: "treefix-accuracy",
         version: env!("CARGO_PKG_VERSION"),
         command_line: std::env::args().collect(),
-        params,
+        params: &recorded,
         backend: backend_name,
         trees: total_trees,
         resumed_trees,
