@@ -4,15 +4,18 @@
 //!
 //! `files`: the directory's files and how they are written; `params`: what a sweep computes and its trees (jobs); `tree`: one tree built and evaluated;
 //! `run`: the evaluation loop and the files it writes; `gpu_batch`: trees as forests on a GPU; `locate`: finding tree files again;
-//! `resume`: `sweep.json` and the rows kept from an interrupted run; `summary`: summary.json;
-//! `table`: the printed table.
+//! `resume`: `sweep.json` and the rows kept from an interrupted run; `shard`: parts of a
+//! sweep (`--shard K/N`); `summary`: summary.json;
+//! `table`: the printed table; `merge`: shards joined into one sweep's files.
 
 pub mod files;
 mod gpu_batch;
 mod locate;
+pub mod merge;
 mod params;
 mod resume;
 mod run;
+mod shard;
 mod summary;
 mod table;
 mod tree;
@@ -22,8 +25,9 @@ pub use files::check_finished;
 pub use locate::SweepFile;
 pub use params::SweepParams;
 pub(crate) use resume::first_difference;
-pub use resume::read_params;
+pub use resume::{read_params, same_part};
 pub use run::run;
+pub use shard::Shard;
 pub use summary::Timings;
 pub use table::table;
 

@@ -2,6 +2,7 @@
 //! of (`Job`s, in the order their rows are written).
 
 use super::locate::SweepFile;
+use super::shard::Shard;
 use crate::Error;
 use crate::inputs::{LoadedTree, WeightChoice};
 use analysis::{Algorithm, Op, ReferenceKind};
@@ -29,6 +30,9 @@ pub struct SweepParams {
     /// Tree files (`--tree`), instead of generated topologies.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<SweepFile>,
+    /// The part of the sweep this directory holds (`--shard K/N`); absent: all of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 /// Where a job's tree comes from.
@@ -105,6 +109,25 @@ impl SweepParams {
             }
         }
         jobs
+    }
+
+    /// How many trees the whole sweep has.
+    pub fn jobs_len(&self) -> usize {
+        self.jobs().len()
+    }
+
+    /// The trees this directory holds: every tree, or those of its shard.
+    pub(super) fn part_jobs(&self) -> Vec<Job> {
+        let part = self.part();
+        self.jobs()
+            .into_iter()
+            .filter(|j| part.holds(j.index))
+            .collect()
+    }
+
+    /// The part of the sweep these parameters describe ([`Shard::WHOLE`] when unsharded).
+    pub fn part(&self) -> Shard {
+        self.shard.unwrap_or(Shard::WHOLE)
     }
 
     pub(super) fn rows_per_tree(&self) -> usize {

@@ -3,6 +3,7 @@
 
 use super::files;
 use super::params::SweepParams;
+use super::shard::Shard;
 use crate::Error;
 use analysis::records::results::ResultRow;
 use serde::Serialize;
@@ -39,6 +40,7 @@ pub(super) fn resume(
     if let (true, Some(log)) = (params_path.exists(), log) {
         let text = fs::read_to_string(&params_path).map_err(Error::io(&params_path))?;
         let old: SweepParams = serde_json::from_str(&text).map_err(Error::json(&params_path))?;
+        same_part(dir, old.shard, params.shard)?;
         if let Some(field) = first_difference(&old.identity(), &params.identity()) {
             return Err(Error::ResumeMismatch {
                 dir: dir.to_path_buf(),
@@ -71,6 +73,25 @@ pub(super) fn resume(
     files::remove_if_present(&files::partial(dir, files::RESULTS))?;
     files::remove_if_present(&dir.join(files::RESULTS))?;
     Ok((params, Vec::new()))
+}
+
+/// A one-line error when the sweep in `dir` holds another part than the one asked for.
+pub fn same_part(dir: &Path, recorded: Option<Shard>, asked: Option<Shard>) -> Result<(), Error> {
+    if recorded == asked {
+        return Ok(());
+    }
+    let held = match recorded {
+        Some(s) => format!("shard {s} of a sweep"),
+        None => "a whole (unsharded) sweep".into(),
+    };
+    let asked = match asked {
+        Some(s) => format!("shard {s}"),
+        None => "the whole sweep".into(),
+    };
+    Err(Error::Usage(format!(
+        "{}: holds {held}, not {asked} (another part needs another --out)",
+        dir.display()
+    )))
 }
 
 /// The parameters of the sweep in `dir` (`accuracy sweep --resume DIR`).

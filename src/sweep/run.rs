@@ -4,7 +4,7 @@
 use super::files;
 use super::params::{Job, SweepParams};
 use super::resume::resume;
-use super::summary::{Summary, Timings, worst};
+use super::summary::{Summary, Timings, violations_in_rows, worst};
 use super::tree::{TreeDone, evaluate_tree};
 use crate::Error;
 use crate::experiment::Backend;
@@ -61,7 +61,7 @@ pub fn run(
     let resumed_trees = rows.len() / params.rows_per_tree().max(1);
     let done: HashSet<usize> = rows.iter().map(|r| r.tree).collect();
     let todo: Vec<Job> = params
-        .jobs()
+        .part_jobs()
         .into_iter()
         .filter(|j| !done.contains(&j.index))
         .collect();
@@ -203,7 +203,9 @@ impl Log {
             results_path,
             writer,
             sample,
-            violations: resumed_violations(&rows),
+            // Resumed trees with violations are reported again (their nodes were printed when
+            // found).
+            violations: violations_in_rows(&rows, "resumed"),
             rows,
             mismatches: (0, Vec::new()),
             timings: Timings::default(),
@@ -227,26 +229,4 @@ impl Log {
         self.rows.extend(d.rows);
         Ok(())
     }
-}
-
-/// Resumed trees with violations are reported again (their nodes were printed when found).
-fn resumed_violations(rows: &[ResultRow]) -> Violations {
-    let mut violations = Violations::default();
-    for r in rows
-        .iter()
-        .filter(|r| r.deterministic_violations().unwrap_or(0) > 0)
-    {
-        violations.count += r.deterministic_violations().unwrap_or(0);
-        violations.lines.push(format!(
-            "tree {} (seed {}) {} {}: {} a priori, {} sharp and {} running-bound violations (resumed)",
-            r.tree,
-            r.seed,
-            r.op,
-            r.algorithm,
-            r.bound_violations.unwrap_or(0),
-            r.sharp_violations.unwrap_or(0),
-            r.running_violations.unwrap_or(0)
-        ));
-    }
-    violations
 }

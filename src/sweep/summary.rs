@@ -1,6 +1,7 @@
 //! `DIR/summary.json`: what ran, where, how long, and the worst loss per algorithm and op.
 
 use super::params::SweepParams;
+use crate::verdict::Violations;
 use analysis::records::results::ResultRow;
 use serde::Serialize;
 
@@ -74,4 +75,27 @@ pub(super) fn worst(params: &SweepParams, rows: &[ResultRow]) -> Vec<Worst> {
         }
     }
     out
+}
+
+/// The trees of `rows` with deterministic-bound violations, one line each, marked with `note`
+/// (their nodes were printed by the run that found them).
+pub(super) fn violations_in_rows(rows: &[ResultRow], note: &str) -> Violations {
+    let mut violations = Violations::default();
+    for r in rows
+        .iter()
+        .filter(|r| r.deterministic_violations().unwrap_or(0) > 0)
+    {
+        violations.count += r.deterministic_violations().unwrap_or(0);
+        violations.lines.push(format!(
+            "tree {} (seed {}) {} {}: {} a priori, {} sharp and {} running-bound violations ({note})",
+            r.tree,
+            r.seed,
+            r.op,
+            r.algorithm,
+            r.bound_violations.unwrap_or(0),
+            r.sharp_violations.unwrap_or(0),
+            r.running_violations.unwrap_or(0)
+        ));
+    }
+    violations
 }
