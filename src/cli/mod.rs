@@ -7,6 +7,7 @@ pub mod bounds_table;
 pub mod check;
 pub mod generate;
 pub mod merge;
+pub mod phases;
 pub mod report;
 pub mod run;
 pub mod score;

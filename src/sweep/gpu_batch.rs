@@ -1,7 +1,7 @@
 //! A sweep on a GPU: consecutive trees run as one forest per dispatch (the same bits as one
 //! tree at a time), then the CPU evaluates the batch in parallel against those results.
 
-use super::params::{Job, Source, SweepParams};
+use super::params::{Job, SweepParams};
 use super::run::{Evaluation, Outcome};
 use super::tree::{Built, assess, build};
 use crate::Error;
@@ -51,10 +51,7 @@ pub(super) fn evaluate(e: &Evaluation<'_>, todo: &[Job], tx: Sender<Outcome>) {
 /// are known before building them), so a batch's forest stays well inside any GPU's limits.
 fn batches<'j>(params: &SweepParams, files: &[LoadedTree], todo: &'j [Job]) -> Vec<&'j [Job]> {
     const MAX_VERTICES: usize = 1 << 22;
-    let size = |job: &Job| match job.source {
-        Source::Generated(_) => params.nodes,
-        Source::File(i) => files[i].file.tree.len(),
-    };
+    let size = |job: &Job| job.vertices(params, files);
     let mut out = Vec::new();
     let (mut start, mut total) = (0, 0);
     for (i, job) in todo.iter().enumerate() {

@@ -3,7 +3,7 @@
 //! stopped when run again with the same `--out`.
 //!
 //! `files`: the directory's files and how they are written; `params`: what a sweep computes and its trees (jobs); `tree`: one tree built and evaluated;
-//! `run`: the evaluation loop and the files it writes; `gpu_batch`: trees as forests on a GPU; `locate`: finding tree files again;
+//! `run`: the evaluation loop and the files it writes; `progress`: its bar and time estimate; `gpu_batch`: trees as forests on a GPU; `locate`: finding tree files again;
 //! `resume`: `sweep.json` and the rows kept from an interrupted run; `shard`: parts of a
 //! sweep (`--shard K/N`); `summary`: summary.json;
 //! `table`: the printed table; `merge`: shards joined into one sweep's files.
@@ -13,6 +13,7 @@ mod gpu_batch;
 mod locate;
 pub mod merge;
 mod params;
+mod progress;
 mod resume;
 mod run;
 mod shard;

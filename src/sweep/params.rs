@@ -68,6 +68,16 @@ pub(super) struct Job {
     pub seed: u64,
 }
 
+impl Job {
+    /// The vertices of the job's tree (known before it is built).
+    pub fn vertices(&self, params: &SweepParams, files: &[LoadedTree]) -> usize {
+        match self.source {
+            Source::Generated(_) => params.nodes,
+            Source::File(i) => files[i].file.tree.len(),
+        }
+    }
+}
+
 impl SweepParams {
     /// Every tree of the sweep, in the order its rows are written. A file with its own weights
     /// is one tree; otherwise each file or topology gets `trees_per_target` seeded weight draws

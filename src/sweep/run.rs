@@ -3,6 +3,7 @@
 
 use super::files;
 use super::params::{Job, SweepParams};
+use super::progress::Progress;
 use super::resume::resume;
 use super::summary::{Summary, Timings, violations_in_rows, worst};
 use super::tree::{TreeDone, evaluate_tree};
@@ -12,7 +13,6 @@ use crate::inputs::LoadedTree;
 use crate::nodes_sample::SampleWriter;
 use crate::verdict::Violations;
 use analysis::records::results::ResultRow;
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
@@ -30,7 +30,7 @@ pub(super) struct Evaluation<'a> {
     pub files: &'a [LoadedTree],
     pub backend: &'a dyn Backend,
     pub backend_name: &'a str,
-    bar: &'a ProgressBar,
+    progress: &'a Progress,
     /// Set after the first error: no new tree is started.
     stop: AtomicBool,
 }
@@ -41,8 +41,9 @@ impl Evaluation<'_> {
     }
 
     /// Called as each tree finishes (in any order).
-    pub fn tree_done(&self, _job: &Job) {
-        self.bar.inc(1);
+    pub fn tree_done(&self, job: &Job) {
+        self.progress
+            .tree_done(job.vertices(self.params, self.files));
     }
 }
 
@@ -74,18 +75,19 @@ pub fn run(
         );
     }
     let mut log = Log::open(files::partial(dir, files::RESULTS), sample, rows)?;
-    let bar = progress_bar(total_trees, done.len(), quiet);
+    let vertices = todo.iter().map(|j| j.vertices(params, files) as u64).sum();
+    let progress = Progress::new(total_trees, done.len(), vertices, quiet);
     let backend_name = backend.describe();
     let evaluation = Evaluation {
         params,
         files,
         backend,
         backend_name: &backend_name,
-        bar: &bar,
+        progress: &progress,
         stop: AtomicBool::new(false),
     };
     let outcome = evaluate_in_order(&evaluation, &todo, &mut log);
-    bar.finish_and_clear();
+    progress.finish();
     outcome?;
     files::finish(dir)?;
     log.timings.wall_s = start.elapsed().as_secs_f64();
@@ -109,23 +111,6 @@ pub fn run(
     crate::verdict::fail_on_mismatches(&log.mismatches)?;
     crate::verdict::fail_on_violations(&log.violations, params.reference)?;
     Ok(log.rows)
-}
-
-fn progress_bar(total_trees: usize, done: usize, quiet: bool) -> ProgressBar {
-    let bar = if quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(total_trees as u64)
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} sweep [{bar:30}] {pos}/{len} trees, {elapsed} elapsed, eta {eta}",
-        )
-        .unwrap()
-        .progress_chars("=> "),
-    );
-    bar.set_position(done as u64);
-    bar
 }
 
 /// Evaluates `todo` and hands each tree's outcome to `log` in job order. Trees are evaluated
