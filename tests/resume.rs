@@ -113,7 +113,13 @@ fn killed_sweeps_resume_to_the_same_bytes() {
             assert!(String::from_utf8_lossy(&o.stderr).contains("no sweep to resume"));
             continue;
         }
+        // What a kill during a write leaves (a temporary file beside its target) is removed by
+        // the next run; a user's file is not.
+        std::fs::write(dir.join(".summary.json.x1Yz2w.tmp"), "{").unwrap();
+        std::fs::write(dir.join("notes.tmp"), "mine").unwrap();
         let o = resume(&dir);
+        assert!(dir.join("notes.tmp").exists(), "a user's file was removed");
+        std::fs::remove_file(dir.join("notes.tmp")).unwrap();
         assert!(
             o.status.success(),
             "kill at {at_lines} lines: {}",

@@ -95,6 +95,32 @@ pub fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile, Error> {
         .map_err(Error::output(path))
 }
 
+/// Removes the temporary files a killed run left in `dir` (a kill -9 gives a process no
+/// chance to remove its own): those [`temporary_beside`] names after this directory's files.
+pub fn remove_stale_temporaries(dir: &Path) -> Result<(), Error> {
+    let ours = [
+        PARAMS,
+        SUMMARY,
+        RESULTS,
+        SAMPLE,
+        analysis::report::REPORT_FILE,
+    ];
+    for entry in fs::read_dir(dir).map_err(Error::io(dir))? {
+        let entry = entry.map_err(Error::io(dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let stale = name.ends_with(".tmp")
+            && ours.iter().any(|f| {
+                name.strip_prefix('.')
+                    .and_then(|n| n.strip_prefix(f))
+                    .is_some_and(|rest| rest.starts_with('.'))
+            });
+        if stale {
+            remove_if_present(&entry.path())?;
+        }
+    }
+    Ok(())
+}
+
 fn parent(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,

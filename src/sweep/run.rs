@@ -58,6 +58,7 @@ pub fn run(
     let start = Instant::now();
     let environment = crate::environment::Environment::capture();
     fs::create_dir_all(dir).map_err(Error::output(dir))?;
+    files::remove_stale_temporaries(dir)?;
     let (recorded, rows) = resume(params, dir)?;
     let resumed_trees = rows.len() / params.rows_per_tree().max(1);
     let done: HashSet<usize> = rows.iter().map(|r| r.tree).collect();
