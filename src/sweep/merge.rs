@@ -60,6 +60,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, Error> {
         .collect::<Result<Vec<ResultRow>, _>>()
         .map_err(Error::csv(&parts[0].dir.join(files::RESULTS)))?;
     std::fs::create_dir_all(out).map_err(Error::output(out))?;
+    files::remove_stale_temporaries(out)?;
     write_log(
         &out.join(files::SAMPLE),
         &join_logs(parts.iter().map(|p| &p.sample)),
