@@ -31,6 +31,10 @@ struct Cli {
 enum Command {
     /// The paper's accuracy experiment (Fig. 10) over a range of condition numbers.
     Sweep(cli::sweep::SweepArgs),
+    /// Join the shard directories of one sweep (`sweep --shard K/N`) into OUT: the whole
+    /// sweep's results.csv and nodes-sample.csv (the bytes of an unsharded run), summary.json
+    /// and report.html.
+    Merge(cli::merge::MergeArgs),
     /// One tree, every algorithm: per-node results and errors.
     Run(cli::run::RunArgs),
     /// Print generated weights, one per line (achieved condition number on stderr).
@@ -60,6 +64,7 @@ fn main() -> ExitCode {
     quiet_mesa();
     let result = match Cli::parse().command {
         Command::Sweep(a) => cli::sweep::run(a),
+        Command::Merge(a) => cli::merge::run(a),
         Command::Run(a) => cli::run::run(a),
         Command::Gen(a) => cli::generate::run(a),
         Command::Report(a) => cli::report::run(a),

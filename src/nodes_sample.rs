@@ -4,6 +4,7 @@
 
 use crate::Error;
 use crate::experiment::OpResults;
+use crate::sweep::files;
 pub use analysis::records::nodes_sample::{FILE, NodeRecord};
 use std::collections::HashSet;
 use std::fs;
@@ -54,7 +55,8 @@ fn sampled(e: &analysis::NodeError) -> bool {
     e.has_rel() && e.rel.is_finite()
 }
 
-/// Appends records to `DIR/nodes-sample.csv` as trees finish.
+/// Appends records to the sample of a running sweep (`DIR/nodes-sample.csv.partial`) as trees
+/// finish.
 pub struct SampleWriter {
     path: PathBuf,
     writer: csv::Writer<fs::File>,
@@ -62,14 +64,16 @@ pub struct SampleWriter {
 
 impl SampleWriter {
     /// Opens the sample of a sweep in `dir`, keeping only the records of `complete` trees (the
-    /// ones results.csv kept on resume); a fresh sweep starts an empty file.
+    /// ones the results log kept on resume); a fresh sweep starts an empty file.
     pub fn open(dir: &Path, complete: &HashSet<usize>) -> Result<SampleWriter, Error> {
-        let path = dir.join(FILE);
+        let path = files::partial(dir, FILE);
         let mut kept: Vec<csv::StringRecord> = Vec::new();
         let mut header: Option<csv::StringRecord> = None;
-        if !complete.is_empty() && path.exists() {
-            let mut reader = csv::Reader::from_path(&path).map_err(Error::csv(&path))?;
-            header = Some(reader.headers().map_err(Error::csv(&path))?.clone());
+        let existing = files::existing_log(dir, FILE).filter(|_| !complete.is_empty());
+        if let Some(old) = existing {
+            let mut reader = csv::Reader::from_path(&old).map_err(Error::csv(&old))?;
+            let h = reader.headers().map_err(Error::csv(&old))?.clone();
+            header = Some(h).filter(|h| !h.is_empty());
             for rec in reader.records() {
                 // A run killed mid-write leaves a truncated last line: drop it.
                 let Ok(rec) = rec else { break };
@@ -79,17 +83,27 @@ impl SampleWriter {
                 }
             }
         }
-        let file = fs::File::create(&path).map_err(Error::io(&path))?;
+        // The kept records replace the log atomically: a kill while they are copied leaves the
+        // old log, never one that lost the records of finished trees.
+        let tmp = files::temporary_beside(&path)?;
         let mut writer = csv::WriterBuilder::new()
             .has_headers(header.is_none())
-            .from_writer(file);
+            .from_writer(tmp);
         if let Some(h) = &header {
             writer.write_record(h).map_err(Error::csv(&path))?;
         }
         for rec in &kept {
             writer.write_record(rec).map_err(Error::csv(&path))?;
         }
-        writer.flush().map_err(Error::io(&path))?;
+        let tmp = writer
+            .into_inner()
+            .map_err(|e| Error::io(&path)(e.into_error()))?;
+        tmp.as_file().sync_all().map_err(Error::io(&path))?;
+        let file = tmp.persist(&path).map_err(|e| Error::io(&path)(e.error))?;
+        files::remove_if_present(&dir.join(FILE))?;
+        let writer = csv::WriterBuilder::new()
+            .has_headers(header.is_none() && kept.is_empty())
+            .from_writer(file);
         Ok(SampleWriter { path, writer })
     }
 

@@ -75,6 +75,7 @@ fn a_sweep_with_mismatches_writes_its_results_and_exits_3() {
         child_orders: vec![ChildOrder::Natural],
         seed: 1,
         files: Vec::new(),
+        shard: None,
     };
     let err = sweep::run(&params, &[], &dir, &OneBitOff, true).unwrap_err();
     assert!(matches!(err, Error::GpuMismatch(4)), "{err}");

@@ -6,6 +6,8 @@ pub mod bench;
 pub mod bounds_table;
 pub mod check;
 pub mod generate;
+pub mod merge;
+pub mod phases;
 pub mod report;
 pub mod run;
 pub mod score;

@@ -17,6 +17,7 @@ pub struct ReportArgs {
 }
 
 pub fn run(a: ReportArgs) -> Result<(), Error> {
+    treefix_accuracy::sweep::check_finished(&a.dir)?;
     let written =
         analysis::report::write_report(&a.dir, a.bounds_table.as_deref(), a.out.as_deref())?;
     println!("{}", describe(&written));

@@ -1,12 +1,12 @@
 //! `accuracy run`: one tree, every algorithm; per-node results, errors and bounds.
 
+use super::phases::Phases;
 use super::{
     AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, parse_single_cond,
 };
 use analysis::ErrorClass;
 use clap::Args;
 use generators::Topology;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use treefix_accuracy::experiment::{self, InstanceSpec};
 use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
@@ -113,19 +113,17 @@ fn subject(a: &RunArgs) -> Result<Subject, Error> {
 }
 
 pub fn run(a: RunArgs) -> Result<(), Error> {
+    // A bar over the phases (the tree; per op the reference, then each algorithm).
+    let steps = a.ops.ops.len() * (a.algos.algos.len() + 1);
+    let (first, tree_phase) = match a.tree {
+        Some(_) => ("reading the tree", "read"),
+        None => ("generating the tree", "generate"),
+    };
+    let phases = Phases::start(steps, first);
     let s = subject(&a)?;
+    phases.tree_ready(tree_phase, s.tree.len());
     let backend = gpu::select_backend(a.measure.backend)?;
-    eprintln!("backend: {}", backend.describe());
-    // A bar over the steps (per op: the reference, then each algorithm), on a terminal only.
-    let bar = ProgressBar::new((a.ops.ops.len() * (a.algos.algos.len() + 1)) as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} run [{bar:30}] {pos}/{len} steps, {elapsed}: {msg}",
-        )
-        .unwrap()
-        .progress_chars("=> "),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    phases.suspend(|| eprintln!("backend: {}", backend.describe()));
     let results = experiment::evaluate_with_progress(
         &s.tree,
         &s.weights,
@@ -133,12 +131,9 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
         &a.algos.algos,
         a.measure.reference,
         &*backend,
-        &|done| {
-            bar.set_message(format!("{done} done"));
-            bar.inc(1);
-        },
+        &|done| phases.done(done),
     );
-    bar.finish_and_clear();
+    drop(phases);
     let results = results?;
     println!(
         "{} height={} mean branching={:.1} achieved κ={} seed={}",

@@ -63,83 +63,96 @@ pub struct SweepArgs {
         "tree_index", "root", "forest",
     ])]
     resume: Option<PathBuf>,
+    /// Run only part K of N of the sweep (K = 1..N): the trees whose index i has
+    /// i mod N = K − 1, with the same indices and seeds as the whole sweep. Each part is a
+    /// complete, resumable sweep directory; `accuracy merge` joins them. With --resume: checks
+    /// that DIR holds this part.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<sweep::Shard>,
     /// No progress bar and no table.
     #[arg(long)]
     quiet: bool,
 }
 
 pub fn run(a: SweepArgs) -> Result<(), Error> {
-    let (params, files, dir) = match a.resume {
-        Some(dir) => {
-            let params = sweep::read_params(&dir)?;
-            let files = params.load_files(&dir)?;
-            (params, files, dir)
-        }
-        None => {
-            if a.instance.weights == WeightChoice::File && a.tree.is_empty() {
-                return Err(Error::Usage(
-                    "--weights file needs tree files (--tree FILE)".into(),
-                ));
-            }
-            if a.file_weights.weights_file.is_some() && a.tree.len() != 1 {
-                return Err(Error::Usage(
-                    "--weights-file goes with exactly one --tree FILE".into(),
-                ));
-            }
-            let opts = a.read.options();
-            let files = a
-                .tree
-                .iter()
-                .map(|p| inputs::load(p, &opts, a.file_weights.weights_file.as_deref()))
-                .collect::<Result<Vec<_>, Error>>()?;
-            let weights = if a.file_weights.weights_file.is_some() {
-                WeightChoice::File
-            } else {
-                a.instance.weights
-            };
-            let params = sweep::SweepParams {
-                targets: a.cond.targets(a.points as usize),
-                trees_per_target: a.trees as usize,
-                nodes: a.nodes as usize,
-                topologies: if files.is_empty() {
-                    a.topology
-                } else {
-                    Vec::new()
-                },
-                weights,
-                ops: a.ops.ops,
-                algos: a.algos,
-                reference: a.measure.reference,
-                child_orders: a.instance.child_order,
-                seed: a.instance.seed,
-                files: files.iter().map(|f| f.input.clone()).collect(),
-            };
-            (params, files, a.out.unwrap_or_else(sweep::default_dir))
-        }
-    };
+    let (quiet, backend_choice) = (a.quiet, a.measure.backend);
+    let (params, files, dir) = prepare(a)?;
     // The files' own numbers become weights here: check them before anything is written.
     if params.weights == WeightChoice::File {
         for f in &files {
             f.own_weights()?;
         }
     }
-    let backend = gpu::select_backend(a.measure.backend)?;
-    if !a.quiet {
+    let backend = gpu::select_backend(backend_choice)?;
+    if !quiet {
         eprintln!("backend: {}", backend.describe());
     }
-    let outcome = sweep::run(&params, &files, &dir, &*backend, a.quiet);
+    let outcome = sweep::run(&params, &files, &dir, &*backend, quiet);
     if let Ok(rows) = &outcome {
-        if !a.quiet {
+        if !quiet {
             print!("{}", sweep::table(&params, rows));
             println!("wrote {}/results.csv and summary.json", dir.display());
         }
     }
     // A report shows bound violations too: it is written whenever the results are complete.
     if matches!(outcome, Ok(_) | Err(Error::BoundViolation(_))) {
-        let written = analysis::report::write_report(&dir, None, None)?;
-        if !a.quiet {
+        let written = sweep::files::write_report(&dir)?;
+        if !quiet {
             println!("{}", super::report::describe(&written));
         }
     }
     outcome.map(|_| ())
+}
+
+/// The sweep's parameters, its tree files (read) and its directory: from the arguments, or
+/// read back from the directory of `--resume`.
+fn prepare(a: SweepArgs) -> Result<(sweep::SweepParams, Vec<inputs::LoadedTree>, PathBuf), Error> {
+    if let Some(dir) = a.resume {
+        let params = sweep::read_params(&dir)?;
+        if a.shard.is_some() {
+            sweep::same_part(&dir, params.shard, a.shard)?;
+        }
+        let files = params.load_files(&dir)?;
+        return Ok((params, files, dir));
+    }
+    if a.instance.weights == WeightChoice::File && a.tree.is_empty() {
+        return Err(Error::Usage(
+            "--weights file needs tree files (--tree FILE)".into(),
+        ));
+    }
+    if a.file_weights.weights_file.is_some() && a.tree.len() != 1 {
+        return Err(Error::Usage(
+            "--weights-file goes with exactly one --tree FILE".into(),
+        ));
+    }
+    let opts = a.read.options();
+    let files = a
+        .tree
+        .iter()
+        .map(|p| inputs::load(p, &opts, a.file_weights.weights_file.as_deref()))
+        .collect::<Result<Vec<_>, Error>>()?;
+    let weights = if a.file_weights.weights_file.is_some() {
+        WeightChoice::File
+    } else {
+        a.instance.weights
+    };
+    let params = sweep::SweepParams {
+        targets: a.cond.targets(a.points as usize),
+        trees_per_target: a.trees as usize,
+        nodes: a.nodes as usize,
+        topologies: if files.is_empty() {
+            a.topology
+        } else {
+            Vec::new()
+        },
+        weights,
+        ops: a.ops.ops,
+        algos: a.algos,
+        reference: a.measure.reference,
+        child_orders: a.instance.child_order,
+        seed: a.instance.seed,
+        files: files.iter().map(|f| f.input.clone().into()).collect(),
+        shard: a.shard,
+    };
+    Ok((params, files, a.out.unwrap_or_else(sweep::default_dir)))
 }

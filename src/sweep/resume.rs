@@ -1,0 +1,117 @@
+//! Resuming a sweep: `sweep.json` written or checked, and the rows of the trees that reached
+//! the results log before an interruption kept.
+
+use super::files;
+use super::params::SweepParams;
+use super::shard::Shard;
+use crate::Error;
+use analysis::records::results::ResultRow;
+use serde::Serialize;
+use std::fs;
+use std::path::Path;
+
+/// The rows of the trees whose every row reached `results.csv` before an interruption. A kill
+/// can cut the last line anywhere, even inside its last number, where it would still parse:
+/// everything after the last newline is dropped before reading.
+fn complete_rows(params: &SweepParams, results_path: &Path) -> Result<Vec<ResultRow>, Error> {
+    let mut bytes = fs::read(results_path).map_err(Error::io(results_path))?;
+    let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    bytes.truncate(end);
+    let mut rows: Vec<ResultRow> = Vec::new();
+    for row in csv::Reader::from_reader(bytes.as_slice()).deserialize() {
+        rows.push(row.map_err(Error::csv(results_path))?);
+    }
+    let mut per_tree = std::collections::HashMap::<usize, usize>::new();
+    rows.iter()
+        .for_each(|r| *per_tree.entry(r.tree).or_default() += 1);
+    rows.retain(|r| per_tree[&r.tree] == params.rows_per_tree());
+    Ok(rows)
+}
+
+/// Writes or checks `sweep.json`; returns the parameters as recorded there and the rows of
+/// complete trees already in the results log, which is left as `results.csv.partial` without
+/// a partly written last tree.
+pub(super) fn resume(
+    params: &SweepParams,
+    dir: &Path,
+) -> Result<(SweepParams, Vec<ResultRow>), Error> {
+    let params_path = dir.join(files::PARAMS);
+    let log = files::existing_log(dir, files::RESULTS);
+    if let (true, Some(log)) = (params_path.exists(), log) {
+        let text = fs::read_to_string(&params_path).map_err(Error::io(&params_path))?;
+        let old: SweepParams = serde_json::from_str(&text).map_err(Error::json(&params_path))?;
+        same_part(dir, old.shard, params.shard)?;
+        if let Some(field) = first_difference(&old.identity(), &params.identity()) {
+            return Err(Error::ResumeMismatch {
+                dir: dir.to_path_buf(),
+                what: "sweep",
+                field,
+            });
+        }
+        let rows = complete_rows(params, &log)?;
+        // Rewritten without a partly written last tree, atomically: a kill during the rewrite
+        // leaves the old file, never a shorter one.
+        let partial = files::partial(dir, files::RESULTS);
+        let tmp = files::temporary_beside(&partial)?;
+        let mut writer = csv::Writer::from_writer(tmp);
+        for r in &rows {
+            writer.serialize(r).map_err(Error::csv(&partial))?;
+        }
+        let tmp = writer
+            .into_inner()
+            .map_err(|e| Error::io(&partial)(e.into_error()))?;
+        tmp.as_file().sync_all().map_err(Error::io(&partial))?;
+        tmp.persist(&partial)
+            .map_err(|e| Error::io(&partial)(e.error))?;
+        // A finished sweep run again becomes unfinished until it finishes again.
+        files::remove_if_present(&dir.join(files::RESULTS))?;
+        return Ok((old, rows));
+    }
+    let params = params.located(dir)?;
+    let json = serde_json::to_string_pretty(&params).map_err(Error::json(&params_path))?;
+    files::write_atomic(&params_path, (json + "\n").as_bytes())?;
+    files::remove_if_present(&files::partial(dir, files::RESULTS))?;
+    files::remove_if_present(&dir.join(files::RESULTS))?;
+    Ok((params, Vec::new()))
+}
+
+/// A one-line error when the sweep in `dir` holds another part than the one asked for.
+pub fn same_part(dir: &Path, recorded: Option<Shard>, asked: Option<Shard>) -> Result<(), Error> {
+    if recorded == asked {
+        return Ok(());
+    }
+    let held = match recorded {
+        Some(s) => format!("shard {s} of a sweep"),
+        None => "a whole (unsharded) sweep".into(),
+    };
+    let asked = match asked {
+        Some(s) => format!("shard {s}"),
+        None => "the whole sweep".into(),
+    };
+    Err(Error::Usage(format!(
+        "{}: holds {held}, not {asked} (another part needs another --out)",
+        dir.display()
+    )))
+}
+
+/// The parameters of the sweep in `dir` (`accuracy sweep --resume DIR`).
+pub fn read_params(dir: &Path) -> Result<SweepParams, Error> {
+    let path = dir.join(files::PARAMS);
+    if !path.exists() {
+        return Err(Error::Usage(format!(
+            "{}: no sweep to resume (no sweep.json)",
+            dir.display()
+        )));
+    }
+    let text = fs::read_to_string(&path).map_err(Error::io(&path))?;
+    serde_json::from_str(&text).map_err(Error::json(&path))
+}
+
+/// The first top-level field in which two saved parameter sets differ (resume checks).
+pub(crate) fn first_difference<T: Serialize>(a: &T, b: &T) -> Option<String> {
+    let (a, b) = (serde_json::to_value(a).ok()?, serde_json::to_value(b).ok()?);
+    let (a, b) = (a.as_object()?, b.as_object()?);
+    a.iter()
+        .find(|(k, v)| b.get(*k) != Some(v))
+        .map(|(k, _)| k.clone())
+}

@@ -1,0 +1,175 @@
+//! One tree of a sweep: built (generated, or read and weighted), evaluated with every
+//! algorithm and op, and turned into the rows and samples the sweep's files receive.
+
+use super::params::{Job, Source, SweepParams};
+use crate::Error;
+use crate::experiment::{self, Backend, InstanceSpec, OpResults};
+use crate::inputs::{LoadedTree, TreeInput, WeightChoice};
+use crate::verdict::Violations;
+use analysis::records::results::ResultRow;
+use std::time::Instant;
+
+/// What one evaluated tree contributes to the sweep's files.
+pub(super) struct TreeDone {
+    pub rows: Vec<ResultRow>,
+    pub sample: Vec<crate::nodes_sample::NodeRecord>,
+    pub violations: Violations,
+    /// Nodes whose backend result differs from the CPU twin, with a line per op × algorithm.
+    pub mismatches: (usize, Vec<String>),
+    pub generate_s: f64,
+    pub evaluate_s: f64,
+}
+
+/// One weighted tree, built and named.
+pub(super) struct Built<'a> {
+    name: String,
+    source: Option<&'a TreeInput>,
+    pub tree: generators::Tree,
+    pub weights: Vec<f32>,
+    generate_s: f64,
+}
+
+/// Builds one weighted tree: generated, or read and weighted.
+pub(super) fn build<'a>(
+    params: &SweepParams,
+    files: &'a [LoadedTree],
+    job: &Job,
+) -> Result<Built<'a>, Error> {
+    let t0 = Instant::now();
+    let (name, source, tree, weights) = match job.source {
+        Source::Generated(topology) => {
+            let WeightChoice::Model(weights) = params.weights else {
+                return Err(Error::Usage(
+                    "--weights file needs tree files (--tree FILE)".into(),
+                ));
+            };
+            let spec = InstanceSpec {
+                topology,
+                n: params.nodes,
+                weights,
+                target_cond: job.target_cond,
+                child_order: job.child_order,
+                seed: job.seed,
+            };
+            let instance = spec.generate()?;
+            (topology.to_string(), None, instance.tree, instance.weights)
+        }
+        Source::File(i) => {
+            let file = &files[i];
+            let tree = file.tree(job.child_order);
+            let weights = match params.weights {
+                WeightChoice::File => file.own_weights()?.to_vec(),
+                WeightChoice::Model(m) => file.model_weights(
+                    m,
+                    tree.len(),
+                    job.target_cond,
+                    &mut generators::rng(job.seed),
+                )?,
+            };
+            (file.name(), Some(&file.input), tree, weights)
+        }
+    };
+    Ok(Built {
+        name,
+        source,
+        tree,
+        weights,
+        generate_s: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// Builds one tree and evaluates every algorithm and op on it.
+pub(super) fn evaluate_tree(
+    params: &SweepParams,
+    files: &[LoadedTree],
+    job: &Job,
+    backend: &dyn Backend,
+    backend_name: &str,
+) -> Result<TreeDone, Error> {
+    let built = build(params, files, job)?;
+    assess(params, job, built, backend, backend_name)
+}
+
+/// Evaluates every algorithm and op on a built tree.
+pub(super) fn assess(
+    params: &SweepParams,
+    job: &Job,
+    built: Built<'_>,
+    backend: &dyn Backend,
+    backend_name: &str,
+) -> Result<TreeDone, Error> {
+    let t1 = Instant::now();
+    let achieved = experiment::achieved_cond(&built.weights);
+    let results = experiment::evaluate_weighted(
+        &built.tree,
+        &built.weights,
+        &params.ops,
+        &params.algos,
+        params.reference,
+        backend,
+    )?;
+    let t2 = Instant::now();
+    let rows = rows(params, job, &built, achieved, &results, backend_name);
+    let context = format!("tree {} ({}, seed {})", job.index, built.name, job.seed);
+    Ok(TreeDone {
+        rows,
+        sample: crate::nodes_sample::sample(job.index, &results),
+        violations: crate::verdict::violations(&context, &results),
+        mismatches: experiment::mismatch_report(&context, &results),
+        generate_s: built.generate_s,
+        evaluate_s: (t2 - t1).as_secs_f64(),
+    })
+}
+
+/// The tree's rows of results.csv: one per op × algorithm, in evaluation order.
+fn rows(
+    params: &SweepParams,
+    job: &Job,
+    built: &Built<'_>,
+    achieved: f64,
+    results: &[OpResults],
+    backend_name: &str,
+) -> Vec<ResultRow> {
+    let (tree, source) = (&built.tree, built.source);
+    results
+        .iter()
+        .flat_map(|r| &r.outcomes)
+        .map(|o| ResultRow {
+            tree: job.index,
+            topology: built.name.clone(),
+            n: tree.len(),
+            height: tree.height(),
+            child_order: job.child_order.to_string(),
+            weights: params.weights.to_string(),
+            seed: job.seed,
+            target_cond: job.target_cond,
+            achieved_cond: achieved,
+            algorithm: o.algorithm.to_string(),
+            op: o.op.to_string(),
+            backend: if o.algorithm.has_gpu_kernel() {
+                backend_name.to_string()
+            } else {
+                "cpu".into()
+            },
+            reference: params.reference.name().into(),
+            max_rel_error: o.summary.max_rel_error,
+            median_rel_error: o.summary.median_rel_error,
+            p99_rel_error: o.summary.p99_rel_error,
+            max_lost_bits: o.summary.max_lost_bits,
+            flagged_nodes: o.summary.flagged_nodes,
+            bound_violations: Some(o.bound_summary.bound_violations),
+            sharp_violations: Some(o.bound_summary.sharp_violations),
+            running_violations: Some(o.bound_summary.running_violations),
+            prob_violations: Some(o.bound_summary.prob_violations),
+            median_tightness: Some(o.bound_summary.median_tightness),
+            max_tightness: Some(o.bound_summary.max_tightness),
+            max_bound_lost_bits: Some(o.bound_summary.max_bound_lost_bits),
+            gpu_mismatches: o.gpu_mismatches,
+            max_flagged_abs_error: Some(o.summary.max_flagged_abs_error),
+            source: source.map(|s| s.path.display().to_string()),
+            source_sha256: source.map(|s| s.sha256.clone()),
+            nonfinite_nodes: Some(o.summary.nonfinite_nodes),
+            overflow_nodes: Some(o.bound_summary.overflow.total()),
+        })
+        .collect()
+}
