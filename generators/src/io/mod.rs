@@ -6,6 +6,7 @@
 //! line `FILE:LINE:COL: reason`; no input makes it panic.
 
 mod error;
+mod memory;
 mod mtx;
 mod newick;
 mod nexus;
@@ -14,6 +15,7 @@ mod text;
 mod weights;
 
 pub use error::{ReadError, Reason, What};
+pub use memory::human_bytes;
 
 use crate::Tree;
 use error::Fail;
@@ -128,6 +130,9 @@ pub struct ReadOptions {
     pub root: Option<u64>,
     /// What to do with a disconnected Matrix Market graph.
     pub forest: ForestMode,
+    /// Bytes the reader may allocate beyond the file's text; a file declaring more vertices
+    /// than fit is refused before its arrays are allocated. `None`: no check.
+    pub memory_limit: Option<u64>,
 }
 
 /// Per-vertex labels, stored compactly.
@@ -404,6 +409,7 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
         }
         Format::ParentArray => {
             only_one(1).map_err(fail)?;
+            memory::check_parents(opts.memory_limit, &text).map_err(fail)?;
             let p = parents::parse(&text).map_err(fail)?;
             let len = p.tree.len();
             let labels = Labels::FileIds { base: p.base, len };
@@ -411,7 +417,8 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
         }
         Format::MatrixMarket => {
             only_one(1).map_err(fail)?;
-            let m = mtx::parse(&text, opts.root, opts.forest).map_err(fail)?;
+            let m = mtx::parse_within(&text, opts.root, opts.forest, opts.memory_limit)
+                .map_err(fail)?;
             let labels = match m.file_ids {
                 Some(ids) => Labels::Listed(ids),
                 None => Labels::FileIds {

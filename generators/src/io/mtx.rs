@@ -107,7 +107,18 @@ impl Values {
     }
 }
 
+#[cfg(test)]
 pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<Mtx, Fail> {
+    parse_within(s, root, forest, None)
+}
+
+/// [`parse`], refusing a size line whose tree would need more than `memory_limit` bytes.
+pub(crate) fn parse_within(
+    s: &[u8],
+    root: Option<u64>,
+    forest: ForestMode,
+    memory_limit: Option<u64>,
+) -> Result<Mtx, Fail> {
     let mut lines = Lines::new(s);
     let Some((_, _, first)) = lines.next() else {
         return Err(Fail::File(Reason::Empty));
@@ -147,6 +158,8 @@ pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<M
         }
         size = Some((m, n, nnz));
         let cap = nnz.min(line_bound) as usize;
+        super::memory::check_mtx(memory_limit, n, cap as u64, forest)
+            .map_err(|r| Fail::At(start, r))?;
         rows.reserve(cap);
         cols.reserve(cap);
         values.v.reserve(if h.valued { cap } else { 0 });
