@@ -161,6 +161,7 @@ impl TreeInput {
             tree_index: self.tree_index,
             root: self.root,
             forest: self.forest.parse::<ForestMode>().map_err(Error::Usage)?,
+            memory_limit: crate::memory::reader_limit(),
         };
         let loaded = load(&self.path, &opts, self.weights_file.as_deref())?;
         let changed = if loaded.input.sha256 != self.sha256 {

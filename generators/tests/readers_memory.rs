@@ -51,7 +51,7 @@ fn the_same_file_reads_where_it_fits() {
 
 #[test]
 fn a_parent_array_is_checked_on_its_line_count() {
-    let text = "0 -1\n1 0\n".repeat(1) + &"\n".repeat(100_000);
+    let text = "0 -1\n1 0\n".to_string() + &"\n".repeat(100_000);
     let opts = ReadOptions {
         memory_limit: Some(1_000_000),
         ..Default::default()

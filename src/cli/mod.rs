@@ -76,6 +76,7 @@ impl ReadArgs {
             tree_index: self.tree_index,
             root: self.root,
             forest: self.forest,
+            memory_limit: treefix_accuracy::memory::reader_limit(),
         }
     }
 }
@@ -116,6 +117,22 @@ pub struct MeasureArgs {
     /// s against 0.52 s on its GPU).
     #[arg(long, default_value = "cpu")]
     pub backend: BackendChoice,
+}
+
+impl MeasureArgs {
+    /// How a tree is evaluated with these options, for the memory estimate.
+    pub fn evaluation<'a>(
+        &self,
+        algos: &'a [Algorithm],
+        ops: &[Op],
+    ) -> treefix_accuracy::memory::Evaluation<'a> {
+        treefix_accuracy::memory::Evaluation {
+            algos,
+            ops: ops.len(),
+            reference: self.reference,
+            gpu: self.backend != BackendChoice::Cpu,
+        }
+    }
 }
 
 /// Algorithms, with every algorithm as the default.

@@ -2,7 +2,7 @@
 
 use clap::Args;
 use std::path::PathBuf;
-use treefix_accuracy::Error;
+use treefix_accuracy::{Error, output};
 
 #[derive(Args)]
 pub struct ReportArgs {
@@ -17,6 +17,23 @@ pub struct ReportArgs {
 }
 
 pub fn run(a: ReportArgs) -> Result<(), Error> {
+    if let Some(out) = &a.out {
+        // The files the report is rendered from.
+        let sources: Vec<PathBuf> = ["results.csv", "summary.json", "sweep.json"]
+            .iter()
+            .chain(&[
+                analysis::records::nodes_sample::FILE,
+                analysis::report::BOUNDS_TABLE_FILE,
+            ])
+            .map(|f| a.dir.join(f))
+            .chain(a.bounds_table.clone())
+            .collect();
+        let inputs: Vec<(&str, &std::path::Path)> = sources
+            .iter()
+            .map(|p| ("a file the report reads", p.as_path()))
+            .collect();
+        output::refuse_overwriting_inputs(("--out", out), &inputs)?;
+    }
     let written =
         analysis::report::write_report(&a.dir, a.bounds_table.as_deref(), a.out.as_deref())?;
     println!("{}", describe(&written));
