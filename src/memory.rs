@@ -31,6 +31,12 @@ use generators::io::human_bytes;
 /// `RAYON_NUM_THREADS=T` for N = 1, 10^4, 10^5, 3·10^5, 10^6 and T = 1, 2, 8, 16): what the RSS
 /// exceeded the allocations by. With all seven algorithms and both ops the model gives 1.17
 /// to 1.25 times the measured peak at 10^6 vertices (T = 1, 2, 16), 1.0 to 1.2 times at 10^5.
+/// Each command's estimate against its peak RSS (2 threads): `run --tree` (a parent array of
+/// 10^6 vertices) 1.5 GB / 1.28 GB; `score` on it 571 / 451 MB; `sweep --nodes 1000000
+/// --trees 2 --cond 1e5` 1.5 / 1.29 GB; a sweep of 20 trees of 10^5 vertices, 4 algorithms
+/// 333 / 244 MB; `bounds-table --nodes 100000 --trees 2 --cond 1e2,1e8` 2.7 / 1.72 GB;
+/// `check` 828 / 560 MB; `bench --min-log2 20 --max-log2 20` (lavapipe) 524 / 404 MB;
+/// `gen --n 50000000` 258 / 208 MB.
 pub mod model {
     /// The process before any tree: binary, libraries, first allocations (peak RSS of
     /// `accuracy run --nodes 1`: 11.2 MB).
@@ -86,11 +92,25 @@ pub mod model {
             Contraction => 178.0,
         }
     }
-    /// Evaluation time of one vertex for one algorithm or reference on one op, one thread
-    /// (seconds): `RAYON_NUM_THREADS=1 accuracy run --topology chain --nodes 1000000` took
-    /// 8.15 s for 2 ops × (7 algorithms + the exact reference) = 0.51 µs; 0.6 µs allows for
-    /// the tree's generation.
-    pub const SECONDS_PER_VERTEX_STEP: f64 = 0.6e-6;
+    /// Evaluation time of one vertex by one algorithm on one op, one thread (seconds: its
+    /// kernel, errors and bounds), and of the tree's generation and reference per vertex and
+    /// op. `RAYON_NUM_THREADS=1 /usr/bin/time accuracy run --topology T --nodes 1000000
+    /// --algos A` for T = chain, random-recursive took 0.31 s (parallel, chain) to 1.87 s
+    /// (vectorial-seqscan, random-recursive) for 2 ops; `gen --n 1000000` 0.19 s. The
+    /// slower topology's time, less 0.15 s of generation and reference, over 2·10^6.
+    pub fn seconds_per_vertex(a: analysis::Algorithm) -> f64 {
+        use analysis::Algorithm::*;
+        1e-6 * match a {
+            Sequential => 0.38,
+            Parallel => 0.25,
+            Vectorial => 0.54,
+            VectorialSeqscan => 0.86,
+            VectorialChained => 0.58,
+            VectorialCompensated => 0.73,
+            Contraction => 0.47,
+        }
+    }
+    pub const SECONDS_PER_VERTEX_REFERENCE: f64 = 0.08e-6;
 }
 
 /// Where the memory available was read.
@@ -156,9 +176,15 @@ pub fn check_against(
     }
 }
 
-/// The rayon threads a command's evaluation runs on.
+/// The rayon threads a command's evaluation will run on, as rayon counts them
+/// (`RAYON_NUM_THREADS`, else the CPUs), without starting its pool: under a tight limit the
+/// pool's stacks may not fit, and the refusal must come first.
 pub fn threads() -> usize {
-    rayon::current_num_threads()
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+        .filter(|&t| t > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
 }
 
 /// The process's own part: fixed, and the allocator's caches for `threads`.
@@ -274,12 +300,19 @@ pub fn gen_weights(n: u64) -> Estimate {
     }
 }
 
+/// Trees of a parallel loop (sweep, grid) in flight at once: rayon's work stealing starts
+/// another tree while a thread waits inside one, so one more than the threads (measured
+/// sweeps of 2 trees of 10^6 vertices peaked at the sum of two `run`s' peaks).
+fn in_flight(threads: usize, trees: usize) -> usize {
+    (threads + 1).min(trees).max(1)
+}
+
 /// A grid (`bounds-table`, `check`): `instances` trees of `n` vertices evaluated in parallel,
 /// each instance's per-node cell lists held until the report.
 pub fn grid(instances: usize, n: u64, eval: &Evaluation<'_>, threads: usize) -> Estimate {
     use model::*;
-    let in_flight = threads.min(instances).max(1);
-    let per_tree = TREE_BUILD.max(TREE + WEIGHTS + eval.per_vertex(1));
+    let in_flight = in_flight(threads, instances);
+    let per_tree = TREE_BUILD.max(TREE + WEIGHTS + eval.per_vertex(threads));
     let cells: f64 = eval
         .algos
         .iter()
@@ -380,8 +413,8 @@ pub fn sweep(
     let trees: usize = sources.iter().map(|s| s.1).sum();
     let n = sources.iter().map(|s| s.0).max().unwrap_or(0);
     let file_vertices: u64 = files.iter().map(|f| f.file.tree.len() as u64).sum();
-    let in_flight = threads.min(trees).max(1);
-    let per_tree = TREE_BUILD.max(TREE + WEIGHTS + eval.per_vertex(1));
+    let in_flight = in_flight(threads, trees);
+    let per_tree = TREE_BUILD.max(TREE + WEIGHTS + eval.per_vertex(threads));
     // A GPU evaluates batches of up to 2^22 vertices of trees as one forest.
     let gpu_batch = if gpu {
         (n.max(1 << 22) as f64) * (TREE + WEIGHTS + GPU_HOST)
@@ -395,11 +428,13 @@ pub fn sweep(
         + gpu_batch
         + file_vertices as f64 * FILE
         + rows * ROW;
-    let steps: f64 = sources
-        .iter()
-        .map(|&(v, k)| v as f64 * k as f64)
-        .sum::<f64>()
-        * (params.ops.len() * (params.algos.len() + 1)) as f64;
+    let per_vertex_op = SECONDS_PER_VERTEX_REFERENCE
+        + params
+            .algos
+            .iter()
+            .map(|&a| seconds_per_vertex(a))
+            .sum::<f64>();
+    let vertices: f64 = sources.iter().map(|&(v, k)| v as f64 * k as f64).sum();
     SweepPlan {
         memory: Estimate {
             bytes: bytes(total),
@@ -414,7 +449,7 @@ pub fn sweep(
                 eval.describe()
             ),
         },
-        seconds: steps * SECONDS_PER_VERTEX_STEP / threads.max(1) as f64,
+        seconds: vertices * params.ops.len() as f64 * per_vertex_op / threads.max(1) as f64,
         threads,
     }
 }
