@@ -243,7 +243,7 @@ pub fn csv_error(path: &Path) -> impl FnOnce(csv::Error) -> Error + '_ {
 }
 
 /// Refuses an output path that is one of the command's inputs: `(option, path)` of the
-/// output, `(what, path)` of each input ("the tree file (--tree)"). Paths are compared as
+/// output, `(what, path)` of each input ("the tree file of --tree"). Paths are compared as
 /// files (device and inode), so another spelling or a hard link of an input is refused too.
 pub fn refuse_overwriting_inputs(
     output: (&str, &Path),
@@ -253,7 +253,7 @@ pub fn refuse_overwriting_inputs(
     for &(what, input) in inputs {
         if same_file(out, input) {
             return Err(Error::Usage(format!(
-                "{flag} {} would overwrite an input, {what} {}; choose another path",
+                "{flag} {} would overwrite an input, {what} ({}); choose another path",
                 out.display(),
                 input.display()
             )));
@@ -349,12 +349,12 @@ mod tests {
         let t = d.path().join("t.tre");
         std::fs::write(&t, "(a,b);\n").unwrap();
         let other = d.path().join(".").join("t.tre");
-        let tree = [("the tree file (--tree)", t.as_path())];
+        let tree = [("the tree file of --tree", t.as_path())];
         let e = refuse_overwriting_inputs(("--dump", &other), &tree).unwrap_err();
         assert_eq!(
             e.to_string(),
             format!(
-                "--dump {} would overwrite an input, the tree file (--tree) {}; choose another path",
+                "--dump {} would overwrite an input, the tree file of --tree ({}); choose another path",
                 other.display(),
                 t.display()
             )

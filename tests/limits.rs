@@ -282,7 +282,7 @@ fn an_output_that_is_an_input_is_refused_before_anything_runs() {
     assert_one_line_error(
         &o,
         "run",
-        "would overwrite an input, the tree file (--tree)",
+        "would overwrite an input, the tree file of --tree",
     );
     assert_eq!(std::fs::read_to_string(&tree).unwrap(), text);
 
@@ -290,7 +290,7 @@ fn an_output_that_is_an_input_is_refused_before_anything_runs() {
     std::fs::write(&weights, "a 1\nb 2\n").unwrap();
     let w = weights.to_str().unwrap();
     let o = accuracy(&["run", "--tree", t, "--weights-file", w, "--dump", w]);
-    assert_one_line_error(&o, "run", "the weights file (--weights-file)");
+    assert_one_line_error(&o, "run", "the weights file of --weights-file");
     assert_eq!(std::fs::read_to_string(&weights).unwrap(), "a 1\nb 2\n");
 
     // `report DIR --out DIR/results.csv` would replace the sweep's results with the page.

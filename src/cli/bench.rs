@@ -58,7 +58,7 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
         let trees: Vec<(&str, &std::path::Path)> = a
             .trees
             .iter()
-            .map(|t| ("a tree file (--tree)", t.as_path()))
+            .map(|t| ("a tree file of --tree", t.as_path()))
             .collect();
         for name in ["bench.csv", "bench.csv.partial", "bench.json", "bench.html"] {
             output::refuse_overwriting_inputs(("--out", &dir.join(name)), &trees)?;

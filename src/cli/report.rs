@@ -30,7 +30,7 @@ pub fn run(a: ReportArgs) -> Result<(), Error> {
             .collect();
         let inputs: Vec<(&str, &std::path::Path)> = sources
             .iter()
-            .map(|p| ("a file the report reads", p.as_path()))
+            .map(|p| ("a file the report is rendered from", p.as_path()))
             .collect();
         output::refuse_overwriting_inputs(("--out", out), &inputs)?;
     }

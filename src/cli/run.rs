@@ -132,10 +132,10 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     if let Some(dump) = &a.dump {
         let mut inputs = Vec::new();
         if let Some(t) = &a.tree {
-            inputs.push(("the tree file (--tree)", t.as_path()));
+            inputs.push(("the tree file of --tree", t.as_path()));
         }
         if let Some(w) = &a.file_weights.weights_file {
-            inputs.push(("the weights file (--weights-file)", w.as_path()));
+            inputs.push(("the weights file of --weights-file", w.as_path()));
         }
         output::refuse_overwriting_inputs(("--dump", dump), &inputs)?;
     }
