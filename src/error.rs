@@ -108,7 +108,10 @@ impl Error {
             | Error::Memory(_) => 2,
             Error::BoundViolation(_) | Error::GpuMismatch(_) => 3,
             Error::Regression(_) => 4,
-            Error::Report(analysis::report::ReportError::MissingResults { .. }) => 2,
+            Error::Report(
+                analysis::report::ReportError::MissingResults { .. }
+                | analysis::report::ReportError::Write { .. },
+            ) => 2,
             _ => 1,
         }
     }

@@ -272,6 +272,19 @@ fn a_full_disk_is_a_one_line_error() {
         "error: /dev/full: write failed: No space left on device (os error 28)"
     );
     assert!(!e.contains("panicked"), "{e}");
+    // The same for a report page.
+    let sweep = scratch("full-disk");
+    let s = sweep.to_str().unwrap();
+    let o = accuracy(&[
+        "sweep", "--nodes", "50", "--trees", "1", "--cond", "1e2", "--quiet", "--out", s,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = accuracy(&["report", s, "--out", "/dev/full"]);
+    assert_one_line_error(
+        &o,
+        "report",
+        "/dev/full: write failed: No space left on device",
+    );
 }
 
 #[test]

@@ -43,6 +43,12 @@ pub enum ReportError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// The page cannot be written (a full disk, a quota).
+    #[error("{}: write failed: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{}: {source}", path.display())]
     Csv { path: PathBuf, source: csv::Error },
     #[error("{}: {source}", path.display())]
@@ -125,7 +131,7 @@ fn write_page(
     let t0 = Instant::now();
     let text = render()?;
     let render_s = t0.elapsed().as_secs_f64();
-    write_whole(&path, text.as_bytes()).map_err(|source| ReportError::Io {
+    write_whole(&path, text.as_bytes()).map_err(|source| ReportError::Write {
         path: path.clone(),
         source,
     })?;
