@@ -3,8 +3,12 @@
 //! run killed at any moment resumes where it stopped when started again with the same
 //! parameters on the same device.
 //!
+//! While parts remain, the rows go to `DIR/bench.csv.partial`; it is renamed to `bench.csv`
+//! when the last part is done, so a `bench.csv` is always a finished run's (a directory of an
+//! earlier version, whose unfinished run appended to `bench.csv` itself, resumes there).
+//!
 //! `DIR/bench.json` records what the run measures ([`BenchSetup`]) and which parts are done,
-//! with the length of `bench.csv` after the last of them. It is rewritten atomically after
+//! with the length of the rows file after the last of them. It is rewritten atomically after
 //! the part's rows are synced to disk: on resume, rows past that length (a part cut short)
 //! are dropped and measured again, and rows before it are kept byte for byte. Timings from
 //! another device or other parameters are never mixed in: that is a one-line error.
@@ -114,12 +118,22 @@ pub fn run(
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if let Some(r) = record {
+        r.finish()?;
+    }
     Ok(rows)
 }
 
-/// `DIR/bench.csv` and `DIR/bench.json` of a run in progress.
+/// The rows file of a run in progress (`bench.csv` once it is finished).
+const PARTIAL: &str = "bench.csv.partial";
+
+/// `DIR/bench.csv.partial` (or an earlier version's `bench.csv`) and `DIR/bench.json` of a
+/// run in progress.
 struct Record {
+    /// Where the rows go.
     csv: PathBuf,
+    /// `DIR/bench.csv`.
+    done_csv: PathBuf,
     json: PathBuf,
     state: BenchState,
 }
@@ -129,9 +143,16 @@ impl Record {
     /// else refuses; starts a new one where `dir` holds no bench.json.
     fn open(dir: &Path, setup: BenchSetup) -> Result<Record, Error> {
         fs::create_dir_all(dir).map_err(Error::output(dir))?;
-        let csv = dir.join(analysis::records::bench::FILE);
+        let done_csv = dir.join(analysis::records::bench::FILE);
+        let partial = dir.join(PARTIAL);
         let json = dir.join(STATE_FILE);
         if json.exists() {
+            // A finished run's rows, or an earlier version's unfinished ones, are in bench.csv.
+            let csv = if !partial.exists() && done_csv.exists() {
+                done_csv.clone()
+            } else {
+                partial
+            };
             let text = fs::read_to_string(&json).map_err(Error::io(&json))?;
             let state: BenchState = serde_json::from_str(&text).map_err(Error::json(&json))?;
             if let Some(field) = first_difference(&state.setup, &setup) {
@@ -160,10 +181,16 @@ impl Record {
                 file.set_len(state.csv_bytes).map_err(Error::io(&csv))?;
                 file.sync_all().map_err(Error::io(&csv))?;
             }
-            return Ok(Record { csv, json, state });
+            return Ok(Record {
+                csv,
+                done_csv,
+                json,
+                state,
+            });
         }
         let record = Record {
-            csv,
+            csv: partial,
+            done_csv,
             json,
             state: BenchState {
                 setup,
@@ -171,11 +198,19 @@ impl Record {
                 csv_bytes: 0,
             },
         };
-        // The state first: a kill right after leaves a run with nothing done, never an old
-        // bench.csv taken for this run's.
-        record.save()?;
+        // The empty rows file first, then the state: a kill in between leaves no bench.json
+        // (the next run starts afresh), and an old bench.csv is never taken for this run's.
         fs::write(&record.csv, "").map_err(Error::output(&record.csv))?;
+        record.save()?;
         Ok(record)
+    }
+
+    /// Gives the rows their final name once every part is done.
+    fn finish(self) -> Result<(), Error> {
+        if self.csv == self.done_csv {
+            return Ok(());
+        }
+        fs::rename(&self.csv, &self.done_csv).map_err(Error::write(&self.done_csv))
     }
 
     /// The rows of the parts done.
@@ -200,13 +235,14 @@ impl Record {
             .has_headers(self.state.csv_bytes == 0)
             .from_writer(file);
         for r in rows {
-            w.serialize(r).map_err(Error::csv(&self.csv))?;
+            w.serialize(r)
+                .map_err(crate::output::csv_error(&self.csv))?;
         }
         let mut file = w
             .into_inner()
-            .map_err(|e| Error::io(&self.csv)(e.into_error()))?;
-        file.flush().map_err(Error::io(&self.csv))?;
-        file.sync_all().map_err(Error::io(&self.csv))?;
+            .map_err(|e| Error::write(&self.csv)(e.into_error()))?;
+        file.flush().map_err(Error::write(&self.csv))?;
+        file.sync_all().map_err(Error::write(&self.csv))?;
         self.state.csv_bytes = file.metadata().map_err(Error::io(&self.csv))?.len();
         self.state.done.push(label.to_string());
         self.save()

@@ -8,6 +8,7 @@
 use crate::Error;
 use crate::format::sci;
 use crate::grid::{Grid, PREDICTORS, agreement, median_max, percentile};
+use crate::output::{self, OutputFile};
 use analysis::bounds::LAMBDA;
 pub use analysis::records::bounds_table::{
     Agreement, AlgoSummary, GridParams, TableReport, TableRow,
@@ -258,21 +259,22 @@ pub fn render(rep: &TableReport) -> String {
     s
 }
 
-/// Writes `bounds-table.csv`, `bounds-table.json` and `bounds-table.txt` into `dir`.
+/// Writes `bounds-table.csv`, `bounds-table.json` and `bounds-table.txt` into `dir`, each
+/// complete or absent (`crate::output`).
 pub fn write(dir: &Path, rep: &TableReport, text: &str) -> Result<(), Error> {
     std::fs::create_dir_all(dir).map_err(Error::output(dir))?;
     let csv_path = dir.join("bounds-table.csv");
-    let mut w = csv::Writer::from_path(&csv_path).map_err(Error::csv(&csv_path))?;
+    let mut w = csv::Writer::from_writer(OutputFile::create(&csv_path)?);
     for r in &rep.rows {
-        w.serialize(r).map_err(Error::csv(&csv_path))?;
+        w.serialize(r).map_err(output::csv_error(&csv_path))?;
     }
-    w.flush().map_err(Error::io(&csv_path))?;
+    w.into_inner()
+        .map_err(|e| Error::write(&csv_path)(e.into_error()))?
+        .commit()?;
     let json_path = dir.join("bounds-table.json");
     let json = serde_json::to_string_pretty(rep).map_err(Error::json(&json_path))?;
-    std::fs::write(&json_path, json + "\n").map_err(Error::io(&json_path))?;
-    let txt_path = dir.join("bounds-table.txt");
-    std::fs::write(&txt_path, text).map_err(Error::io(&txt_path))?;
-    Ok(())
+    output::write_file(&json_path, (json + "\n").as_bytes())?;
+    output::write_file(&dir.join("bounds-table.txt"), text.as_bytes())
 }
 
 /// `reports/bounds-table-<UTC timestamp>`.

@@ -273,10 +273,11 @@ pub fn write_baseline(path: &Path, m: Measured) -> Result<(), Error> {
         entries: m.entries,
     };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(Error::io(dir))?;
+        std::fs::create_dir_all(dir).map_err(Error::output(dir))?;
     }
     let json = serde_json::to_string_pretty(&b).map_err(Error::json(path))?;
-    std::fs::write(path, json + "\n").map_err(Error::io(path))
+    // Complete or absent: a baseline cut short would fail every later check.
+    crate::output::write_file(path, (json + "\n").as_bytes())
 }
 
 /// Runs the whole suite; with `update` rewrites the baseline, otherwise compares with it.

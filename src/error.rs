@@ -17,6 +17,12 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// An output file whose bytes cannot be written (a full disk, a quota, an I/O error).
+    #[error("{path}: write failed: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{path}: {source}")]
     Json {
         path: PathBuf,
@@ -65,6 +71,9 @@ pub enum Error {
     Gate(String),
     #[error("{0}")]
     Report(#[from] analysis::report::ReportError),
+    /// A command whose estimated peak memory exceeds what is available (`crate::memory`).
+    #[error("{0}")]
+    Memory(String),
 }
 
 impl Error {
@@ -76,6 +85,10 @@ impl Error {
         let path = path.into();
         move |source| Error::Output { path, source }
     }
+    pub fn write(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Error {
+        let path = path.into();
+        move |source| Error::Write { path, source }
+    }
     pub fn csv(path: impl Into<PathBuf>) -> impl FnOnce(csv::Error) -> Error {
         let path = path.into();
         move |source| Error::Csv { path, source }
@@ -84,7 +97,8 @@ impl Error {
         let path = path.into();
         move |source| Error::Json { path, source }
     }
-    /// Process exit code: 2 for bad usage, 3 for a deterministic-bound violation, 4 for a
+    /// Process exit code: 2 for bad usage (and an output that cannot be written, a command
+    /// that would not fit in memory), 3 for a deterministic-bound violation, 4 for a
     /// lost-bits regression or a failed accuracy gate, 1 for everything else.
     pub fn exit_code(&self) -> u8 {
         match self {
@@ -92,11 +106,16 @@ impl Error {
             | Error::Generate(_)
             | Error::Read(_)
             | Error::Output { .. }
+            | Error::Write { .. }
             | Error::GpuLimit(_)
-            | Error::ResumeMismatch { .. } => 2,
+            | Error::ResumeMismatch { .. }
+            | Error::Memory(_) => 2,
             Error::BoundViolation(_) | Error::GpuMismatch(_) => 3,
             Error::Regression(_) | Error::Gate(_) => 4,
-            Error::Report(analysis::report::ReportError::MissingResults { .. }) => 2,
+            Error::Report(
+                analysis::report::ReportError::MissingResults { .. }
+                | analysis::report::ReportError::Write { .. },
+            ) => 2,
             _ => 1,
         }
     }

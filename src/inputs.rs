@@ -260,6 +260,7 @@ impl TreeInput {
                 Some(s) => s.parse::<Subnormal>().map_err(Error::Usage)?,
                 None => Subnormal::Refuse,
             },
+            memory_limit: crate::memory::reader_limit(),
         };
         let loaded = load(&self.path, &opts, self.weights_file.as_deref())?;
         let changed = if loaded.input.sha256 != self.sha256 {

@@ -14,7 +14,9 @@ pub mod gpu;
 pub mod grid;
 pub mod inputs;
 pub mod kernels;
+pub mod memory;
 pub mod nodes_sample;
+pub mod output;
 pub mod sweep;
 pub mod verdict;
 

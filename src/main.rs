@@ -61,6 +61,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    end_quietly_on_a_closed_pipe();
     quiet_mesa();
     let result = match Cli::parse().command {
         Command::Sweep(a) => cli::sweep::run(a),
@@ -84,6 +85,18 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(e.exit_code())
         }
+    }
+}
+
+/// `accuracy run | head -1`: once the reader has gone, the next write to stdout ends the
+/// process as it ends `cat` or `seq` (SIGPIPE, exit status 141 in a shell), instead of Rust's
+/// default of a "failed printing to stdout" panic. Every command writes its files before it
+/// prints its tables, so the files it promised are complete by then.
+fn end_quietly_on_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restores the default action of one signal, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

@@ -546,7 +546,8 @@ fn cli_bench_writes_csv_and_html() {
 
 /// `bench --out DIR` killed (kill -9) after a few parts and started again with the same
 /// parameters: the rows of the finished parts are kept byte for byte, the rest measured, and
-/// every row appears once. Other parameters on the same DIR are refused.
+/// every row appears once. Until the last part is done they are in bench.csv.partial, and
+/// there is no bench.csv. Other parameters on the same DIR are refused.
 #[test]
 fn cli_bench_resumes_after_a_kill() {
     if gpu().is_none() {
@@ -588,7 +589,11 @@ fn cli_bench_resumes_after_a_kill() {
     let at_kill = state().unwrap();
     let kept = at_kill["csv_bytes"].as_u64().unwrap() as usize;
     assert!(done(&at_kill) < parts, "the run ended before the kill");
-    let before = std::fs::read(dir.join("bench.csv")).unwrap();
+    assert!(
+        !dir.join("bench.csv").exists(),
+        "an unfinished run's bench.csv"
+    );
+    let before = std::fs::read(dir.join("bench.csv.partial")).unwrap();
     assert!(before.len() >= kept);
 
     let other = bench("2").output().unwrap();
@@ -607,6 +612,7 @@ fn cli_bench_resumes_after_a_kill() {
         "{err}"
     );
     let after = std::fs::read(dir.join("bench.csv")).unwrap();
+    assert!(!dir.join("bench.csv.partial").exists());
     assert_eq!(after[..kept], before[..kept]);
     assert_eq!(done(&state().unwrap()), parts);
     let rows: Vec<analysis::records::bench::BenchRecord> = csv::Reader::from_reader(&after[..])

@@ -6,7 +6,7 @@ use clap::Args;
 use generators::Topology;
 use std::path::PathBuf;
 use treefix_accuracy::experiment::Backend;
-use treefix_accuracy::{Error, gpu, inputs};
+use treefix_accuracy::{Error, gpu, inputs, memory, output};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -54,6 +54,16 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
     if let Some(a) = a.algos.iter().find(|a| !a.has_gpu_kernel()) {
         return Err(Error::Usage(format!("{a} has no GPU kernel to time")));
     }
+    if let Some(dir) = &a.out {
+        let trees: Vec<(&str, &std::path::Path)> = a
+            .trees
+            .iter()
+            .map(|t| ("a tree file of --tree", t.as_path()))
+            .collect();
+        for name in ["bench.csv", "bench.csv.partial", "bench.json", "bench.html"] {
+            output::refuse_overwriting_inputs(("--out", &dir.join(name)), &trees)?;
+        }
+    }
     // Read every file first: a bad one fails before any GPU time is spent.
     let opts = a.read.options();
     let files = a
@@ -61,6 +71,11 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
         .iter()
         .map(|p| inputs::load(p, &opts, None))
         .collect::<Result<Vec<_>, Error>>()?;
+    let file_vertices: usize = files.iter().map(|f| f.file.tree.len()).sum();
+    memory::check(
+        "bench",
+        &memory::bench(1 << a.max_log2, file_vertices as u64),
+    )?;
     let gpu = gpu::Gpu::new()?;
     eprintln!("backend: {}", gpu.describe());
     let params = gpu::bench::BenchParams {
@@ -73,9 +88,13 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
         seed: a.seed,
     };
     let rows = treefix_accuracy::bench::run(&gpu, &params, &files, a.out.as_deref())?;
+    // The page before the table: a closed stdout ends the process at its first line.
+    let written = match &a.out {
+        Some(dir) => Some(analysis::report::bench::write_bench_report(dir)?),
+        None => None,
+    };
     print!("{}", gpu::bench::table(&gpu, &rows));
-    if let Some(dir) = a.out {
-        let written = analysis::report::bench::write_bench_report(&dir)?;
+    if let (Some(dir), Some(written)) = (a.out, written) {
         println!(
             "wrote {}",
             dir.join(analysis::records::bench::FILE).display()

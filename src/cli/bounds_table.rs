@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
 use treefix_accuracy::experiment::{Backend, Cpu};
 use treefix_accuracy::inputs::WeightChoice;
-use treefix_accuracy::{Error, bounds_table, grid, verdict};
+use treefix_accuracy::{Error, bounds_table, grid, memory, verdict};
 
 #[derive(Args)]
 pub struct BoundsTableArgs {
@@ -58,6 +58,15 @@ pub fn run(a: BoundsTableArgs) -> Result<(), Error> {
         child_order: a.instance.child_order()?,
         seed: a.instance.seed,
     };
+    let instances = params.topologies.len() * params.conds.len() * params.trees;
+    let eval = memory::Evaluation {
+        algos: &params.algos,
+        ops: params.ops.len(),
+        reference: analysis::ReferenceKind::Exact,
+        gpu: false,
+    };
+    let need = memory::grid(instances, params.nodes as u64, &eval, memory::threads());
+    memory::check("bounds-table", &need)?;
     let backend = Cpu;
     eprintln!("backend: {}", backend.describe());
     let mut grid = grid::evaluate_grid(&params, &backend)?;

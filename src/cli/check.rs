@@ -3,7 +3,7 @@
 use clap::Args;
 use std::path::PathBuf;
 use treefix_accuracy::experiment::Cpu;
-use treefix_accuracy::{Error, check};
+use treefix_accuracy::{Error, check, memory};
 
 #[derive(Args)]
 pub struct CheckArgs {
@@ -16,6 +16,16 @@ pub struct CheckArgs {
 }
 
 pub fn run(a: CheckArgs) -> Result<(), Error> {
+    let suite = check::suite();
+    let instances = suite.topologies.len() * suite.conds.len() * suite.trees;
+    let eval = memory::Evaluation {
+        algos: &suite.algos,
+        ops: suite.ops.len(),
+        reference: analysis::ReferenceKind::Exact,
+        gpu: false,
+    };
+    let need = memory::grid(instances, suite.nodes as u64, &eval, memory::threads());
+    memory::check("check", &need)?;
     let out = check::run(&a.baseline, a.update, &Cpu)?;
     print!("{out}");
     Ok(())

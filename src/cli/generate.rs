@@ -5,7 +5,7 @@ use clap::Args;
 use generators::WeightModel;
 use std::io::Write;
 use treefix_accuracy::format::f32_shortest;
-use treefix_accuracy::{Error, experiment};
+use treefix_accuracy::{Error, experiment, memory};
 
 #[derive(Args)]
 pub struct GenArgs {
@@ -23,6 +23,7 @@ pub struct GenArgs {
 }
 
 pub fn run(a: GenArgs) -> Result<(), Error> {
+    memory::check("gen", &memory::gen_weights(a.n as u64))?;
     let w = a
         .weights
         .weights(a.n, a.cond, &mut generators::rng(a.seed))?;

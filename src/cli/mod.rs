@@ -84,6 +84,7 @@ impl ReadArgs {
             root: self.root,
             forest: self.forest,
             subnormal: self.subnormal,
+            memory_limit: treefix_accuracy::memory::reader_limit(),
         }
     }
 }
@@ -124,6 +125,22 @@ pub struct MeasureArgs {
     /// s against 0.52 s on its GPU).
     #[arg(long, default_value = "cpu")]
     pub backend: BackendChoice,
+}
+
+impl MeasureArgs {
+    /// How a tree is evaluated with these options, for the memory estimate.
+    pub fn evaluation<'a>(
+        &self,
+        algos: &'a [Algorithm],
+        ops: &[Op],
+    ) -> treefix_accuracy::memory::Evaluation<'a> {
+        treefix_accuracy::memory::Evaluation {
+            algos,
+            ops: ops.len(),
+            reference: self.reference,
+            gpu: self.backend != BackendChoice::Cpu,
+        }
+    }
 }
 
 /// Algorithms, with every algorithm as the default.

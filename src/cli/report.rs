@@ -2,7 +2,7 @@
 
 use clap::Args;
 use std::path::PathBuf;
-use treefix_accuracy::Error;
+use treefix_accuracy::{Error, output};
 
 #[derive(Args)]
 pub struct ReportArgs {
@@ -18,6 +18,23 @@ pub struct ReportArgs {
 
 pub fn run(a: ReportArgs) -> Result<(), Error> {
     treefix_accuracy::sweep::check_finished(&a.dir)?;
+    if let Some(out) = &a.out {
+        // The files the report is rendered from.
+        let sources: Vec<PathBuf> = ["results.csv", "summary.json", "sweep.json"]
+            .iter()
+            .chain(&[
+                analysis::records::nodes_sample::FILE,
+                analysis::report::BOUNDS_TABLE_FILE,
+            ])
+            .map(|f| a.dir.join(f))
+            .chain(a.bounds_table.clone())
+            .collect();
+        let inputs: Vec<(&str, &std::path::Path)> = sources
+            .iter()
+            .map(|p| ("a file the report is rendered from", p.as_path()))
+            .collect();
+        output::refuse_overwriting_inputs(("--out", out), &inputs)?;
+    }
     let written =
         analysis::report::write_report(&a.dir, a.bounds_table.as_deref(), a.out.as_deref())?;
     println!("{}", describe(&written));

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use treefix_accuracy::experiment::{self, InstanceSpec};
 use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
 use treefix_accuracy::inputs::{self, WeightChoice};
-use treefix_accuracy::{Error, gpu, grid, verdict};
+use treefix_accuracy::{Error, gpu, grid, memory, output, verdict};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -85,6 +85,10 @@ fn subject(a: &RunArgs) -> Result<Subject, Error> {
         &a.read.options(),
         a.file_weights.weights_file.as_deref(),
     )?;
+    memory::check(
+        "run",
+        &estimate(a, file.file.tree.len() as u64, &file.name(), true),
+    )?;
     let tree = file.tree(a.instance.child_order()?);
     let from_file =
         a.file_weights.weights_file.is_some() || a.instance.weights == WeightChoice::File;
@@ -112,7 +116,33 @@ fn subject(a: &RunArgs) -> Result<Subject, Error> {
     })
 }
 
+/// The memory `run` needs on a tree of `n` vertices.
+fn estimate(a: &RunArgs, n: u64, name: &str, from_file: bool) -> memory::Estimate {
+    let eval = a.measure.evaluation(&a.algos.algos, &a.ops.ops);
+    memory::run(
+        n,
+        name,
+        &eval,
+        from_file,
+        a.dump.is_some(),
+        memory::threads(),
+    )
+}
+
 pub fn run(a: RunArgs) -> Result<(), Error> {
+    if let Some(dump) = &a.dump {
+        let mut inputs = Vec::new();
+        if let Some(t) = &a.tree {
+            inputs.push(("the tree file of --tree", t.as_path()));
+        }
+        if let Some(w) = &a.file_weights.weights_file {
+            inputs.push(("the weights file of --weights-file", w.as_path()));
+        }
+        output::refuse_overwriting_inputs(("--dump", dump), &inputs)?;
+    }
+    if let (Some(t), Some(n)) = (a.topology, a.nodes) {
+        memory::check("run", &estimate(&a, n, &t.to_string(), false))?;
+    }
     // A bar over the phases (the tree; per op the reference, then each algorithm).
     let steps = a.ops.ops.len() * (a.algos.algos.len() + 1);
     let (first, tree_phase) = match a.tree {
@@ -135,6 +165,11 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     );
     drop(phases);
     let results = results?;
+    // The dump first: the tables below may meet a closed pipe (`| head`), which ends the
+    // process (SIGPIPE), and the file must be complete by then.
+    if let Some(path) = &a.dump {
+        dump(path, &s, &results)?;
+    }
     println!(
         "{} height={} mean branching={:.1} achieved κ={} seed={}",
         s.title,
@@ -147,7 +182,6 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     print!("{}", bounds_summary(&results));
     print!("{}", overflow_summary(&results));
     if let Some(path) = &a.dump {
-        dump(path, &s, &results)?;
         println!("wrote {}", path.display());
     }
     let context = format!("seed {}", s.seed);
@@ -267,10 +301,11 @@ const DUMP_COLUMNS: [&str; 22] = [
 // A vertex indexes a dozen per-node arrays at once: a range loop reads best.
 #[allow(clippy::needless_range_loop)]
 fn dump(path: &Path, s: &Subject, results: &[experiment::OpResults]) -> Result<(), Error> {
-    let file = std::fs::File::create(path).map_err(Error::output(path))?;
+    let file = output::OutputFile::create(path)?;
     let mut w = csv::Writer::from_writer(std::io::BufWriter::new(file));
     let tree = &s.tree;
-    w.write_record(DUMP_COLUMNS).map_err(Error::csv(path))?;
+    w.write_record(DUMP_COLUMNS)
+        .map_err(output::csv_error(path))?;
     for r in results {
         let scan_prefix = analysis::metrics::scan_abs_prefix(tree, &s.weights, r.op);
         let base = grid::baseline_outcome(r);
@@ -324,10 +359,14 @@ fn dump(path: &Path, s: &Subject, results: &[experiment::OpResults]) -> Result<(
                     u8::from(e.nonfinite()).to_string(),
                     overflow.to_string(),
                 ])
-                .map_err(Error::csv(path))?;
+                .map_err(output::csv_error(path))?;
             }
         }
     }
-    w.flush().map_err(Error::io(path))?;
-    Ok(())
+    let file = w
+        .into_inner()
+        .map_err(|e| Error::write(path)(e.into_error()))?
+        .into_inner()
+        .map_err(|e| Error::write(path)(e.into_error()))?;
+    file.commit()
 }

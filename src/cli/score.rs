@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use treefix_accuracy::format::sci;
 use treefix_accuracy::inputs::{self, WeightChoice};
-use treefix_accuracy::{Error, experiment, kernels};
+use treefix_accuracy::{Error, experiment, kernels, memory};
 
 #[derive(Args)]
 pub struct ScoreArgs {
@@ -160,6 +160,15 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         &a.tree,
         &a.read.options(),
         a.file_weights.weights_file.as_deref(),
+    )?;
+    memory::check(
+        "score",
+        &memory::score(
+            file.file.tree.len() as u64,
+            &file.name(),
+            Op::ALL.len(),
+            a.measure.reference,
+        ),
     )?;
     let tree = file.tree(generators::ChildOrder::Natural);
     let weights = match a.weights {

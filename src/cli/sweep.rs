@@ -7,7 +7,7 @@ use generators::Topology;
 use std::path::PathBuf;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
 use treefix_accuracy::inputs::{self, WeightChoice};
-use treefix_accuracy::{Error, gpu, sweep};
+use treefix_accuracy::{Error, gpu, memory, sweep};
 
 #[derive(Args)]
 pub struct SweepArgs {
@@ -87,19 +87,27 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
     if !quiet {
         eprintln!("backend: {}", backend.describe());
     }
+    // Memory and time before the first tree: refuse what cannot fit, say how long it takes.
+    let plan = memory::sweep(&params, &files, !backend.is_cpu(), memory::threads());
+    if !quiet {
+        eprintln!("{}", plan.describe());
+    }
+    memory::check("sweep", &plan.memory)?;
     let outcome = sweep::run(&params, &files, &dir, &*backend, quiet);
+    // A report shows bound violations too: it is written whenever the results are complete,
+    // before anything is printed (a closed stdout ends the process at the first line).
+    let written = match outcome {
+        Ok(_) | Err(Error::BoundViolation(_)) => Some(sweep::files::write_report(&dir)?),
+        _ => None,
+    };
     if let Ok(rows) = &outcome {
         if !quiet {
             print!("{}", sweep::table(&params, rows));
             println!("wrote {}/results.csv and summary.json", dir.display());
         }
     }
-    // A report shows bound violations too: it is written whenever the results are complete.
-    if matches!(outcome, Ok(_) | Err(Error::BoundViolation(_))) {
-        let written = sweep::files::write_report(&dir)?;
-        if !quiet {
-            println!("{}", super::report::describe(&written));
-        }
+    if let (Some(written), false) = (written, quiet) {
+        println!("{}", super::report::describe(&written));
     }
     outcome.map(|_| ())
 }

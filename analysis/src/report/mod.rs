@@ -43,6 +43,12 @@ pub enum ReportError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// The page cannot be written (a full disk, a quota).
+    #[error("{}: write failed: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{}: {source}", path.display())]
     Csv { path: PathBuf, source: csv::Error },
     #[error("{}: {source}", path.display())]
@@ -86,6 +92,37 @@ pub fn write_report(
     write_page(path, || render_dir(dir, bounds_table))
 }
 
+/// Writes `bytes` under a temporary name beside `path`, synced, then renamed over it: a page
+/// is complete or absent, never cut short under its name. A path that exists and is not a
+/// regular file (`/dev/stdout`) is written directly.
+fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return std::fs::write(path, bytes);
+    }
+    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".report.").suffix(".partial");
+    // A new page gets the usual mode (0666 less the umask; tempfile's default is 0600), a
+    // replaced one keeps its own.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut file = builder.tempfile_in(dir)?;
+    if let Ok(m) = std::fs::metadata(&target) {
+        file.as_file().set_permissions(m.permissions())?;
+    }
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    file.persist(&target).map(|_| ()).map_err(|e| e.error)
+}
+
 /// Renders a page (timed) and writes it to `path`.
 fn write_page(
     path: PathBuf,
@@ -94,7 +131,7 @@ fn write_page(
     let t0 = Instant::now();
     let text = render()?;
     let render_s = t0.elapsed().as_secs_f64();
-    std::fs::write(&path, &text).map_err(|source| ReportError::Io {
+    write_whole(&path, text.as_bytes()).map_err(|source| ReportError::Write {
         path: path.clone(),
         source,
     })?;

@@ -280,6 +280,18 @@ pub enum Reason {
         label_vertex: u32,
         id_vertex: u32,
     },
+
+    // ---- memory
+    #[error(
+        "{vertices} vertices need about {} of memory to read, more than the {} available",
+        super::memory::human_bytes(*needed),
+        super::memory::human_bytes(*available)
+    )]
+    TooLargeForMemory {
+        vertices: u64,
+        needed: u64,
+        available: u64,
+    },
 }
 
 /// A failure inside a reader, located before the file name is known.

@@ -6,6 +6,7 @@
 //! line `FILE:LINE:COL: reason`; no input makes it panic.
 
 mod error;
+mod memory;
 mod mtx;
 mod newick;
 mod nexus;
@@ -16,6 +17,7 @@ mod text;
 mod weights;
 
 pub use error::{ReadError, Reason, What};
+pub use memory::human_bytes;
 pub use own_weights::{OwnWeights, Subnormal};
 pub use weights::WeightsFile;
 
@@ -135,6 +137,9 @@ pub struct ReadOptions {
     /// What to do with subnormal weights: the file's own (when they are used) and those of a
     /// weights file read for it.
     pub subnormal: Subnormal,
+    /// Bytes the reader may allocate beyond the file's text; a file declaring more vertices
+    /// than fit is refused before its arrays are allocated. `None`: no check.
+    pub memory_limit: Option<u64>,
 }
 
 /// Per-vertex labels, stored compactly.
@@ -460,6 +465,7 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
         }
         Format::ParentArray => {
             only_one(1).map_err(fail)?;
+            memory::check_parents(opts.memory_limit, &text).map_err(fail)?;
             let p = parents::parse(&text).map_err(fail)?;
             let len = p.tree.len();
             let labels = Labels::FileIds { base: p.base, len };
@@ -468,7 +474,8 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
         }
         Format::MatrixMarket => {
             only_one(1).map_err(fail)?;
-            let m = mtx::parse(&text, opts.root, opts.forest).map_err(fail)?;
+            let m = mtx::parse_within(&text, opts.root, opts.forest, opts.memory_limit)
+                .map_err(fail)?;
             let labels = match m.file_ids {
                 Some(ids) => Labels::Listed(ids),
                 None => Labels::FileIds {

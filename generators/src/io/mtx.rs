@@ -273,14 +273,29 @@ fn entries(s: &[u8], lines: Lines, h: &Header, size: &Size) -> Result<Entries, F
     Ok(e)
 }
 
+#[cfg(test)]
 pub(crate) fn parse(s: &[u8], root: Option<u64>, forest: ForestMode) -> Result<Mtx, Fail> {
+    parse_within(s, root, forest, None)
+}
+
+/// Reads a Matrix Market graph's spanning tree, refusing a size line whose tree would need
+/// more than `memory_limit` bytes before anything is allocated for it.
+pub(crate) fn parse_within(
+    s: &[u8],
+    root: Option<u64>,
+    forest: ForestMode,
+    memory_limit: Option<u64>,
+) -> Result<Mtx, Fail> {
     let mut lines = Lines::new(s);
     let Some((_, _, first)) = lines.next() else {
         return Err(Fail::File(Reason::Empty));
     };
     let h = header(first).map_err(|r| Fail::Line(1, r))?;
     let size = size_line(s, &mut lines)?;
-    // From here on the declared vertex count `size.n` is known.
+    // From here on the declared vertex count `size.n` is known: no more entries than lines.
+    let line_bound = s.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+    super::memory::check_mtx(memory_limit, size.n, size.nnz.min(line_bound), forest)
+        .map_err(|r| Fail::Line(size.line, r))?;
     let e = entries(s, lines, &h, &size)?;
     let n = size.n as usize;
     if let Some(r) = root {

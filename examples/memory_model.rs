@@ -1,0 +1,206 @@
+//! Measures the per-vertex bytes of each component of an evaluation, as the memory model of
+//! `src/memory.rs` counts them: the tree and its generation, the weights, the reference of one
+//! op, each algorithm's outcome (held) and its peak while it is evaluated, the dump's scan
+//! prefix, the tree-file readers. A counting allocator records the bytes live and their peak,
+//! so the figures are the allocations themselves, without the allocator's own overhead (that
+//! part, and the process's fixed size, come from peak RSS: `memory::Model::FRAGMENTATION`).
+//!
+//! `RAYON_NUM_THREADS=1 cargo run --release --example memory_model -- [N]` (default 10^6).
+
+use analysis::{Algorithm, Op, Reference, ReferenceKind};
+use generators::{ChildOrder, Topology, WeightModel};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use treefix_accuracy::experiment::{self, Cpu};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(l) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
+            PEAK.fetch_max(now, Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) };
+        LIVE.fetch_sub(l.size(), Relaxed);
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, l, new) };
+        if !q.is_null() {
+            if new >= l.size() {
+                let now = LIVE.fetch_add(new - l.size(), Relaxed) + new - l.size();
+                PEAK.fetch_max(now, Relaxed);
+            } else {
+                LIVE.fetch_sub(l.size() - new, Relaxed);
+            }
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Runs `f`; returns its result, its peak bytes above the bytes live before, and the bytes it
+/// left live (both per vertex).
+fn measure<T>(n: usize, f: impl FnOnce() -> T) -> (T, f64, f64) {
+    let before = LIVE.load(Relaxed);
+    PEAK.store(before, Relaxed);
+    let out = f();
+    let peak = PEAK.load(Relaxed) - before;
+    let held = LIVE.load(Relaxed).saturating_sub(before);
+    (out, peak as f64 / n as f64, held as f64 / n as f64)
+}
+
+fn main() {
+    let n: usize = std::env::args()
+        .nth(1)
+        .map(|s| s.parse().expect("N"))
+        .unwrap_or(1_000_000);
+    println!("n = {n}; bytes per vertex: peak above what was live before, and held after");
+    let topologies: Vec<Topology> = [
+        "chain",
+        "star",
+        "random-recursive",
+        "kary",
+        "caterpillar-legs",
+        "profile",
+    ]
+    .iter()
+    .map(|t| t.parse().expect("topology"))
+    .collect();
+    readers(n);
+    for topology in topologies {
+        let (tree, tp, th) = measure(n, || {
+            topology
+                .generate(n, ChildOrder::Natural, &mut generators::rng(1))
+                .expect("tree")
+        });
+        println!("{topology:<18} tree        peak {tp:7.1} held {th:7.1}");
+        let mut worst_ref = (0.0f64, 0.0f64);
+        let mut w_gensum = Vec::new();
+        for model in ["gensum", "uniform", "lognormal", "integers"] {
+            let model: WeightModel = model.parse().expect("model");
+            let (w, wp, wh) = measure(n, || {
+                model
+                    .weights(n, 1e8, &mut generators::rng(2))
+                    .expect("weights")
+            });
+            for op in Op::ALL {
+                for kind in [ReferenceKind::Exact, ReferenceKind::Dd] {
+                    let (r, rp, rh) = measure(n, || Reference::compute(kind, &tree, &w, op));
+                    drop(r);
+                    println!(
+                        "{topology:<18} weights {model:<9} {wp:5.1}/{wh:4.1}  {op} reference {:<5} peak {rp:7.1} held {rh:7.1}",
+                        kind.name()
+                    );
+                    if kind == ReferenceKind::Exact {
+                        worst_ref = (worst_ref.0.max(rp), worst_ref.1.max(rh));
+                    }
+                }
+            }
+            if model == WeightModel::Gensum {
+                w_gensum = w;
+            }
+        }
+        let w = w_gensum;
+        for op in Op::ALL {
+            let reference = Reference::compute(ReferenceKind::Exact, &tree, &w, op);
+            let (_, _, rh) = measure(n, || {
+                Reference::compute(ReferenceKind::Exact, &tree, &w, op)
+            });
+            for algo in Algorithm::ALL {
+                // One algorithm's evaluation with its reference, minus the reference alone.
+                let (res, ep, eh) = measure(n, || {
+                    experiment::evaluate_weighted(
+                        &tree,
+                        &w,
+                        &[op],
+                        &[algo],
+                        ReferenceKind::Exact,
+                        &Cpu,
+                    )
+                    .expect("evaluate")
+                });
+                drop(res);
+                println!(
+                    "{topology:<18} {op:<8} {algo:<22} peak {:7.1} held {:7.1}",
+                    ep - rh,
+                    eh - rh
+                );
+            }
+            let (_, dp, _) = measure(n, || analysis::metrics::scan_abs_prefix(&tree, &w, op));
+            println!("{topology:<18} {op:<8} dump scan prefix      peak {dp:7.1}");
+            drop(reference);
+        }
+        println!(
+            "{topology:<18} worst exact reference: peak {:.1} held {:.1}",
+            worst_ref.0, worst_ref.1
+        );
+    }
+}
+
+/// The readers' peak above the file's bytes, per vertex: a random recursive tree written as a
+/// parent array (with weights), a Matrix Market graph (its edges, valued; then the same graph
+/// with one isolated vertex more read with a virtual root) and a Newick string.
+fn readers(n: usize) {
+    use generators::io::{ForestMode, ReadOptions, read_tree_bytes};
+    use std::fmt::Write;
+    let tree = "random-recursive"
+        .parse::<Topology>()
+        .expect("topology")
+        .generate(n, ChildOrder::Natural, &mut generators::rng(1))
+        .expect("tree");
+    let mut parents = String::new();
+    let mut mtx = format!(
+        "%%MatrixMarket matrix coordinate real general\n{} {} {}\n",
+        n + 1,
+        n + 1,
+        n - 1
+    );
+    for v in 0..n as u32 {
+        match tree.parent(v) {
+            Some(p) => {
+                let _ = writeln!(parents, "{v} {p} 0.5");
+                let _ = writeln!(mtx, "{} {} 0.5", v + 1, p + 1);
+            }
+            None => {
+                let _ = writeln!(parents, "{v} -1 0.5");
+            }
+        }
+    }
+    // A Newick caterpillar of n vertices: (((a:1,b:1):1,c:1):1, ...
+    let leaves = n.div_ceil(2);
+    let mut newick = "(".repeat(leaves - 1);
+    newick += "a:1";
+    for _ in 1..leaves {
+        newick += ",b:1):1";
+    }
+    newick += ";\n";
+    drop(tree);
+    for (name, text, forest) in [
+        ("t.txt", parents, ForestMode::Refuse),
+        ("t.mtx", mtx, ForestMode::VirtualRoot),
+        ("t.nwk", newick, ForestMode::Refuse),
+    ] {
+        let opts = ReadOptions {
+            forest,
+            ..ReadOptions::default()
+        };
+        let (t, peak, held) = measure(n, || {
+            read_tree_bytes(std::path::Path::new(name), text.as_bytes(), &opts).expect("read")
+        });
+        println!(
+            "reader {name}: {} vertices, file {:.1} B/vertex; peak {peak:.1} held {held:.1}",
+            t.tree.len(),
+            text.len() as f64 / n as f64
+        );
+    }
+}
