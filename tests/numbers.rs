@@ -166,6 +166,31 @@ fn gates_pass_on_correct_results_and_fail_one_ulp_off() {
     assert_eq!(code, Some(4));
 }
 
+/// `--json` onto an input is refused before anything runs; the input is untouched.
+#[test]
+fn the_json_summary_may_not_overwrite_an_input() {
+    let dir = scratch("json-input");
+    let tree = small_tree(&dir);
+    let r = results(&dir, "r.csv", &ROOTFIX);
+    let before = std::fs::read(&r).unwrap();
+    let o = accuracy(&[
+        "score",
+        "--tree",
+        tree.to_str().unwrap(),
+        "--results",
+        r.to_str().unwrap(),
+        "--json",
+        r.to_str().unwrap(),
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("would overwrite an input, the results file of --results"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&r).unwrap(), before);
+}
+
 #[test]
 fn a_results_file_with_an_extra_column_is_a_one_line_error() {
     let dir = scratch("extra");

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use treefix_accuracy::format::sci;
 use treefix_accuracy::inputs::{self, WeightChoice};
-use treefix_accuracy::{Error, experiment, kernels, memory};
+use treefix_accuracy::{Error, experiment, kernels, memory, output};
 
 #[derive(Args)]
 pub struct ScoreArgs {
@@ -156,6 +156,16 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
             "--max-lost-bits {b}: expected a number of bits ≥ 0"
         )));
     }
+    if let Some(json) = &a.json {
+        let mut inputs = vec![
+            ("the tree file of --tree", a.tree.as_path()),
+            ("the results file of --results", a.results.as_path()),
+        ];
+        if let Some(w) = &a.file_weights.weights_file {
+            inputs.push(("the weights file of --weights-file", w.as_path()));
+        }
+        output::refuse_overwriting_inputs(("--json", json), &inputs)?;
+    }
     let file = inputs::load(
         &a.tree,
         &a.read.options(),
@@ -180,24 +190,14 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     };
     let scored = read_results(&a.results, &file.file.labels, tree.len())?;
     let achieved_cond = experiment::achieved_cond(&weights);
-    println!(
-        "scoring {} against {} (n={}, height={}, achieved κ={}) with the {} reference",
-        a.results.display(),
-        file.name(),
-        tree.len(),
-        tree.height(),
-        sci(achieved_cond),
-        a.measure.reference.name()
-    );
     let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
     let label = |v: usize| file.file.labels.get(v as u32).map(|l| l.to_string());
     let scores: Vec<OpScore> = scored
         .iter()
         .map(|s| score_op(s, &tree, &weights, &a, &label, &mut scratch))
         .collect();
-    print!("{}", errors_table(&scores));
-    print!("{}", verdicts_table(&scores));
     let failures = gate_failures(&a, &scores);
+    // The file first: a closed stdout ends the process at the first line printed.
     if let Some(path) = &a.json {
         let doc = ScoreJson {
             tool: "treefix-accuracy",
@@ -213,7 +213,20 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
             ops: &scores,
         };
         let json = serde_json::to_string_pretty(&doc).map_err(Error::json(path))?;
-        write_whole(path, (json + "\n").as_bytes())?;
+        output::write_file(path, (json + "\n").as_bytes())?;
+    }
+    println!(
+        "scoring {} against {} (n={}, height={}, achieved κ={}) with the {} reference",
+        a.results.display(),
+        file.name(),
+        tree.len(),
+        tree.height(),
+        sci(achieved_cond),
+        a.measure.reference.name()
+    );
+    print!("{}", errors_table(&scores));
+    print!("{}", verdicts_table(&scores));
+    if let Some(path) = &a.json {
         println!("wrote {}", path.display());
     }
     if failures.is_empty() {
@@ -395,29 +408,6 @@ fn verdicts_table(scores: &[OpScore]) -> String {
         out += "overflow: nodes where f32 overflows in that algorithm's order (or the exact value is beyond f32's range); its bounds, which assume no overflow, are not applied there\n";
     }
     out
-}
-
-/// Writes `bytes` to `path` whole: into a temporary file beside it, then renamed over it, so
-/// that no reader ever sees a part of it.
-fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        path.file_name()
-            .map_or("out".into(), |n| n.to_string_lossy()),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, bytes).map_err(Error::output(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::Output {
-            path: path.to_path_buf(),
-            source: e,
-        }
-    })
 }
 
 /// Reads `vertex,op,result` rows; every vertex of every op present must appear exactly once.
