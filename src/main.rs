@@ -62,6 +62,7 @@ enum Command {
 
 fn main() -> ExitCode {
     end_quietly_on_a_closed_pipe();
+    stdout_errors_are_one_line();
     quiet_mesa();
     let result = match Cli::parse().command {
         Command::Sweep(a) => cli::sweep::run(a),
@@ -98,6 +99,26 @@ fn end_quietly_on_a_closed_pipe() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+}
+
+/// `accuracy run > /dev/full`: a failed write to stdout (a full disk, an I/O error) is a
+/// one-line error with exit code 2, like a failed output file, instead of `println!`'s panic
+/// and backtrace. Any other panic keeps the default report: it is a bug.
+fn stdout_errors_are_one_line() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if let Some(why) = msg.strip_prefix("failed printing to stdout: ") {
+            eprintln!("error: stdout: write failed: {why}");
+            std::process::exit(2);
+        }
+        default(info);
+    }));
 }
 
 /// Mesa's Vulkan loader prints "XDG_RUNTIME_DIR is invalid" on every device creation when the

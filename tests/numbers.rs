@@ -277,3 +277,23 @@ fn overflow_is_reported_as_such_not_as_a_bug() {
         ]
     );
 }
+
+/// A full disk behind stdout is a one-line error with exit code 2, never a panic.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_full_stdout_is_a_one_line_error() {
+    for args in [
+        &["gen", "--n", "1000", "--cond", "10"][..],
+        &["run", "--topology", "chain", "--nodes", "10"],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_accuracy"))
+            .args(args)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("error: stdout: write failed:"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}

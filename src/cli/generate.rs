@@ -29,13 +29,13 @@ pub fn run(a: GenArgs) -> Result<(), Error> {
         .weights(a.n, a.cond, &mut generators::rng(a.seed))?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    // A closed pipe (`| head`) ends the process quietly (SIGPIPE, see main); any other
+    // failed write (a full disk) is a one-line error.
+    let failed = |e: std::io::Error| Error::Usage(format!("stdout: write failed: {e}"));
     for x in &w {
-        // A closed pipe (`| head`) is not an error worth a message.
-        if writeln!(out, "{}", f32_shortest(*x)).is_err() {
-            return Ok(());
-        }
+        writeln!(out, "{}", f32_shortest(*x)).map_err(failed)?;
     }
-    let _ = out.flush();
+    out.flush().map_err(failed)?;
     eprintln!(
         "achieved condition number: {:e}",
         experiment::achieved_cond(&w)
