@@ -1,4 +1,4 @@
-//! Throughput of the CPU twins (`kernels::cpu`) of every algorithm and op, in vertices per
+//! Throughput of the CPU twins (`Algorithm::twin`) of every algorithm and op, in vertices per
 //! second, on the paper's two extreme topologies (chain: one vertex per level; star: one
 //! level) and a random recursive tree, 10^5 vertices each. `cargo bench --bench twins`
 
@@ -24,7 +24,7 @@ fn twins(c: &mut Criterion) {
             for op in Op::ALL {
                 group.bench_function(format!("{}-{}", algo.name(), op.name()), |b| {
                     b.iter(|| {
-                        treefix_accuracy::kernels::cpu(black_box(&tree), black_box(&w), algo, op)
+                        algo.twin(black_box(&tree), black_box(&w), op)
                     })
                 });
             }

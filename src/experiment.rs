@@ -2,7 +2,6 @@
 //! errors of each against a reference.
 
 use crate::Error;
-use crate::kernels;
 use analysis::bounds::{self, BoundSummary, NodeBounds};
 use analysis::metrics::ErrorSummary;
 use analysis::{Algorithm, NodeError, Op, Reference, ReferenceKind};
@@ -83,7 +82,7 @@ impl Backend for Cpu {
         true
     }
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
-        Ok(kernels::cpu(tree, w, algo, op))
+        Ok(algo.twin(tree, w, op))
     }
 }
 
@@ -212,7 +211,7 @@ fn evaluate_one(
             )));
         }
         Some(values) => values,
-        None => kernels::cpu(tree, w, algorithm, op),
+        None => algorithm.twin(tree, w, op),
     };
     let errors: Vec<NodeError> = values
         .iter()

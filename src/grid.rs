@@ -9,6 +9,7 @@ use crate::verdict::{self, Violations};
 use analysis::bounds::NodeBounds;
 use analysis::bounds::{bound_lost_bits, extra_bits, tightness};
 pub use analysis::records::bounds_table::GridParams;
+use analysis::algorithms::PaperRole;
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::Topology;
 use rayon::prelude::*;
@@ -145,17 +146,13 @@ pub fn fingerprint(tree: &generators::Tree, w: &[f32]) -> String {
     format!("{h:016x}")
 }
 
-/// The outcome the vectorial algorithms are compared with: parallel, or sequential (the same
-/// additions) when parallel was not run.
+/// The outcome the vectorial algorithms are compared with: the paper's Algorithm 1
+/// (parallel), or its sequential baseline (the same additions) when that was not run.
 pub fn baseline_outcome(r: &OpResults) -> Option<&Outcome> {
-    r.outcomes
-        .iter()
-        .find(|o| o.algorithm == Algorithm::Parallel)
-        .or_else(|| {
-            r.outcomes
-                .iter()
-                .find(|o| o.algorithm == Algorithm::Sequential)
-        })
+    [PaperRole::Algorithm1, PaperRole::Baseline]
+        .into_iter()
+        .map(Algorithm::with_role)
+        .find_map(|a| r.outcomes.iter().find(|o| o.algorithm == a))
 }
 
 /// Predicted and measured extra lost bits of `o` over `base` at node v (x = exact value):

@@ -13,7 +13,6 @@ pub mod format;
 pub mod gpu;
 pub mod grid;
 pub mod inputs;
-pub mod kernels;
 pub mod memory;
 pub mod nodes_sample;
 pub mod output;

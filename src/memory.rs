@@ -81,35 +81,18 @@ pub mod model {
     pub const GRID_CELL_VECTORIAL: f64 = 64.0;
     /// A sweep's result row, held until the summary is written (bytes per row).
     pub const ROW: f64 = 512.0;
-    /// One algorithm's peak on one op, its outcome included (the largest over the topologies).
+    /// One algorithm's peak on one op, its outcome included (the largest over the topologies):
+    /// the `peak_bytes` of its descriptor, measured with the counting allocator above.
     pub fn evaluation_peak(a: analysis::Algorithm) -> f64 {
-        use analysis::Algorithm::*;
-        match a {
-            Sequential => 163.0,
-            Parallel => 100.0,
-            Vectorial | VectorialChained | VectorialCompensated => 181.0,
-            VectorialSeqscan => 278.0,
-            Contraction => 178.0,
-        }
+        a.descriptor().cost.peak_bytes
     }
     /// Evaluation time of one vertex by one algorithm on one op, one thread (seconds: its
-    /// kernel, errors and bounds), and of the tree's generation and reference per vertex and
-    /// op. `RAYON_NUM_THREADS=1 /usr/bin/time accuracy run --topology T --nodes 1000000
-    /// --algos A` for T = chain, random-recursive took 0.31 s (parallel, chain) to 1.87 s
-    /// (vectorial-seqscan, random-recursive) for 2 ops; `gen --n 1000000` 0.19 s. The
-    /// slower topology's time, less 0.15 s of generation and reference, over 2·10^6.
-    pub fn seconds_per_vertex(a: analysis::Algorithm) -> f64 {
-        use analysis::Algorithm::*;
-        1e-6 * match a {
-            Sequential => 0.38,
-            Parallel => 0.25,
-            Vectorial => 0.54,
-            VectorialSeqscan => 0.86,
-            VectorialChained => 0.58,
-            VectorialCompensated => 0.73,
-            Contraction => 0.47,
-        }
-    }
+    /// kernel, errors and bounds): the `seconds` of its descriptor, measured as
+    /// `RAYON_NUM_THREADS=1 /usr/bin/time accuracy run --topology T --nodes 1000000 --algos A`
+    /// for T = chain, random-recursive (0.31 s for parallel on a chain to 1.87 s for
+    /// vectorial-seqscan on a random-recursive tree, 2 ops): the slower topology's time, less
+    /// 0.15 s of generation and reference, over 2·10^6. The tree's generation and reference per
+    /// vertex and op (`gen --n 1000000` took 0.19 s):
     pub const SECONDS_PER_VERTEX_REFERENCE: f64 = 0.08e-6;
 }
 
@@ -278,8 +261,13 @@ pub fn run(
 /// bounds one after another.
 pub fn score(n: u64, name: &str, ops: usize, reference: ReferenceKind) -> Estimate {
     use model::*;
+    // One algorithm at a time: the most expensive one sets the peak.
+    let costliest = Algorithm::ALL
+        .into_iter()
+        .max_by(|a, b| evaluation_peak(*a).total_cmp(&evaluation_peak(*b)))
+        .expect("the registry is not empty");
     let one = Evaluation {
-        algos: &[Algorithm::VectorialSeqscan],
+        algos: &[costliest],
         ops: 1,
         reference,
         gpu: false,
@@ -432,7 +420,7 @@ pub fn sweep(
         + params
             .algos
             .iter()
-            .map(|&a| seconds_per_vertex(a))
+            .map(|&a| a.descriptor().cost.seconds)
             .sum::<f64>();
     let vertices: f64 = sources.iter().map(|&(v, k)| v as f64 * k as f64).sum();
     SweepPlan {
@@ -740,7 +728,7 @@ mod tests {
         };
         let one = e.per_vertex(1);
         let all = e.per_vertex(64);
-        let seqscan = model::evaluation_peak(Algorithm::VectorialSeqscan);
+        let seqscan = model::evaluation_peak(Algorithm::VECTORIAL_SEQSCAN);
         assert_eq!(one, model::REFERENCE_EXACT + seqscan + 6.0 * model::OUTCOME);
         assert!(all > one && all == e.per_vertex(7));
     }

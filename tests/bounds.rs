@@ -11,7 +11,6 @@ use generators::{ChildOrder, Rng, Topology, Tree, WeightModel};
 use rand::RngExt as _;
 use treefix_accuracy::check;
 use treefix_accuracy::experiment::{self, Backend, Cpu, Instance, InstanceSpec};
-use treefix_accuracy::kernels;
 use treefix_accuracy::verdict;
 
 /// A random topology with random parameters.
@@ -164,7 +163,7 @@ fn contraction_bounds_hold_and_its_sums_are_shallow() {
             let results = experiment::evaluate(
                 &inst,
                 &Op::ALL,
-                &[Algorithm::Contraction],
+                &[Algorithm::CONTRACTION],
                 ReferenceKind::Exact,
                 &Cpu,
             )
@@ -180,12 +179,8 @@ fn contraction_bounds_hold_and_its_sums_are_shallow() {
                 .next_power_of_two()
                 .trailing_zeros();
             for op in Op::ALL {
-                let b: Vec<APriori> = analysis::orders::tree_order(
-                    &inst.tree,
-                    &inst.weights,
-                    Algorithm::Contraction,
-                    op,
-                );
+                let b: Vec<APriori> =
+                    analysis::orders::contraction::order(&inst.tree, &inst.weights, op);
                 let depth = b.iter().map(|x| x.depth).max().unwrap();
                 assert!(
                     depth <= rounds * (3 + log_delta) + 1,
@@ -207,7 +202,7 @@ fn running_replay_is_the_twin_bit_for_bit() {
                 let w = wide_weights(n, &mut rng);
                 for algo in Algorithm::ALL {
                     for op in Op::ALL {
-                        let twin = kernels::cpu(&tree, &w, algo, op);
+                        let twin = algo.twin(&tree, &w, op);
                         let (replay, _) = bounds::running(&tree, &w, algo, op);
                         let same = twin
                             .iter()
@@ -232,7 +227,7 @@ fn bounds_match_the_closed_forms() {
         for topology in Topology::all_defaults() {
             let tree = topology.generate(n, ChildOrder::Natural, &mut rng).unwrap();
             let w = wide_weights(n, &mut rng);
-            let b = bounds::a_priori(&tree, &w, Algorithm::Vectorial, Op::Rootfix, LAMBDA);
+            let b = bounds::a_priori(&tree, &w, Algorithm::VECTORIAL, Op::Rootfix, LAMBDA);
             let det = &b.det;
             // The sharp bound follows the same tree with smaller charges.
             assert!(b.sharp.iter().zip(det).all(|(s, d)| s <= d));
@@ -244,8 +239,8 @@ fn bounds_match_the_closed_forms() {
             for v in 0..n {
                 assert!(det[v] <= g * prefix[v] * tol, "{topology} n={n} v={v}");
             }
-            let seq = bounds::a_priori(&tree, &w, Algorithm::Sequential, Op::Rootfix, LAMBDA).det;
-            let par = bounds::a_priori(&tree, &w, Algorithm::Parallel, Op::Rootfix, LAMBDA).det;
+            let seq = bounds::a_priori(&tree, &w, Algorithm::SEQUENTIAL, Op::Rootfix, LAMBDA).det;
+            let par = bounds::a_priori(&tree, &w, Algorithm::PARALLEL, Op::Rootfix, LAMBDA).det;
             assert_eq!(seq, par);
             let reference =
                 analysis::Reference::compute(ReferenceKind::Exact, &tree, &w, Op::Rootfix);
@@ -269,7 +264,7 @@ fn probabilistic_bound_is_tighter_for_deep_sums() {
         .generate(n, ChildOrder::Natural, &mut generators::rng(1))
         .unwrap();
     let w = vec![1.0f32; n];
-    let b = bounds::a_priori(&tree, &w, Algorithm::Sequential, Op::Rootfix, LAMBDA);
+    let b = bounds::a_priori(&tree, &w, Algorithm::SEQUENTIAL, Op::Rootfix, LAMBDA);
     let (det, prob) = (&b.det, &b.prob);
     // All ones on a chain: det ≥ u·d(d+1)/2 and prob = γ̃_d(λ)·(d+1) ≈ λ√d·u·(d+1), so the
     // probabilistic bound is the smaller once λ√d < d/2, i.e. d > 4λ²; from d = 5λ² on the
@@ -312,7 +307,7 @@ fn sharp_bound_of_one_addition_is_one_rounding() {
         .unwrap();
     let mut w = wide_weights(n, &mut generators::rng(2));
     w[0] = 1e6;
-    let b = bounds::a_priori(&tree, &w, Algorithm::Parallel, Op::Rootfix, LAMBDA);
+    let b = bounds::a_priori(&tree, &w, Algorithm::PARALLEL, Op::Rootfix, LAMBDA);
     let r = analysis::Reference::compute(ReferenceKind::Exact, &tree, &w, Op::Rootfix);
     for v in 1..n {
         let x = r.value_f64(v).abs();
@@ -341,7 +336,7 @@ fn a_wrong_result_is_a_violation_with_exit_code_3() {
             algo: Algorithm,
             op: Op,
         ) -> Result<Vec<f32>, treefix_accuracy::Error> {
-            let mut v = kernels::cpu(tree, w, algo, op);
+            let mut v = algo.twin(tree, w, op);
             // 1% relative on one node: far above any bound at this size and conditioning.
             v[tree.len() / 2] *= 1.01;
             Ok(v)
@@ -359,7 +354,7 @@ fn a_wrong_result_is_a_violation_with_exit_code_3() {
     let results = experiment::evaluate(
         &inst,
         &Op::ALL,
-        &[Algorithm::Parallel, Algorithm::Vectorial],
+        &[Algorithm::PARALLEL, Algorithm::VECTORIAL],
         ReferenceKind::Exact,
         &Corrupt,
     )

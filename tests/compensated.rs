@@ -57,7 +57,7 @@ fn evaluate_grid() -> Vec<String> {
                 let results = experiment::evaluate(
                     &inst,
                     &Op::ALL,
-                    &[Algorithm::Parallel, Algorithm::VectorialCompensated],
+                    &[Algorithm::PARALLEL, Algorithm::VECTORIAL_COMPENSATED],
                     ReferenceKind::Exact,
                     &Cpu,
                 )
@@ -66,7 +66,7 @@ fn evaluate_grid() -> Vec<String> {
                 assert_eq!(bad.count, 0, "{}", bad.lines.join("\n"));
                 for (i, r) in results.iter().enumerate() {
                     let [par, vcp] = [0, 1].map(|k| &r.outcomes[k]);
-                    assert_eq!(vcp.algorithm, Algorithm::VectorialCompensated);
+                    assert_eq!(vcp.algorithm, Algorithm::VECTORIAL_COMPENSATED);
                     // Its probabilistic bound is the deterministic one: rigorous.
                     assert_eq!(vcp.bound_summary.prob_violations, 0);
                     let max_bits = |o: &experiment::Outcome| {
@@ -165,7 +165,7 @@ fn final_rounding_only_adds() {
         let full = bounds::a_priori(
             &inst.tree,
             &inst.weights,
-            Algorithm::VectorialCompensated,
+            Algorithm::VECTORIAL_COMPENSATED,
             op,
             bounds::LAMBDA,
         );

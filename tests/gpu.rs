@@ -9,7 +9,6 @@ use generators::{ChildOrder, Topology, Tree, WeightModel};
 use std::sync::OnceLock;
 use treefix_accuracy::experiment::Backend;
 use treefix_accuracy::gpu::{Gpu, GpuOptions};
-use treefix_accuracy::kernels;
 
 fn gpu() -> Option<&'static Gpu> {
     static GPU: OnceLock<Option<Gpu>> = OnceLock::new();
@@ -56,10 +55,10 @@ fn check_algos(gpu: &Gpu, tree: &Tree, w: &[f32], algos: &[Algorithm], what: &st
                 .compute_timed(tree, w, algo, op)
                 .unwrap_or_else(|e| panic!("{what} {algo} {op}: {e}"))
                 .0;
-            let twin = kernels::cpu(tree, w, algo, op);
+            let twin = algo.twin(tree, w, op);
             assert_bits(&got, &twin, &format!("{what} {algo} {op} vs CPU twin"));
-            if algo == Algorithm::Parallel {
-                let seq = kernels::cpu(tree, w, Algorithm::Sequential, op);
+            if algo == Algorithm::PARALLEL {
+                let seq = Algorithm::SEQUENTIAL.twin(tree, w, op);
                 assert_bits(&got, &seq, &format!("{what} {algo} {op} vs sequential"));
             }
         }
@@ -152,7 +151,7 @@ fn deep_trees_parallel() {
             gpu,
             &t,
             &w,
-            &[Algorithm::Parallel],
+            &[Algorithm::PARALLEL],
             &format!("{topology} n={n}"),
         );
     }
@@ -232,9 +231,7 @@ fn folded_dispatches_and_limits() {
             let w = weights(WeightModel::Normal, n, 21);
             // Float-float E takes 8 bytes per position (2n·8 > 2^16 bytes from n = 4097), the
             // contraction's slots up to 4n + 1 words.
-            let wide = |a: &Algorithm| {
-                matches!(a, Algorithm::VectorialCompensated | Algorithm::Contraction)
-            };
+            let wide = |a: &Algorithm| a.gpu().is_some_and(|k| k.words_per_vertex > 2);
             let fits = |a: &Algorithm| !wide(a) || 16 * n <= 1 << 16;
             let algos: Vec<Algorithm> = gpu_algos().into_iter().filter(fits).collect();
             check_algos(&small, &t, &w, &algos, &format!("folded {topology} n={n}"));
@@ -243,14 +240,14 @@ fn folded_dispatches_and_limits() {
     let t = tree(Topology::Chain, 8000, 21);
     let w = weights(WeightModel::Normal, 8000, 21);
     let e = small
-        .compute(&t, &w, Algorithm::VectorialCompensated, Op::Rootfix)
+        .compute(&t, &w, Algorithm::VECTORIAL_COMPENSATED, Op::Rootfix)
         .unwrap_err();
     assert!(e.to_string().contains("128000 bytes"), "{e}");
     let n = 10_000;
     let t = tree(Topology::Chain, n, 1);
     let w = weights(WeightModel::Normal, n, 1);
     let e = small
-        .compute(&t, &w, Algorithm::Vectorial, Op::Rootfix)
+        .compute(&t, &w, Algorithm::VECTORIAL, Op::Rootfix)
         .unwrap_err();
     // A usage error (exit code 2): a smaller tree, or the CPU twins.
     assert!(matches!(e, treefix_accuracy::Error::GpuLimit(_)), "{e}");
@@ -310,7 +307,7 @@ fn every_parallel_path_on_small_trees() {
                     &tiny,
                     &t,
                     &w,
-                    &[Algorithm::Parallel],
+                    &[Algorithm::PARALLEL],
                     &format!("tiny {topology} {order} n={n}"),
                 );
             }
@@ -348,7 +345,7 @@ fn forests_equal_one_tree_at_a_time() {
                     &one,
                     &format!("forest job {k} {algo} {op} vs alone"),
                 );
-                let twin = kernels::cpu(t, w, algo, op);
+                let twin = algo.twin(t, w, op);
                 assert_bits(
                     &many[k],
                     &twin,
@@ -669,7 +666,7 @@ fn subnormal_weights() {
             for algo in gpu_algos() {
                 for op in Op::ALL {
                     let got = gpu.compute(&t, &w, algo, op).unwrap();
-                    let twin = kernels::cpu(&t, &w, algo, op);
+                    let twin = algo.twin(&t, &w, op);
                     assert!(twin.iter().any(|x| x.is_subnormal()));
                     for (v, (&g, &c)) in got.iter().zip(&twin).enumerate() {
                         if g.to_bits() == c.to_bits() {
@@ -713,9 +710,9 @@ fn forest_of_four_chains_matches_twin() {
         .collect();
     let jobs: Vec<(&Tree, &[f32])> = trees.iter().zip(&ws).map(|(t, w)| (t, &w[..])).collect();
     for op in Op::ALL {
-        let many = gpu.compute_many(&jobs, Algorithm::Parallel, op).unwrap();
+        let many = gpu.compute_many(&jobs, Algorithm::PARALLEL, op).unwrap();
         for (k, (t, w)) in jobs.iter().enumerate() {
-            let twin = kernels::cpu(t, w, Algorithm::Parallel, op);
+            let twin = Algorithm::PARALLEL.twin(t, w, op);
             assert_bits(&many[k], &twin, &format!("four chains + rr, job {k}, {op}"));
         }
     }
@@ -739,7 +736,7 @@ fn chained_scan_respects_the_loop_budget() {
     let t = tree(Topology::RandomRecursive, n, 3);
     let w = weights(WeightModel::Normal, n, 3);
     let e = small
-        .compute(&t, &w, Algorithm::VectorialChained, Op::Leaffix)
+        .compute(&t, &w, Algorithm::VECTORIAL_CHAINED, Op::Leaffix)
         .unwrap_err();
     assert!(matches!(e, treefix_accuracy::Error::GpuLimit(_)), "{e}");
     assert!(e.to_string().contains("79 tile totals"), "{e}");
@@ -747,7 +744,7 @@ fn chained_scan_respects_the_loop_budget() {
         &small,
         &t,
         &w,
-        &[Algorithm::Vectorial],
+        &[Algorithm::VECTORIAL],
         "vectorial under a small loop budget",
     );
 }

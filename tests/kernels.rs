@@ -4,7 +4,6 @@ use analysis::{Algorithm, Op, Reference, ReferenceKind};
 use generators::exact_sum::EXACT_PREC;
 use generators::{ChildOrder, NO_PARENT, Topology, Tree, WeightModel};
 use rug::Float;
-use treefix_accuracy::kernels;
 
 /// The paper's Fig. 2 tree a(b(c,d,e),f), ids a=0..f=5.
 fn fig2() -> Tree {
@@ -17,12 +16,12 @@ fn fig2_every_algorithm() {
     let w = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
     for algo in Algorithm::ALL {
         assert_eq!(
-            kernels::cpu(&t, &w, algo, Op::Rootfix),
+            algo.twin(&t, &w, Op::Rootfix),
             vec![1.0, 3.0, 6.0, 7.0, 8.0, 7.0],
             "{algo}"
         );
         assert_eq!(
-            kernels::cpu(&t, &w, algo, Op::Leaffix),
+            algo.twin(&t, &w, Op::Leaffix),
             vec![21.0, 14.0, 3.0, 4.0, 5.0, 6.0],
             "{algo}"
         );
@@ -30,8 +29,8 @@ fn fig2_every_algorithm() {
         let ones = [1.0f32; 6];
         let depth1: Vec<f32> = t.depths().iter().map(|&d| d as f32 + 1.0).collect();
         let sizes: Vec<f32> = t.subtree_sizes().iter().map(|&s| s as f32).collect();
-        assert_eq!(kernels::cpu(&t, &ones, algo, Op::Rootfix), depth1);
-        assert_eq!(kernels::cpu(&t, &ones, algo, Op::Leaffix), sizes);
+        assert_eq!(algo.twin(&t, &ones, Op::Rootfix), depth1);
+        assert_eq!(algo.twin(&t, &ones, Op::Leaffix), sizes);
     }
 }
 
@@ -40,7 +39,7 @@ fn fig2_euler_vector() {
     // The paper's Fig. 3: E for rootfix holds +w at "(v" and −w at "v)".
     let t = fig2();
     let w = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
-    let e = kernels::vectorial::write(&t, &w, Op::Rootfix);
+    let e = analysis::orders::euler::write::<f32>(&t, &w, Op::Rootfix);
     assert_eq!(
         e,
         vec![
@@ -72,7 +71,7 @@ fn integer_weights_are_exact_for_every_algorithm() {
         for op in Op::ALL {
             let reference = Reference::compute(ReferenceKind::Exact, &tree, &w, op);
             for algo in Algorithm::ALL {
-                let got = kernels::cpu(&tree, &w, algo, op);
+                let got = algo.twin(&tree, &w, op);
                 for (v, &x) in got.iter().enumerate() {
                     let e = reference.error(v, x, &mut scratch);
                     assert!(
@@ -95,8 +94,8 @@ fn parallel_twin_equals_sequential_bit_for_bit() {
         let gensum = (n >= 2).then(|| WeightModel::Gensum.weights(n, 1e12, &mut rng).unwrap());
         for w in [Some(normal), gensum].into_iter().flatten() {
             for op in Op::ALL {
-                let seq = kernels::cpu(&tree, &w, Algorithm::Sequential, op);
-                let par = kernels::cpu(&tree, &w, Algorithm::Parallel, op);
+                let seq = Algorithm::SEQUENTIAL.twin(&tree, &w, op);
+                let par = Algorithm::PARALLEL.twin(&tree, &w, op);
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&seq), bits(&par), "{topo} n={n} {order} {op}");
             }
@@ -143,9 +142,9 @@ fn contraction_twin_equals_generic_order_bit_for_bit() {
         let gensum = (n >= 2).then(|| WeightModel::Gensum.weights(n, 1e12, &mut rng).unwrap());
         for w in [Some(normal), gensum].into_iter().flatten() {
             for op in Op::ALL {
-                let twin = kernels::cpu(&tree, &w, Algorithm::Contraction, op);
+                let twin = Algorithm::CONTRACTION.twin(&tree, &w, op);
                 let generic: Vec<f32> =
-                    analysis::orders::tree_order(&tree, &w, Algorithm::Contraction, op);
+                    analysis::orders::contraction::order(&tree, &w, op);
                 assert_eq!(bits(&twin), bits(&generic), "{topo} n={n} {order} {op}");
             }
         }

@@ -5,7 +5,7 @@ use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use treefix_accuracy::experiment::{self, Backend, Cpu, InstanceSpec};
 use treefix_accuracy::inputs::WeightChoice;
-use treefix_accuracy::{Error, kernels, sweep};
+use treefix_accuracy::{Error, sweep};
 
 /// The CPU twins, with the last bit of vertex 7's parallel result flipped.
 struct OneBitOff;
@@ -15,8 +15,8 @@ impl Backend for OneBitOff {
         "one-bit-off".into()
     }
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
-        let mut v = kernels::cpu(tree, w, algo, op);
-        if algo == Algorithm::Parallel {
+        let mut v = algo.twin(tree, w, op);
+        if algo == Algorithm::PARALLEL {
             v[7] = f32::from_bits(v[7].to_bits() ^ 1);
         }
         Ok(v)
@@ -38,9 +38,9 @@ fn spec() -> InstanceSpec {
 fn mismatches_are_counted_per_algorithm() {
     let instance = spec().generate().unwrap();
     let algos = [
-        Algorithm::Sequential,
-        Algorithm::Parallel,
-        Algorithm::Vectorial,
+        Algorithm::SEQUENTIAL,
+        Algorithm::PARALLEL,
+        Algorithm::VECTORIAL,
     ];
     let ops = [Op::Rootfix, Op::Leaffix];
     let bad =
@@ -70,7 +70,7 @@ fn a_sweep_with_mismatches_writes_its_results_and_exits_3() {
         topologies: vec![Topology::Chain],
         weights: WeightChoice::Model(WeightModel::Gensum),
         ops: vec![Op::Rootfix],
-        algos: vec![Algorithm::Parallel, Algorithm::Vectorial],
+        algos: vec![Algorithm::PARALLEL, Algorithm::VECTORIAL],
         reference: ReferenceKind::Exact,
         child_orders: vec![ChildOrder::Natural],
         seed: 1,
@@ -109,7 +109,7 @@ impl Backend for OneShort {
         "one-short".into()
     }
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
-        let mut v = kernels::cpu(tree, w, algo, op);
+        let mut v = algo.twin(tree, w, op);
         v.pop();
         Ok(v)
     }
@@ -121,7 +121,7 @@ fn a_result_of_the_wrong_length_is_an_error() {
     let err = experiment::evaluate(
         &instance,
         &[Op::Leaffix],
-        &[Algorithm::Vectorial],
+        &[Algorithm::VECTORIAL],
         ReferenceKind::Exact,
         &OneShort,
     )

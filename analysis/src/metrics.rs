@@ -1,6 +1,6 @@
 //! Error statistics over the nodes of one run, and the vectorial algorithm's own conditioning.
 
-use crate::algo::Op;
+use crate::Op;
 use crate::orders::{Abs, euler};
 use crate::reference::{ErrorClass, NodeError, lost_bits};
 use crate::scan_plan;

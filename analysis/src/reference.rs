@@ -5,7 +5,7 @@
 //! [`crate::orders::tree`] (rootfix in preorder from the parent's value, leaffix in postorder
 //! from the children's values), never by re-summing paths.
 
-use crate::algo::Op;
+use crate::Op;
 use crate::orders::{Abs, ScanValue, tree};
 use generators::Tree;
 use generators::exact_sum::{EXACT_PREC, ExactSum, Fixed, Scale};

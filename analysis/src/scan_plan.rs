@@ -32,6 +32,28 @@ pub const KOGGE_STONE_STEPS: u32 = WORKGROUP_SIZE.trailing_zeros();
 
 pub use crate::orders::ScanValue;
 
+/// Which scan an Euler-tour algorithm runs: the pairing of its additions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Plan {
+    /// The scan plan: tiles, Kogge–Stone, block sums scanned by the same plan, uniform add.
+    Tiled,
+    /// The chained plan: the same tiles, the tile totals scanned left to right.
+    Chained,
+    /// The plain left-to-right scan.
+    Sequential,
+}
+
+impl Plan {
+    /// The in-place inclusive scan of `data` with this plan.
+    pub fn scan<T: ScanValue>(self, data: &mut [T]) {
+        match self {
+            Plan::Tiled => inclusive_scan(data),
+            Plan::Chained => chained_inclusive_scan(data),
+            Plan::Sequential => sequential_scan(data),
+        }
+    }
+}
+
 /// Number of elements at each level of the plan for an input of `len`: level 0 is the input,
 /// level k + 1 holds the tile totals of level k; the last level fits in one tile.
 pub fn level_sizes(len: usize) -> Vec<usize> {
@@ -138,6 +160,18 @@ pub fn chained_inclusive_scan<T: ScanValue>(data: &mut [T]) {
 /// inclusive scan (empty for a single tile).
 pub fn chained_scan_tiles<T: ScanValue>(data: &mut [T]) -> Vec<T> {
     scan_tiles_then(data, sequential_scan)
+}
+
+/// [`chained_scan_tiles`], also returning the tile totals T_k before their scan (the chain's
+/// operands, whose errors the bounds charge one by one).
+pub fn chained_scan_tiles_with_totals<T: ScanValue>(data: &mut [T]) -> (Vec<T>, Vec<T>) {
+    let totals: Vec<T> = data.chunks_mut(TILE).map(scan_tile).collect();
+    if totals.len() <= 1 {
+        return (Vec::new(), totals);
+    }
+    let mut blocks = totals.clone();
+    sequential_scan(&mut blocks);
+    (blocks, totals)
 }
 
 /// The plain left-to-right scan of `vectorial-seqscan`.

@@ -27,9 +27,14 @@ pub struct BenchArgs {
     /// Operations, comma-separated: rootfix, leaffix.
     #[arg(long, value_delimiter = ',', default_value = "rootfix")]
     ops: Vec<analysis::Op>,
-    /// GPU algorithms, comma-separated (any with a GPU kernel; the sequential CPU baseline is
-    /// always timed).
-    #[arg(long, value_delimiter = ',', default_value = "parallel,vectorial")]
+    /// GPU algorithms, comma-separated (any with a GPU kernel; default: the seed paper's two;
+    /// the sequential CPU baseline is always timed).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_parser = super::algorithm_parser(),
+        default_values_t = paper_kernels()
+    )]
     algos: Vec<analysis::Algorithm>,
     /// Timed repetitions per kernel (medians reported, with min and max; fewer when one call
     /// takes long).
@@ -102,4 +107,12 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
         println!("{}", super::report::describe(&written));
     }
     Ok(())
+}
+
+/// The seed paper's algorithms that have a GPU kernel (its Algorithms 1 and 2).
+fn paper_kernels() -> Vec<analysis::Algorithm> {
+    analysis::Algorithm::paper()
+        .into_iter()
+        .filter(|a| a.has_gpu_kernel())
+        .collect()
 }

@@ -146,14 +146,21 @@ impl MeasureArgs {
 /// Algorithms, with every algorithm as the default.
 #[derive(Args, Clone)]
 pub struct AllAlgosArgs {
-    /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan,
-    /// vectorial-chained, vectorial-compensated, contraction.
+    /// Algorithms, comma-separated.
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "sequential,parallel,vectorial,vectorial-seqscan,vectorial-chained,vectorial-compensated,contraction"
+        value_parser = algorithm_parser(),
+        default_values_t = Algorithm::ALL.to_vec()
     )]
     pub algos: Vec<Algorithm>,
+}
+
+/// `--algos`' parser: the registry's names, which `--help` lists.
+pub fn algorithm_parser() -> impl clap::builder::TypedValueParser<Value = Algorithm> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Algorithm::names())
+        .map(|s| s.parse::<Algorithm>().expect("a name of the registry"))
 }
 
 /// A `--cond` option that takes exactly one value.

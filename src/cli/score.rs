@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use treefix_accuracy::format::sci;
 use treefix_accuracy::inputs::{self, WeightChoice};
-use treefix_accuracy::{Error, experiment, kernels, memory, output};
+use treefix_accuracy::{Error, experiment, memory, output};
 
 #[derive(Args)]
 pub struct ScoreArgs {
@@ -264,7 +264,7 @@ fn score_op(
         .map(|algorithm| {
             // Our algorithm's a priori bounds, judged on the other program's errors; where
             // its own order overflows f32 (its replay is not finite), no bound applies.
-            let twin = kernels::cpu(tree, weights, algorithm, s.op);
+            let twin = algorithm.twin(tree, weights, s.op);
             let b = bounds::node_bounds(tree, weights, algorithm, s.op, &twin);
             let sum = bounds::summarize(&reference, &s.values, &errors, &b, scratch);
             Verdict {

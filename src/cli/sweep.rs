@@ -36,12 +36,12 @@ pub struct SweepArgs {
     read: ReadArgs,
     #[command(flatten)]
     file_weights: WeightsFileArgs,
-    /// Algorithms, comma-separated: sequential, parallel, vectorial, vectorial-seqscan,
-    /// vectorial-chained, vectorial-compensated, contraction.
+    /// Algorithms, comma-separated (default: the seed paper's three).
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "sequential,parallel,vectorial"
+        value_parser = super::algorithm_parser(),
+        default_values_t = Algorithm::paper()
     )]
     algos: Vec<Algorithm>,
     #[command(flatten)]

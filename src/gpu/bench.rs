@@ -8,8 +8,8 @@ use super::Gpu;
 use super::types::VertexCount;
 use crate::Error;
 use crate::experiment::Backend;
-use crate::kernels;
 use analysis::records::bench::BenchRecord;
+use analysis::algorithms::PaperRole;
 use analysis::{Algorithm, Op};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use std::fmt::Write;
@@ -114,27 +114,10 @@ fn stats(mut xs: Vec<f64>) -> (f64, f64, f64) {
 }
 
 /// Bytes a kernel must move at least (each input read once, each output written once; a
-/// parent's or child's value counted once), per stage: the model behind the GB/s figures.
+/// parent's or child's value counted once), per stage: the model behind the GB/s figures, from
+/// the algorithm's descriptor.
 fn kernel_bytes(algo: Algorithm, op: Op, n: usize) -> Vec<(&'static str, u64)> {
-    let n = n as u64;
-    match (algo, op) {
-        // parent, w, r[parent], r (breadth-first labels).
-        (Algorithm::Parallel, Op::Rootfix) => vec![("all", 16 * n)],
-        // child_start, w, l[child], l.
-        (Algorithm::Parallel, Op::Leaffix) => vec![("all", 16 * n)],
-        // scan (write fused into level 0): tour (2 words), w, level 0 written (2 elements);
-        // read: pos (2 words), S at open (rootfix) or close and open − 1 (leaffix), out.
-        // An element is one word, two for the float-float scan.
-        (_, op) => {
-            let e = if algo == Algorithm::VectorialCompensated {
-                8
-            } else {
-                4
-            };
-            let reads = if op == Op::Rootfix { 1 } else { 2 };
-            vec![("scan", (12 + 2 * e) * n), ("read", (12 + reads * e) * n)]
-        }
-    }
+    algo.gpu().map_or_else(Vec::new, |k| (k.traffic)(op, n as u64))
 }
 
 struct Samples {
@@ -179,13 +162,14 @@ fn sequential_row(
     op: Op,
     reps: usize,
 ) -> BenchRecord {
+    let baseline = Algorithm::with_role(PaperRole::Baseline);
     let mut row = named(
         gpu,
         name,
         tree.len(),
         tree.height(),
         op.name(),
-        "sequential",
+        baseline.name(),
     );
     row.backend = "cpu".into();
     let start = Instant::now();
@@ -194,7 +178,7 @@ fn sequential_row(
         && (times.is_empty() || start.elapsed().as_secs_f64() < BUDGET_S)
     {
         let t = Instant::now();
-        std::hint::black_box(kernels::cpu(tree, w, Algorithm::Sequential, op));
+        std::hint::black_box(baseline.twin(tree, w, op));
         times.push(t.elapsed().as_secs_f64());
     }
     let zeros = vec![0.0; times.len()];
@@ -227,7 +211,7 @@ fn measure(
     reps: usize,
 ) -> Result<Vec<BenchRecord>, Error> {
     let (values, _) = gpu.compute_timed(tree, w, algo, op)?;
-    let twin = kernels::cpu(tree, w, algo, op);
+    let twin = algo.twin(tree, w, op);
     if let Some(v) = (0..values.len()).find(|&v| values[v].to_bits() != twin[v].to_bits()) {
         return Err(Error::Gpu(format!(
             "{algo} {op}: GPU result {} differs from the CPU twin {} at vertex {v}",
@@ -488,10 +472,13 @@ fn find<'a>(
 /// The other GPU kernels (chained, compensated, contraction) against `vectorial` on the same
 /// trees: compute ns per vertex and the ratio to vectorial, measured in the same run.
 fn variants_table(s: &mut String, rows: &[BenchRecord]) {
-    let vec = Algorithm::Vectorial.to_string();
+    let (par, vec) = (
+        Algorithm::with_role(PaperRole::Algorithm1),
+        Algorithm::with_role(PaperRole::Algorithm2),
+    );
     let variants: Vec<String> = Algorithm::ALL
         .iter()
-        .filter(|a| a.has_gpu_kernel() && !matches!(a, Algorithm::Vectorial | Algorithm::Parallel))
+        .filter(|&&a| a.has_gpu_kernel() && a != vec && a != par)
         .map(|a| a.to_string())
         .filter(|a| rows.iter().any(|r| &r.algorithm == a))
         .collect();
@@ -515,7 +502,7 @@ fn variants_table(s: &mut String, rows: &[BenchRecord]) {
         "|---|---:|---|---:|{}",
         "---:|---:|".repeat(variants.len())
     );
-    for v in rows.iter().filter(|r| r.algorithm == vec) {
+    for v in rows.iter().filter(|r| r.algorithm == vec.name()) {
         let per = |x: f64| sig3(x / v.n as f64 * 1e9);
         let cells: Vec<String> = variants
             .iter()
@@ -553,8 +540,8 @@ pub fn table(gpu: &Gpu, rows: &[BenchRecord]) -> String {
         "| topology | n | height | op | parallel compute | vectorial compute | par/vec | parallel + transfers | vectorial + transfers | par/vec |"
     );
     let _ = writeln!(s, "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|");
-    let par = Algorithm::Parallel.to_string();
-    let vec = Algorithm::Vectorial.to_string();
+    let par = Algorithm::with_role(PaperRole::Algorithm1).to_string();
+    let vec = Algorithm::with_role(PaperRole::Algorithm2).to_string();
     for p in rows.iter().filter(|r| r.algorithm == par) {
         let Some(v) = find(rows, &p.topology, p.n, &p.op, &vec) else {
             continue;

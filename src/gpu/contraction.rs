@@ -5,7 +5,7 @@
 //! results gathered from their slots on the way out (`permute.wgsl`'s gather).
 //!
 //! Each addition has the order's own operands, so the results are the CPU twin's
-//! (`kernels::contraction`) bit for bit; a forest's program is its trees' programs side by
+//! (`analysis::orders::contraction::twin`) bit for bit; a forest's program is its trees' programs side by
 //! side, level by level (each tree traced on its own schedule).
 
 use super::context::{Context, Recorder};

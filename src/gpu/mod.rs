@@ -34,6 +34,8 @@ pub use adapter::{AdapterReport, adapters, info_text};
 
 use crate::Error;
 use crate::experiment::{Backend, Cpu};
+use analysis::algorithms::{GpuLayout, ScanWord};
+use analysis::scan_plan::Plan;
 use analysis::{Algorithm, Op};
 use context::{Context, Recorder};
 use contraction::ContractionTree;
@@ -214,7 +216,7 @@ struct Resident {
 trait Uploaded {
     fn record_in(&self, ctx: &Context, w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder);
     /// Records `op` by `algo`; returns the timestamp slots written (the last one: the end).
-    fn record(&self, ctx: &Context, algo: Algorithm, op: Op, rec: &mut Recorder) -> u32;
+    fn record(&self, ctx: &Context, layout: GpuLayout, op: Op, rec: &mut Recorder) -> u32;
     fn record_out(&self, ctx: &Context, op: Op, encoder: &mut wgpu::CommandEncoder);
 }
 
@@ -222,7 +224,7 @@ impl Uploaded for ParallelTree {
     fn record_in(&self, ctx: &Context, _w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder) {
         self.labels.record_in(ctx, encoder);
     }
-    fn record(&self, ctx: &Context, _algo: Algorithm, op: Op, rec: &mut Recorder) -> u32 {
+    fn record(&self, ctx: &Context, _layout: GpuLayout, op: Op, rec: &mut Recorder) -> u32 {
         ParallelTree::record(self, ctx, op, rec);
         2
     }
@@ -235,8 +237,15 @@ impl Uploaded for VectorialTree {
     fn record_in(&self, ctx: &Context, _w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder) {
         self.labels.record_in(ctx, encoder);
     }
-    fn record(&self, ctx: &Context, algo: Algorithm, op: Op, rec: &mut Recorder) -> u32 {
-        VectorialTree::record(self, ctx, op, algo == Algorithm::VectorialChained, rec);
+    fn record(&self, ctx: &Context, layout: GpuLayout, op: Op, rec: &mut Recorder) -> u32 {
+        let chained = matches!(
+            layout,
+            GpuLayout::Scan {
+                plan: Plan::Chained,
+                ..
+            }
+        );
+        VectorialTree::record(self, ctx, op, chained, rec);
         vectorial::STAGES.len() as u32 + 1
     }
     fn record_out(&self, ctx: &Context, _op: Op, encoder: &mut wgpu::CommandEncoder) {
@@ -248,7 +257,7 @@ impl Uploaded for ContractionTree {
     fn record_in(&self, _ctx: &Context, w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder) {
         ContractionTree::record_in(self, w, encoder);
     }
-    fn record(&self, ctx: &Context, _algo: Algorithm, op: Op, rec: &mut Recorder) -> u32 {
+    fn record(&self, ctx: &Context, _layout: GpuLayout, op: Op, rec: &mut Recorder) -> u32 {
         ContractionTree::record(self, ctx, op, rec);
         2
     }
@@ -258,21 +267,19 @@ impl Uploaded for ContractionTree {
 }
 
 impl Resident {
-    /// The vectorial buffers `algo` runs on (`None` for a tree order).
-    fn vectorial_for(&self, algo: Algorithm) -> Option<&VectorialTree> {
-        match algo {
-            Algorithm::Vectorial | Algorithm::VectorialChained => self.vectorial.as_ref(),
-            Algorithm::VectorialCompensated => self.compensated.as_ref(),
-            _ => None,
-        }
-    }
-
-    /// The uploaded kernel `algo` runs on (`None` if not uploaded yet).
-    fn uploaded(&self, algo: Algorithm) -> Option<&dyn Uploaded> {
-        match algo {
-            Algorithm::Parallel => self.parallel.as_ref().map(|p| p as &dyn Uploaded),
-            Algorithm::Contraction => self.contraction.as_ref().map(|c| c as &dyn Uploaded),
-            _ => self.vectorial_for(algo).map(|v| v as &dyn Uploaded),
+    /// The uploaded kernel of `layout` (`None` if not uploaded yet).
+    fn uploaded(&self, layout: GpuLayout) -> Option<&dyn Uploaded> {
+        match layout {
+            GpuLayout::Levels => self.parallel.as_ref().map(|p| p as &dyn Uploaded),
+            GpuLayout::Program => self.contraction.as_ref().map(|c| c as &dyn Uploaded),
+            GpuLayout::Scan {
+                word: ScanWord::F32,
+                ..
+            } => self.vectorial.as_ref().map(|v| v as &dyn Uploaded),
+            GpuLayout::Scan {
+                word: ScanWord::FloatFloat,
+                ..
+            } => self.compensated.as_ref().map(|v| v as &dyn Uploaded),
         }
     }
 }
@@ -412,8 +419,18 @@ impl Gpu {
         for (tree, w) in jobs {
             assert_eq!(tree.len(), w.len(), "one weight per vertex");
         }
-        if !algo.has_gpu_kernel() {
+        let Some(kernel) = algo.gpu() else {
             return Err(Error::Usage(format!("{algo} has no GPU kernel")));
+        };
+        let layout = kernel.layout;
+        if let GpuLayout::Scan {
+            plan: Plan::Sequential,
+            ..
+        } = layout
+        {
+            return Err(Error::Usage(format!(
+                "{algo}: no GPU kernel scans sequentially"
+            )));
         }
         let ctx = &self.ctx;
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -433,34 +450,30 @@ impl Gpu {
         };
         let res = &mut residents[index];
         let forest = Forest::new(trees);
-        match algo {
-            Algorithm::Vectorial | Algorithm::VectorialChained if res.vectorial.is_none() => {
-                res.vectorial = Some(VectorialTree::new(
-                    ctx,
-                    &forest,
-                    &res.w,
-                    &res.out,
-                    Precision::Single,
-                )?);
+        if res.uploaded(layout).is_none() {
+            match layout {
+                GpuLayout::Scan { word, .. } => {
+                    let (slot, precision) = match word {
+                        ScanWord::F32 => (&mut res.vectorial, Precision::Single),
+                        ScanWord::FloatFloat => (&mut res.compensated, Precision::FloatFloat),
+                    };
+                    *slot = Some(VectorialTree::new(
+                        ctx, &forest, &res.w, &res.out, precision,
+                    )?);
+                }
+                GpuLayout::Levels => {
+                    res.parallel = Some(ParallelTree::new(ctx, &forest, &res.w, &res.out)?);
+                }
+                GpuLayout::Program => {
+                    res.contraction = Some(ContractionTree::new(ctx, &forest, &res.out)?);
+                }
             }
-            Algorithm::VectorialCompensated if res.compensated.is_none() => {
-                res.compensated = Some(VectorialTree::new(
-                    ctx,
-                    &forest,
-                    &res.w,
-                    &res.out,
-                    Precision::FloatFloat,
-                )?);
-            }
-            Algorithm::Parallel if res.parallel.is_none() => {
-                res.parallel = Some(ParallelTree::new(ctx, &forest, &res.w, &res.out)?);
-            }
-            Algorithm::Contraction if res.contraction.is_none() => {
-                res.contraction = Some(ContractionTree::new(ctx, &forest, &res.out)?);
-            }
-            _ => {}
         }
-        if algo == Algorithm::VectorialChained {
+        if let GpuLayout::Scan {
+            word: ScanWord::F32,
+            plan: Plan::Chained,
+        } = layout
+        {
             res.vectorial.as_ref().unwrap().check_chained()?;
         }
         let n = forest.len() as u64;
@@ -469,7 +482,7 @@ impl Gpu {
         // Weights up.
         let t1 = Instant::now();
         let parts: Vec<&[f32]> = jobs.iter().map(|(_, w)| *w).collect();
-        let kernel = res.uploaded(algo).expect("uploaded above");
+        let kernel = res.uploaded(layout).expect("uploaded above");
         let mut rec = Recorder::new(ctx);
         rec.encoder
             .copy_buffer_to_buffer(staging.write(ctx, &parts)?, 0, &res.w, 0, 4 * n);
@@ -484,7 +497,7 @@ impl Gpu {
 
         // Kernels.
         let t2 = Instant::now();
-        let slots = kernel.record(ctx, algo, op, &mut rec);
+        let slots = kernel.record(ctx, layout, op, &mut rec);
         ctx.resolve_timestamps(&mut rec.encoder, slots);
         if phases {
             rec.submit();
@@ -563,10 +576,7 @@ impl Gpu {
     ) -> Vec<&'a [(&'b Tree, &'b [f32])]> {
         let tile = analysis::scan_plan::TILE as u64;
         let limit = 2 * self.max_vertices();
-        let words_per_vertex = match algo {
-            Algorithm::VectorialCompensated | Algorithm::Contraction => 4,
-            _ => 2,
-        };
+        let words_per_vertex = algo.gpu().map_or(2, |k| k.words_per_vertex);
         let mut out = Vec::new();
         let (mut start, mut words) = (0, 0u64);
         for (i, (tree, _)) in jobs.iter().enumerate() {

@@ -38,7 +38,7 @@ pub fn table(params: &SweepParams, rows: &[ResultRow]) -> String {
         let _ = write!(
             header,
             " {:>9}",
-            format!("{}/{}", &op.name()[..4], short(*a))
+            format!("{}/{}", &op.name()[..4], a.short())
         );
     }
     let _ = writeln!(s, "{header}");
@@ -93,16 +93,4 @@ fn line(
         let _ = write!(line, " {bits:>9.2}");
     }
     line
-}
-
-fn short(a: Algorithm) -> &'static str {
-    match a {
-        Algorithm::Sequential => "seq",
-        Algorithm::Parallel => "par",
-        Algorithm::Vectorial => "vec",
-        Algorithm::VectorialSeqscan => "vsq",
-        Algorithm::VectorialChained => "vch",
-        Algorithm::VectorialCompensated => "vcp",
-        Algorithm::Contraction => "con",
-    }
 }

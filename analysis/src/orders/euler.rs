@@ -2,9 +2,9 @@
 //! vector E, scan it, read each vertex's answer.
 
 use super::ScanValue;
-use crate::algo::{Algorithm, Op};
+use crate::Op;
 use crate::float_float::{FloatFloat, dw_add};
-use crate::scan_plan;
+use crate::scan_plan::{self, Plan};
 use generators::Tree;
 
 /// Stage "write": rootfix `E[open v] = w, E[close v] = −w`; leaffix `E[open v] = w,
@@ -19,20 +19,6 @@ pub fn write<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
         };
     }
     e
-}
-
-/// Stage "scan", in place: the scan plan (vectorial) or the plain left-to-right scan
-/// (vectorial-seqscan).
-///
-/// # Panics
-/// If `algo` is not a vectorial algorithm.
-pub fn scan<T: ScanValue>(algo: Algorithm, e: &mut [T]) {
-    match algo {
-        Algorithm::Vectorial => scan_plan::inclusive_scan(e),
-        Algorithm::VectorialSeqscan => scan_plan::sequential_scan(e),
-        Algorithm::VectorialChained => scan_plan::chained_inclusive_scan(e),
-        _ => panic!("{algo} does not scan"),
-    }
 }
 
 /// An inclusive scan S of the Euler-tour vector, as the read stage sees it. The f32 twin
@@ -73,10 +59,10 @@ pub fn read<S: ScannedTour + ?Sized>(tree: &Tree, op: Op, s: &S) -> Vec<S::Out> 
         .collect()
 }
 
-/// Write, scan, read: the f32 result of a vectorial algorithm.
-pub fn vectorial(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Vec<f32> {
+/// Write, scan with `plan`, read: the f32 result of a vectorial algorithm.
+pub fn vectorial(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> Vec<f32> {
     let mut e: Vec<f32> = write(tree, w, op);
-    scan(algo, &mut e);
+    plan.scan(&mut e);
     read(tree, op, &e[..])
 }
 

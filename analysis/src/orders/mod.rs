@@ -24,15 +24,14 @@
 //! The vectorial variants reuse these pieces: `vectorial-chained` scans with the chained plan
 //! ([`crate::scan_plan::chained_inclusive_scan`]), `vectorial-compensated` runs the same plan
 //! on [`crate::float_float::FloatFloat`] values with its own read ([`euler::vectorial_compensated`]).
-//! A new algorithm adds one order here and gets its twin and its bound from it.
+//! A new algorithm adds one order here and gets its twin and its bound from it: its descriptor
+//! (`crate::algorithms`) instantiates the order on f32 (the twin) and on the bound types.
 
 pub mod contraction;
 pub mod euler;
 pub mod program;
 pub mod tree;
 
-use crate::algo::{Algorithm, Op};
-use generators::Tree;
 
 /// Something that can be summed along an order: an f32 partial sum (the twins), a bound on
 /// one (the bounds), an exact sum (the references), a magnitude.
@@ -96,21 +95,5 @@ impl<A: ScanValue, B: ScanValue> ScanValue for (A, B) {
     #[inline]
     fn plus(self, rhs: Self) -> Self {
         (self.0.plus(rhs.0), self.1.plus(rhs.1))
-    }
-}
-
-/// The result of `op` on every vertex by a tree order (sequential, parallel or contraction).
-///
-/// # Panics
-/// If `algo` is a vectorial algorithm (those go through [`euler`]).
-pub fn tree_order<T: ScanValue>(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Vec<T> {
-    match (algo, op) {
-        (Algorithm::Sequential, Op::Rootfix) => tree::rootfix_sequential(tree, w),
-        (Algorithm::Sequential, Op::Leaffix) => tree::leaffix_sequential(tree, w),
-        (Algorithm::Parallel, Op::Rootfix) => tree::rootfix_parallel(tree, w),
-        (Algorithm::Parallel, Op::Leaffix) => tree::leaffix_parallel(tree, w),
-        (Algorithm::Contraction, Op::Rootfix) => contraction::rootfix(tree, w),
-        (Algorithm::Contraction, Op::Leaffix) => contraction::leaffix(tree, w),
-        _ => panic!("{algo} is not a tree order"),
     }
 }

@@ -164,7 +164,7 @@ impl AdditionProgram {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::Op;
+    use crate::Op;
     use crate::orders::contraction;
     use generators::{ChildOrder, Topology, WeightModel};
 

@@ -3,7 +3,24 @@
 //! only schedules them one level at a time, as its GPU kernels do (one dispatch per level).
 
 use super::ScanValue;
+use crate::Op;
 use generators::Tree;
+
+/// The sequential order of `op`: [`rootfix_sequential`] or [`leaffix_sequential`].
+pub fn sequential<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
+    match op {
+        Op::Rootfix => rootfix_sequential(tree, w),
+        Op::Leaffix => leaffix_sequential(tree, w),
+    }
+}
+
+/// The level-synchronous order of `op`: [`rootfix_parallel`] or [`leaffix_parallel`].
+pub fn parallel<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
+    match op {
+        Op::Rootfix => rootfix_parallel(tree, w),
+        Op::Leaffix => leaffix_parallel(tree, w),
+    }
+}
 
 /// `r[root] = w[root]; r[v] = r[parent v] + w[v]` in preorder.
 pub fn rootfix_sequential<T: ScanValue>(tree: &Tree, w: &[f32]) -> Vec<T> {

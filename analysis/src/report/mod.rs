@@ -16,7 +16,7 @@ pub mod font;
 pub mod html;
 mod page;
 pub mod plots;
-mod style;
+pub mod style;
 
 pub use bench::write_bench_report;
 pub use data::{BOUND_COLUMNS, NodeRecord, ReportData, ResultRow};

@@ -3,6 +3,7 @@
 //! cross, triangle, diamond, …) and the op picks the filled or open variant, so sequential and
 //! parallel — which agree bit for bit — stay visible on top of each other.
 
+use crate::Algorithm;
 use plotters::style::RGBColor;
 
 /// A marker shape.
@@ -28,16 +29,6 @@ pub struct SeriesStyle {
     pub color: RGBColor,
     pub shape: Shape,
 }
-
-const KNOWN_ALGOS: [&str; 7] = [
-    "sequential",
-    "parallel",
-    "vectorial",
-    "vectorial-seqscan",
-    "vectorial-chained",
-    "vectorial-compensated",
-    "contraction",
-];
 
 /// Colourblind-safe colours (Okabe–Ito and Tol), one per (op index, algorithm index).
 const ROOTFIX_COLORS: [RGBColor; 8] = [
@@ -78,14 +69,27 @@ const OPEN: [Shape; 6] = [
     Shape::OpenTriangleDown,
 ];
 
-/// The style of (op, algorithm); `extra` numbers algorithms this table does not know, in the
-/// order the caller met them.
+/// The style of (op, algorithm): the algorithm's own look from the registry; `extra` numbers
+/// algorithms the registry does not know (another program's, in a results file), in the order
+/// the caller met them, which cycle through the palette after the registry's.
 pub fn series_style(op: &str, algorithm: &str, extra: usize) -> SeriesStyle {
-    let a = KNOWN_ALGOS
-        .iter()
-        .position(|k| *k == algorithm)
-        .unwrap_or(KNOWN_ALGOS.len() + extra);
+    let rgb = |c: [u8; 3]| RGBColor(c[0], c[1], c[2]);
+    if let Ok(a) = algorithm.parse::<Algorithm>() {
+        let look = a.descriptor().look;
+        return if op == "leaffix" {
+            SeriesStyle {
+                color: rgb(look.leaffix),
+                shape: open_variant(look.marker),
+            }
+        } else {
+            SeriesStyle {
+                color: rgb(look.rootfix),
+                shape: look.marker,
+            }
+        };
+    }
     // Colours cycle over 8, shapes over 6: (colour, shape) pairs repeat only after 24.
+    let a = Algorithm::ALL.len() + extra;
     let (c, m) = (a % ROOTFIX_COLORS.len(), a % FILLED.len());
     if op == "leaffix" {
         SeriesStyle {
@@ -105,7 +109,7 @@ pub fn styles_for(keys: &[(String, String)]) -> Vec<SeriesStyle> {
     let mut unknown: Vec<&str> = Vec::new();
     keys.iter()
         .map(|(op, algo)| {
-            let extra = if KNOWN_ALGOS.contains(&algo.as_str()) {
+            let extra = if algo.parse::<Algorithm>().is_ok() {
                 0
             } else {
                 match unknown.iter().position(|u| *u == algo) {

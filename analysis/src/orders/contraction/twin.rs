@@ -1,5 +1,5 @@
-//! CPU twin of the contraction order (`analysis::orders::contraction`, rake and compress), in
-//! parallel with rayon: the operations of one round (its compresses, then its rakes) are
+//! CPU twin of the contraction order (the generic order of the parent module, rake and
+//! compress), in parallel with rayon: the operations of one round (its compresses, then its rakes) are
 //! independent — no compressed c is the p or the x of another compress of its round, and a
 //! raked leaf is nobody's parent — so each phase runs as one parallel loop, with a barrier
 //! between phases. The additions and their operands are exactly the generic order's on f32
@@ -12,7 +12,8 @@
 //!
 //! The schedule itself (`Schedule::new`) is computed sequentially, from the tree alone.
 
-use analysis::orders::contraction::{Compress, Schedule, pairwise, pairwise_split};
+use super::{Compress, Schedule, pairwise, pairwise_split};
+use crate::Op;
 use generators::Tree;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -70,6 +71,14 @@ fn pairwise_par(leaves: &[u32], cells: &Cells) -> f32 {
         || pairwise_par(&leaves[h..], cells),
     );
     a + b
+}
+
+/// `op` by contraction, in parallel: the generic order's f32 results, bit for bit.
+pub fn twin(tree: &Tree, w: &[f32], op: Op) -> Vec<f32> {
+    match op {
+        Op::Rootfix => rootfix(tree, w),
+        Op::Leaffix => leaffix(tree, w),
+    }
 }
 
 /// Leaffix (subtree sums) by contraction.

@@ -68,7 +68,10 @@
 //! adds two sums of disjoint sets of weights, so the a priori bounds of [`crate::bounds`] apply
 //! to this order as they are.
 
+pub mod twin;
+
 use super::ScanValue;
+use crate::Op;
 use generators::{NO_PARENT, Tree};
 use rand::Rng as _;
 use std::ops::Range;
@@ -264,6 +267,14 @@ pub fn pairwise<T: ScanValue>(leaves: &[u32], value: &impl Fn(u32) -> T) -> T {
 }
 
 /// Leaffix (subtree sums) by contraction, on the tree's own [`Schedule`].
+/// The contraction order of `op`: [`rootfix`] or [`leaffix`].
+pub fn order<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
+    match op {
+        Op::Rootfix => rootfix(tree, w),
+        Op::Leaffix => leaffix(tree, w),
+    }
+}
+
 pub fn leaffix<T: ScanValue>(tree: &Tree, w: &[f32]) -> Vec<T> {
     leaffix_on(&Schedule::new(tree), w)
 }

@@ -1,0 +1,44 @@
+//! `contraction`: tree contraction, rake and compress (seed 002; Miller & Reif), additions
+//! only, every sum of depth O(log n); a rayon twin, and on the GPU its traced additions one
+//! level per dispatch.
+
+use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look};
+use crate::Op;
+use crate::bounds;
+use crate::orders::contraction;
+use crate::report::style::Shape;
+
+pub static DESCRIPTOR: Descriptor = Descriptor {
+    name: "contraction",
+    short: "con",
+    family: Family::Contraction,
+    summary: "tree contraction, rake and compress (seed 002, rayon twin, GPU kernel over its traced additions): rounds of seeded random-mate compresses and rakes, then uncontraction; additions only, every sum of depth O(log n)",
+    paper: None,
+    hooks: Hooks {
+        twin: contraction::twin::twin,
+        a_priori: |t, w, op, lambda| bounds::of_sums(&contraction::order(t, w, op), lambda),
+        running: |t, w, op| bounds::running_of_sums(contraction::order(t, w, op)),
+    },
+    look: Look {
+        rootfix: [0xAA, 0x44, 0x99],
+        leaffix: [0xEE, 0x66, 0x77],
+        marker: Shape::Circle,
+    },
+    gpu: Some(GpuKernel {
+        layout: GpuLayout::Program,
+        stages: &["addition_level.wgsl", "permute.wgsl"],
+        // Each traced addition reads its two operand slots and their indices and writes one
+        // slot (20 bytes); about one addition per vertex for leaffix and two for rootfix.
+        // The weights go into their slots and the results are gathered out (20 bytes).
+        traffic: |op, n| {
+            let additions = if op == Op::Rootfix { 2 } else { 1 };
+            vec![("additions", 20 * additions * n), ("in and out", 20 * n)]
+        },
+        // Slots: at most 1 + 4n words.
+        words_per_vertex: 4,
+    }),
+    cost: Cost {
+        peak_bytes: 178.0,
+        seconds: 0.47e-6,
+    },
+};

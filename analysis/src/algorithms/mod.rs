@@ -1,0 +1,276 @@
+//! The algorithm registry: every treefix algorithm is one [`Descriptor`] in a file of its own,
+//! and every part of the toolkit reads them from [`Algorithm::ALL`] — the CLI's defaults and
+//! help, the sweep's table, the report's styles, the GPU dispatch, `bench`'s traffic model,
+//! `check`'s suite, the memory and time model, and the algorithm tables of the docs (a test
+//! checks them).
+//!
+//! A descriptor holds what makes an algorithm: its names, its family, its *summation order*
+//! (one generic function of [`crate::orders`], instantiated by its hooks on f32 for the CPU
+//! twin and on the bound types for the a priori and running bounds, so the twin and its
+//! bounds cannot drift apart), its report style, its GPU kernel if it has one, and its
+//! measured cost.
+//!
+//! # Adding an algorithm (docs/design.md §5, "Adding an algorithm")
+//!
+//! 1. Write its order in `crate::orders` (generic over [`crate::orders::ScanValue`]).
+//! 2. Write its descriptor in a new file of this module: hooks instantiating that order,
+//!    names, family, style, cost; its GPU kernel (shaders, host code in `src/gpu/`, a
+//!    [`GpuLayout`]) if it has one.
+//! 3. Add it to [`Algorithm::ALL`] below, and a row to the algorithm tables of README.md and
+//!    docs/design.md §5 (`tests/registry.rs` fails until they match).
+
+mod contraction;
+mod parallel;
+mod sequential;
+mod vectorial;
+mod vectorial_chained;
+mod vectorial_compensated;
+mod vectorial_seqscan;
+
+use crate::Op;
+use crate::bounds::APrioriBounds;
+use crate::report::style::Shape;
+use crate::scan_plan::Plan;
+use generators::Tree;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+/// One treefix algorithm: everything the toolkit needs to run, bound, time and draw it.
+#[derive(Debug)]
+pub struct Descriptor {
+    /// The name on the command line and in every file (`vectorial-chained`).
+    pub name: &'static str,
+    /// Three letters for table headers (`vch`).
+    pub short: &'static str,
+    pub family: Family,
+    /// What it adds, in one line (the docs' algorithm tables repeat it).
+    pub summary: &'static str,
+    /// Its part in the seed paper's experiments, if any.
+    pub paper: Option<PaperRole>,
+    pub hooks: Hooks,
+    pub look: Look,
+    /// Its GPU kernel; `None`: CPU only.
+    pub gpu: Option<GpuKernel>,
+    pub cost: Cost,
+}
+
+/// How an algorithm orders its additions, broadly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// Along the tree: path recursions and child gathers (sequential, parallel).
+    Tree,
+    /// Euler tour + scan + read (the paper's vectorial algorithm and its variants).
+    EulerTour,
+    /// Rake and compress.
+    Contraction,
+}
+
+/// The algorithms of the seed paper's experiments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PaperRole {
+    /// The sequential CPU baseline (speed-ups are over it).
+    Baseline,
+    /// Algorithm 1, level-synchronous BFS.
+    Algorithm1,
+    /// Algorithm 2, Euler tour + scan.
+    Algorithm2,
+}
+
+/// The summation order, instantiated: each hook runs the algorithm's one generic order on
+/// another value type.
+#[derive(Debug, Clone, Copy)]
+pub struct Hooks {
+    /// The CPU twin: the order on f32 (what the GPU kernel returns, bit for bit).
+    pub twin: fn(&Tree, &[f32], Op) -> Vec<f32>,
+    /// The order on a priori bound values: (deterministic, sharp, probabilistic at λ) per node.
+    pub a_priori: fn(&Tree, &[f32], Op, f64) -> APrioriBounds,
+    /// The order's f32 additions replayed with running error bounds: (values, bounds).
+    pub running: fn(&Tree, &[f32], Op) -> (Vec<f32>, Vec<f64>),
+}
+
+/// How the report draws an algorithm: a colour per op and a marker shape (filled for
+/// rootfix, its open variant for leaffix).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Look {
+    pub rootfix: [u8; 3],
+    pub leaffix: [u8; 3],
+    pub marker: Shape,
+}
+
+/// A GPU kernel, as data: the host code (`src/gpu/`) builds and dispatches it by its layout.
+#[derive(Debug, Clone, Copy)]
+pub struct GpuKernel {
+    pub layout: GpuLayout,
+    /// Its WGSL stage files (`shaders/`), in dispatch order.
+    pub stages: &'static [&'static str],
+    /// Bytes the kernel must move at least on a tree of n vertices, per stage (each input read
+    /// once, each output written once): the model behind `bench`'s GB/s.
+    pub traffic: fn(Op, u64) -> Vec<(&'static str, u64)>,
+    /// 32-bit words per vertex of its largest device buffer (sizes a sweep's forests).
+    pub words_per_vertex: u64,
+}
+
+/// Which of the host's kernel layouts runs an algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GpuLayout {
+    /// Breadth-first relabelling, one pass per level (or run of narrow levels).
+    Levels,
+    /// Preorder relabelling, the Euler tour scanned with `plan` on `word`s.
+    Scan { word: ScanWord, plan: Plan },
+    /// The order traced into levels of independent additions, one dispatch per level.
+    Program,
+}
+
+/// What a scan kernel adds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScanWord {
+    F32,
+    /// (hi, lo) pairs of f32.
+    FloatFloat,
+}
+
+/// Measured cost per vertex of one op on one thread: the memory and time model's inputs
+/// (`src/memory.rs` says how they were measured).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cost {
+    /// Peak bytes while evaluated (its outcome included), the largest over the topologies.
+    pub peak_bytes: f64,
+    /// Seconds: the kernel, errors and bounds.
+    pub seconds: f64,
+}
+
+/// An algorithm: a handle on its descriptor (copied, compared and hashed by name, ordered as
+/// in [`Algorithm::ALL`]).
+#[derive(Clone, Copy)]
+pub struct Algorithm(&'static Descriptor);
+
+impl Algorithm {
+    pub const SEQUENTIAL: Algorithm = Algorithm(&sequential::DESCRIPTOR);
+    pub const PARALLEL: Algorithm = Algorithm(&parallel::DESCRIPTOR);
+    pub const VECTORIAL: Algorithm = Algorithm(&vectorial::DESCRIPTOR);
+    pub const VECTORIAL_SEQSCAN: Algorithm = Algorithm(&vectorial_seqscan::DESCRIPTOR);
+    pub const VECTORIAL_CHAINED: Algorithm = Algorithm(&vectorial_chained::DESCRIPTOR);
+    pub const VECTORIAL_COMPENSATED: Algorithm = Algorithm(&vectorial_compensated::DESCRIPTOR);
+    pub const CONTRACTION: Algorithm = Algorithm(&contraction::DESCRIPTOR);
+
+    /// Every algorithm, in the order of tables, legends and files.
+    pub const ALL: [Algorithm; 7] = [
+        Algorithm::SEQUENTIAL,
+        Algorithm::PARALLEL,
+        Algorithm::VECTORIAL,
+        Algorithm::VECTORIAL_SEQSCAN,
+        Algorithm::VECTORIAL_CHAINED,
+        Algorithm::VECTORIAL_COMPENSATED,
+        Algorithm::CONTRACTION,
+    ];
+
+    pub fn descriptor(self) -> &'static Descriptor {
+        self.0
+    }
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+    pub fn short(self) -> &'static str {
+        self.0.short
+    }
+    pub fn family(self) -> Family {
+        self.0.family
+    }
+    pub fn hooks(self) -> Hooks {
+        self.0.hooks
+    }
+    pub fn gpu(self) -> Option<&'static GpuKernel> {
+        self.0.gpu.as_ref()
+    }
+    /// Whether the algorithm is an Euler tour + scan (the paper's "vectorial" family).
+    pub fn is_vectorial(self) -> bool {
+        self.0.family == Family::EulerTour
+    }
+    /// Whether a GPU kernel exists for this algorithm (the others are CPU-only by definition).
+    pub fn has_gpu_kernel(self) -> bool {
+        self.0.gpu.is_some()
+    }
+    /// The f32 results of `op` on every vertex, computed on the CPU by the algorithm's order
+    /// (its twin).
+    pub fn twin(self, tree: &Tree, w: &[f32], op: Op) -> Vec<f32> {
+        assert_eq!(tree.len(), w.len(), "one weight per vertex");
+        (self.0.hooks.twin)(tree, w, op)
+    }
+    /// The algorithm with this part in the seed paper.
+    pub fn with_role(role: PaperRole) -> Algorithm {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.0.paper == Some(role))
+            .expect("every paper role has an algorithm")
+    }
+    /// The seed paper's algorithms (sequential, parallel, vectorial): `sweep`'s default.
+    pub fn paper() -> Vec<Algorithm> {
+        Algorithm::ALL
+            .into_iter()
+            .filter(|a| a.0.paper.is_some())
+            .collect()
+    }
+    /// Every name, in [`Algorithm::ALL`]'s order (for `--algos` help and errors).
+    pub fn names() -> Vec<&'static str> {
+        Algorithm::ALL.iter().map(|a| a.name()).collect()
+    }
+    fn index(self) -> usize {
+        Algorithm::ALL
+            .iter()
+            .position(|a| a.0.name == self.0.name)
+            .expect("every descriptor is listed in ALL")
+    }
+}
+
+impl PartialEq for Algorithm {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name == other.0.name
+    }
+}
+impl Eq for Algorithm {}
+impl Hash for Algorithm {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.name.hash(state)
+    }
+}
+impl PartialOrd for Algorithm {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Algorithm {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.index().cmp(&other.index())
+    }
+}
+impl fmt::Debug for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+impl Serialize for Algorithm {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+impl<'de> Deserialize<'de> for Algorithm {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+crate::op::name_impls!(Algorithm, "algorithm");
+
+/// The Euler-tour kernels' traffic (the scan's write fused into level 0): the scan reads the
+/// tour (2 words per vertex) and w and writes level 0 (2 elements); the read reads the
+/// positions (2 words), S at open (rootfix) or at close and open − 1 (leaffix), and writes
+/// the results. `E` bytes per element.
+fn scan_traffic<const E: u64>(op: Op, n: u64) -> Vec<(&'static str, u64)> {
+    let reads = if op == Op::Rootfix { 1 } else { 2 };
+    vec![("scan", (12 + 2 * E) * n), ("read", (12 + reads * E) * n)]
+}
+
+/// The scan kernels' stage files.
+const SCAN_STAGES: &[&str] = &["scan_tile.wgsl", "scan_add.wgsl", "vectorial_read.wgsl"];

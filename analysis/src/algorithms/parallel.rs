@@ -1,0 +1,43 @@
+//! `parallel`: the seed paper's Algorithm 1, level-synchronous BFS. The same additions as
+//! `sequential`, one level at a time (bit for bit, a test); on the GPU one dispatch per wide
+//! level, narrow levels walked by one workgroup.
+
+use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, PaperRole};
+use crate::bounds;
+use crate::orders::tree;
+use crate::report::style::Shape;
+
+pub static DESCRIPTOR: Descriptor = Descriptor {
+    name: "parallel",
+    short: "par",
+    family: Family::Tree,
+    summary: "level-synchronous BFS (the paper's Algorithm 1): the same additions as `sequential`, one level at a time",
+    paper: Some(PaperRole::Algorithm1),
+    hooks: Hooks {
+        twin: |t, w, op| tree::parallel(t, w, op),
+        a_priori: |t, w, op, lambda| bounds::of_sums(&tree::parallel(t, w, op), lambda),
+        running: |t, w, op| bounds::running_of_sums(tree::parallel(t, w, op)),
+    },
+    look: Look {
+        rootfix: [0xE6, 0x9F, 0x00],
+        leaffix: [0x56, 0xB4, 0xE9],
+        marker: Shape::Cross,
+    },
+    gpu: Some(GpuKernel {
+        layout: GpuLayout::Levels,
+        stages: &[
+            "rootfix_narrow.wgsl",
+            "rootfix_level.wgsl",
+            "leaffix_narrow.wgsl",
+            "leaffix_level.wgsl",
+        ],
+        // Breadth-first labels. Rootfix: parent, w, r[parent], r. Leaffix: child_start, w,
+        // l[child], l.
+        traffic: |_, n| vec![("all", 16 * n)],
+        words_per_vertex: 2,
+    }),
+    cost: Cost {
+        peak_bytes: 100.0,
+        seconds: 0.25e-6,
+    },
+};

@@ -1,0 +1,30 @@
+//! `sequential`: the seed paper's CPU baseline. Rootfix in preorder, `r[v] = r[parent] + w[v]`;
+//! leaffix in postorder, `l[v] = ((w[v] + l[c1]) + l[c2]) + …` over the children in child order.
+
+use super::{Cost, Descriptor, Family, Hooks, Look, PaperRole};
+use crate::bounds;
+use crate::orders::tree;
+use crate::report::style::Shape;
+
+pub static DESCRIPTOR: Descriptor = Descriptor {
+    name: "sequential",
+    short: "seq",
+    family: Family::Tree,
+    summary: "rootfix in preorder `r[v] = r[parent] + w[v]`; leaffix in postorder `l[v] = ((w[v] + l[c1]) + l[c2]) + …`",
+    paper: Some(PaperRole::Baseline),
+    hooks: Hooks {
+        twin: |t, w, op| tree::sequential(t, w, op),
+        a_priori: |t, w, op, lambda| bounds::of_sums(&tree::sequential(t, w, op), lambda),
+        running: |t, w, op| bounds::running_of_sums(tree::sequential(t, w, op)),
+    },
+    look: Look {
+        rootfix: [0x00, 0x72, 0xB2],
+        leaffix: [0x88, 0x22, 0x55],
+        marker: Shape::Circle,
+    },
+    gpu: None,
+    cost: Cost {
+        peak_bytes: 163.0,
+        seconds: 0.38e-6,
+    },
+};

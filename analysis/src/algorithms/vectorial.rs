@@ -1,0 +1,45 @@
+//! `vectorial`: the seed paper's Algorithm 2 (after Blelloch). Euler-tour vector E, inclusive
+//! scan with the scan plan, read `S[open v]` (rootfix) or `S[close v] − S[open v − 1]`
+//! (leaffix).
+
+use super::{
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, PaperRole, SCAN_STAGES,
+    ScanWord, scan_traffic,
+};
+use crate::bounds::{self, F32Add};
+use crate::orders::euler;
+use crate::report::style::Shape;
+use crate::scan_plan::Plan;
+
+pub static DESCRIPTOR: Descriptor = Descriptor {
+    name: "vectorial",
+    short: "vec",
+    family: Family::EulerTour,
+    summary: "Euler-tour vector E, inclusive +scan with the **scan plan**, read `S[open v]` (rootfix) or `S[close v] − S[open v − 1]` (leaffix)",
+    paper: Some(PaperRole::Algorithm2),
+    hooks: Hooks {
+        twin: |t, w, op| euler::vectorial(t, w, Plan::Tiled, op),
+        a_priori: |t, w, op, lambda| {
+            bounds::vectorial_a_priori::<F32Add>(t, w, Plan::Tiled, op, lambda)
+        },
+        running: |t, w, op| bounds::vectorial_running(t, w, Plan::Tiled, op),
+    },
+    look: Look {
+        rootfix: [0x00, 0x9E, 0x73],
+        leaffix: [0xD5, 0x5E, 0x00],
+        marker: Shape::Triangle,
+    },
+    gpu: Some(GpuKernel {
+        layout: GpuLayout::Scan {
+            word: ScanWord::F32,
+            plan: Plan::Tiled,
+        },
+        stages: SCAN_STAGES,
+        traffic: scan_traffic::<4>,
+        words_per_vertex: 2,
+    }),
+    cost: Cost {
+        peak_bytes: 181.0,
+        seconds: 0.54e-6,
+    },
+};

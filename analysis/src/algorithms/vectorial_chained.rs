@@ -1,0 +1,49 @@
+//! `vectorial-chained`: the vectorial algorithm with the chained plan: the same tiles, the
+//! tile prefixes chained `P_k = P_{k−1} + T_k`, so prefixes in different tiles share their
+//! roundings (GPU stage `scan_chain`).
+
+use super::{
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, scan_traffic,
+};
+use crate::bounds::{self, F32Add};
+use crate::orders::euler;
+use crate::report::style::Shape;
+use crate::scan_plan::Plan;
+
+pub static DESCRIPTOR: Descriptor = Descriptor {
+    name: "vectorial-chained",
+    short: "vch",
+    family: Family::EulerTour,
+    summary: "the scan plan with its tile prefixes chained, P_k = P_{k−1} + T_k (GPU stage `scan_chain`), so prefixes in different tiles share their roundings",
+    paper: None,
+    hooks: Hooks {
+        twin: |t, w, op| euler::vectorial(t, w, Plan::Chained, op),
+        a_priori: |t, w, op, lambda| {
+            bounds::vectorial_a_priori::<F32Add>(t, w, Plan::Chained, op, lambda)
+        },
+        running: |t, w, op| bounds::vectorial_running(t, w, Plan::Chained, op),
+    },
+    look: Look {
+        rootfix: [0x44, 0xAA, 0x99],
+        leaffix: [0x99, 0x99, 0x33],
+        marker: Shape::Square,
+    },
+    gpu: Some(GpuKernel {
+        layout: GpuLayout::Scan {
+            word: ScanWord::F32,
+            plan: Plan::Chained,
+        },
+        stages: &[
+            "scan_tile.wgsl",
+            "scan_chain.wgsl",
+            "scan_add.wgsl",
+            "vectorial_read.wgsl",
+        ],
+        traffic: scan_traffic::<4>,
+        words_per_vertex: 2,
+    }),
+    cost: Cost {
+        peak_bytes: 181.0,
+        seconds: 0.58e-6,
+    },
+};

@@ -1,0 +1,49 @@
+//! `vectorial-compensated`: the same Euler tour and scan plan on float-float (hi, lo) pairs of
+//! f32 added by AccurateDWPlusDW (Joldes–Muller–Popescu 2017); the read rounds once to f32.
+
+use super::{
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, scan_traffic,
+};
+use crate::bounds::{self, DwAdd};
+use crate::orders::euler;
+use crate::report::style::Shape;
+use crate::scan_plan::Plan;
+
+pub static DESCRIPTOR: Descriptor = Descriptor {
+    name: "vectorial-compensated",
+    short: "vcp",
+    family: Family::EulerTour,
+    summary: "the same Euler tour and scan plan carrying float-float (hi, lo) pairs of f32, added by AccurateDWPlusDW (Joldes–Muller–Popescu 2017) from TwoSum and Fast2Sum; the read forms S[close] − S[open − 1] in float-float and rounds once to f32",
+    paper: None,
+    hooks: Hooks {
+        twin: |t, w, op| euler::vectorial_compensated(t, w, op),
+        a_priori: |t, w, op, lambda| {
+            bounds::vectorial_a_priori::<DwAdd>(t, w, Plan::Tiled, op, lambda)
+        },
+        running: |t, w, op| bounds::vectorial_running_dw(t, w, Plan::Tiled, op),
+    },
+    look: Look {
+        rootfix: [0x33, 0x22, 0x88],
+        leaffix: [0x11, 0x77, 0x33],
+        marker: Shape::TriangleDown,
+    },
+    gpu: Some(GpuKernel {
+        layout: GpuLayout::Scan {
+            word: ScanWord::FloatFloat,
+            plan: Plan::Tiled,
+        },
+        stages: &[
+            "sum_float_float.wgsl",
+            "scan_tile.wgsl",
+            "scan_add.wgsl",
+            "vectorial_read.wgsl",
+        ],
+        // An element is two words.
+        traffic: scan_traffic::<8>,
+        words_per_vertex: 4,
+    }),
+    cost: Cost {
+        peak_bytes: 181.0,
+        seconds: 0.73e-6,
+    },
+};

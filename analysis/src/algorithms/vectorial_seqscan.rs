@@ -1,0 +1,33 @@
+//! `vectorial-seqscan`: the vectorial Euler tour and read with a plain left-to-right scan
+//! (CPU only): isolates what the scan's order costs.
+
+use super::{Cost, Descriptor, Family, Hooks, Look};
+use crate::bounds::{self, F32Add};
+use crate::orders::euler;
+use crate::report::style::Shape;
+use crate::scan_plan::Plan;
+
+pub static DESCRIPTOR: Descriptor = Descriptor {
+    name: "vectorial-seqscan",
+    short: "vsq",
+    family: Family::EulerTour,
+    summary: "the same E with a plain left-to-right scan (CPU only): isolates the effect of the scan's order",
+    paper: None,
+    hooks: Hooks {
+        twin: |t, w, op| euler::vectorial(t, w, Plan::Sequential, op),
+        a_priori: |t, w, op, lambda| {
+            bounds::vectorial_a_priori::<F32Add>(t, w, Plan::Sequential, op, lambda)
+        },
+        running: |t, w, op| bounds::vectorial_running(t, w, Plan::Sequential, op),
+    },
+    look: Look {
+        rootfix: [0xCC, 0x79, 0xA7],
+        leaffix: [0x55, 0x55, 0x55],
+        marker: Shape::Diamond,
+    },
+    gpu: None,
+    cost: Cost {
+        peak_bytes: 278.0,
+        seconds: 0.86e-6,
+    },
+};

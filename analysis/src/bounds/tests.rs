@@ -1,0 +1,221 @@
+use super::*;
+use crate::reference::ReferenceKind;
+use generators::{ChildOrder, NO_PARENT};
+use rug::Assign;
+use rug::ops::Pow;
+
+fn chain(n: usize) -> Tree {
+    let parents = (0..n)
+        .map(|v| if v == 0 { NO_PARENT } else { v as u32 - 1 })
+        .collect();
+    Tree::from_parents(parents, ChildOrder::Natural).unwrap()
+}
+
+/// `add_up` returns the exact sum rounded upward: never below it, at most one ulp above
+/// the nearest sum, and exactly the sum when it is representable.
+#[test]
+fn add_up_rounds_upward() {
+    let mut x = 0x1234_5678_9abc_def0u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for _ in 0..100_000 {
+        let a = f64::from_bits(next() >> 2) % 1e30;
+        let b = (next() >> 11) as f64 * 2f64.powi((next() % 200) as i32 - 100);
+        let s = add_up(a, b);
+        let mut exact = Float::with_val(2200, a);
+        exact += b;
+        assert!(Float::with_val(2200, s) >= exact, "{a} + {b}");
+        assert!(s <= next_up(a + b));
+        let mut diff = Float::with_val(2200, s);
+        diff -= &exact;
+        if diff.is_zero() {
+            continue;
+        }
+        // Not exact: s is the smallest f64 above the exact sum.
+        let below = f64::from_bits(s.to_bits() - 1);
+        assert!(Float::with_val(2200, below) < exact, "{a} + {b}");
+    }
+    assert_eq!(add_up(1.0, 2.0), 3.0);
+    assert_eq!(add_up(0.0, 0.0), 0.0);
+    // add_down is its mirror image, for any signs.
+    for (a, b) in [(1.0, 1e-30), (-1.0, 1e-30), (1e10, -3e-7), (-2.5, -1e-20)] {
+        let (lo, hi) = (add_down(a, b), add_up(a, b));
+        let mut exact = Float::with_val(2200, a);
+        exact += b;
+        assert!(Float::with_val(2200, lo) <= exact && exact <= Float::with_val(2200, hi));
+        assert!(lo < hi && next_up(lo) == hi, "{a} + {b}");
+    }
+}
+
+#[test]
+fn gammas() {
+    assert_eq!(gamma(0), 0.0);
+    let g = gamma(1000);
+    let exact = 1000.0 * U / (1.0 - 1000.0 * U);
+    assert!(g >= exact && g <= exact * (1.0 + 4.0 * f64::EPSILON));
+    assert_eq!(gamma(1 << 24), f64::INFINITY);
+    // γ̃ grows like λ√k·u and is below γ_k for large k.
+    let gt = gamma_tilde(10_000, LAMBDA);
+    let x = LAMBDA * 100.0 * U + 10_000.0 * U * U / (1.0 - U);
+    // x ≤ e^x − 1 ≤ x(1 + x) for 0 ≤ x ≤ 1.
+    assert!(gt >= x && gt <= x * (1.0 + x), "{gt} {x}");
+    assert!(gt < gamma(10_000));
+    assert!(failure_probability(2f64.powi(49), LAMBDA) < 1e-6);
+}
+
+/// On a chain, the term at depth j reaches the node at depth d through d − j + 1 additions
+/// (the root's through d): the recursion must equal Σ((1+u)^{d_i} − 1)|t_i| up to the f64
+/// roundings of its evaluation — at most 3 upward-rounded operations per addition, each
+/// off by ≤ 2 ulp, so a relative 6·(d + 1)·2^-52 — and never be below it.
+#[test]
+fn recursion_unrolls_to_the_closed_form() {
+    let n = 3000;
+    let t = chain(n);
+    // No zero weight: adding an exact zero is exact and the recursion rightly skips it.
+    let w: Vec<f32> = (0..n)
+        .map(|i| ((i * 37 % 101) as f32 - 50.5) / 7.0)
+        .collect();
+    let det = a_priori(&t, &w, Algorithm::SEQUENTIAL, Op::Rootfix, LAMBDA).det;
+    for v in [1usize, 2, 10, 999, n - 1] {
+        let mut exact = Float::with_val(2000, 0);
+        let one_plus_u = Float::with_val(2000, 1.0 + U);
+        for (j, wj) in w.iter().enumerate().take(v + 1) {
+            let d = if j == 0 { v } else { v - j + 1 };
+            let mut f = one_plus_u.clone().pow(d as u32);
+            f -= 1;
+            f *= wj.abs();
+            exact += f;
+        }
+        let tol = 6.0 * (v as f64 + 1.0) * f64::EPSILON;
+        assert!(
+            Float::with_val(2000, det[v]) >= exact,
+            "v={v} {} {}",
+            det[v],
+            exact.to_f64()
+        );
+        assert!(
+            det[v] <= exact.to_f64() * (1.0 + tol),
+            "v={v} {} {}",
+            det[v],
+            exact.to_f64()
+        );
+    }
+    // And never above the docs/design.md §9.1 closed form γ_depth·Σ_path|w|.
+    let mags = orders::tree::rootfix_sequential::<APriori>(&t, &w);
+    for v in 0..n {
+        let closed = mul_up(gamma(v as u64), mags[v].mag);
+        assert!(det[v] <= closed * (1.0 + 4.0 * f64::EPSILON), "v={v}");
+    }
+}
+
+/// Integer weights make every partial sum exact; the running bound then knows it (0),
+/// while the a priori bound cannot.
+#[test]
+fn running_bound_sees_exact_sums() {
+    let t = chain(100);
+    let w: Vec<f32> = (0..100).map(|i| (i % 7) as f32 - 3.0).collect();
+    for algo in Algorithm::ALL {
+        for op in Op::ALL {
+            let (_, err) = running(&t, &w, algo, op);
+            assert!(err.iter().all(|&e| e == 0.0), "{algo} {op}");
+        }
+    }
+}
+
+/// The scan plan's padding and leaffix's E[close] = 0 are exact and cost nothing: a
+/// single vertex has bound 0 for every algorithm.
+#[test]
+fn zeros_are_free() {
+    let t = chain(1);
+    for algo in Algorithm::ALL {
+        for op in Op::ALL {
+            let b = a_priori(&t, &[0.1], algo, op, LAMBDA);
+            assert_eq!(
+                (b.det[0], b.sharp[0], b.prob[0]),
+                (0.0, 0.0, 0.0),
+                "{algo} {op}"
+            );
+        }
+    }
+}
+
+/// Every bound holds against the exact reference on a small adversarial case:
+/// huge cancelling weights beside tiny ones.
+#[test]
+fn bounds_hold_on_cancellation() {
+    let n = 2000;
+    let t = chain(n);
+    let w: Vec<f32> = (0..n)
+        .map(|i| match i % 3 {
+            0 => 1e20,
+            1 => 3.7e-3 * (i as f32),
+            _ => -1e20,
+        })
+        .collect();
+    let mut scratch = Float::new(320);
+    for op in Op::ALL {
+        let r = Reference::compute(ReferenceKind::Exact, &t, &w, op);
+        for algo in Algorithm::ALL {
+            let (values, _) = running(&t, &w, algo, op);
+            let errors: Vec<NodeError> = values
+                .iter()
+                .enumerate()
+                .map(|(v, &x)| r.error(v, x, &mut scratch))
+                .collect();
+            let b = node_bounds(&t, &w, algo, op, &values);
+            let s = summarize(&r, &values, &errors, &b, &mut scratch);
+            assert_eq!(
+                (s.bound_violations, s.sharp_violations, s.running_violations),
+                (0, 0, 0),
+                "{algo} {op}: {:?}",
+                s.violations
+            );
+            assert!(s.max_tightness <= 1.0);
+        }
+    }
+}
+
+/// `Scanned` keeps the parts of the plan's top level; its outputs must be the plan's.
+#[test]
+fn scanned_parts_are_the_plan() {
+    for len in [1usize, 5, 1024, 1025, 3000, 2 * 1024 * 1024 + 7] {
+        let e: Vec<f32> = (0..len)
+            .map(|i| ((i * 7919 % 1013) as f32 - 506.3) * 1.7f32.powi((i % 23) as i32 - 11))
+            .collect();
+        let a: Vec<APriori> = e.iter().map(|&x| APriori::term(x)).collect();
+        let mut expected = a.clone();
+        scan_plan::inclusive_scan(&mut expected);
+        let s = Scanned::new(Plan::Tiled, a);
+        let got: Vec<APriori> = (0..len).map(|p| s.out(p)).collect();
+        assert_eq!(got, expected, "{len}");
+        let r: Vec<Running> = e.iter().map(|&x| Running::term(x)).collect();
+        let mut expected = r.clone();
+        scan_plan::inclusive_scan(&mut expected);
+        let s = Scanned::new(Plan::Tiled, r);
+        let got: Vec<Running> = (0..len).map(|p| s.out(p)).collect();
+        assert!(
+            got.iter()
+                .zip(&expected)
+                .all(|(g, x)| g.value.to_bits() == x.value.to_bits() && g.err == x.err),
+            "{len}"
+        );
+    }
+}
+
+#[test]
+fn exact_comparison_at_equality() {
+    let t = chain(2);
+    let w = [1.0f32, 2f32.powi(-24)];
+    let r = Reference::compute(ReferenceKind::Exact, &t, &w, Op::Rootfix);
+    let mut s = Float::new(320);
+    // 1 + 2^-24 rounds (ties to even) to 1: error exactly 2^-24.
+    let e = r.error(1, 1.0, &mut s);
+    assert_eq!(e.abs, 2f64.powi(-24));
+    assert!(!exceeds(&r, 1, 1.0, e.abs, e.abs, &mut s));
+    assert!(exceeds(&r, 1, 1.0, e.abs, e.abs * 0.5, &mut s));
+    s.assign(0);
+}
