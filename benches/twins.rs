@@ -23,9 +23,7 @@ fn twins(c: &mut Criterion) {
         for algo in Algorithm::ALL {
             for op in Op::ALL {
                 group.bench_function(format!("{}-{}", algo.name(), op.name()), |b| {
-                    b.iter(|| {
-                        algo.twin(black_box(&tree), black_box(&w), op)
-                    })
+                    b.iter(|| algo.twin(black_box(&tree), black_box(&w), op))
                 });
             }
         }

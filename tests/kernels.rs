@@ -143,8 +143,7 @@ fn contraction_twin_equals_generic_order_bit_for_bit() {
         for w in [Some(normal), gensum].into_iter().flatten() {
             for op in Op::ALL {
                 let twin = Algorithm::CONTRACTION.twin(&tree, &w, op);
-                let generic: Vec<f32> =
-                    analysis::orders::contraction::order(&tree, &w, op);
+                let generic: Vec<f32> = analysis::orders::contraction::order(&tree, &w, op);
                 assert_eq!(bits(&twin), bits(&generic), "{topo} n={n} {order} {op}");
             }
         }

@@ -8,8 +8,8 @@ use super::Gpu;
 use super::types::VertexCount;
 use crate::Error;
 use crate::experiment::Backend;
-use analysis::records::bench::BenchRecord;
 use analysis::algorithms::PaperRole;
+use analysis::records::bench::BenchRecord;
 use analysis::{Algorithm, Op};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use std::fmt::Write;
@@ -117,7 +117,8 @@ fn stats(mut xs: Vec<f64>) -> (f64, f64, f64) {
 /// parent's or child's value counted once), per stage: the model behind the GB/s figures, from
 /// the algorithm's descriptor.
 fn kernel_bytes(algo: Algorithm, op: Op, n: usize) -> Vec<(&'static str, u64)> {
-    algo.gpu().map_or_else(Vec::new, |k| (k.traffic)(op, n as u64))
+    algo.gpu()
+        .map_or_else(Vec::new, |k| (k.traffic)(op, n as u64))
 }
 
 struct Samples {

@@ -3,8 +3,8 @@
 //! (leaffix).
 
 use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, PaperRole, SCAN_STAGES,
-    ScanWord, scan_traffic,
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, PaperRole, SCAN_STAGES, ScanWord,
+    scan_traffic,
 };
 use crate::bounds::{self, F32Add};
 use crate::orders::euler;

@@ -2,9 +2,7 @@
 //! tile prefixes chained `P_k = P_{k−1} + T_k`, so prefixes in different tiles share their
 //! roundings (GPU stage `scan_chain`).
 
-use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, scan_traffic,
-};
+use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, scan_traffic};
 use crate::bounds::{self, F32Add};
 use crate::orders::euler;
 use crate::report::style::Shape;

@@ -1,9 +1,7 @@
 //! `vectorial-compensated`: the same Euler tour and scan plan on float-float (hi, lo) pairs of
 //! f32 added by AccurateDWPlusDW (Joldes–Muller–Popescu 2017); the read rounds once to f32.
 
-use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, scan_traffic,
-};
+use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, scan_traffic};
 use crate::bounds::{self, DwAdd};
 use crate::orders::euler;
 use crate::report::style::Shape;

@@ -83,7 +83,6 @@
 //! under-estimated by its own evaluation. Overflow and NaN are impossible for finite f32
 //! inputs (Σ|t_i| ≤ 2^31·2^128 ≪ f64::MAX).
 
-
 mod a_priori;
 mod rounding;
 mod running;
@@ -92,13 +91,13 @@ mod summary;
 #[cfg(test)]
 mod tests;
 
-use crate::{Algorithm, Op};
 use crate::float_float::{FloatFloat, U_DW, dw_add, dw_add_is_exact};
 use crate::orders::euler::{self, ScannedTour};
 use crate::orders::{self, ScanValue};
-use crate::scan_plan::Plan;
 use crate::reference::{NodeError, Reference, lost_bits};
 use crate::scan_plan;
+use crate::scan_plan::Plan;
+use crate::{Algorithm, Op};
 use generators::Tree;
 use generators::exact_sum::ExactSum;
 use rug::Float;
@@ -204,4 +203,3 @@ impl ScanValue for UpMagnitude {
         UpMagnitude(add_up(self.0, rhs.0))
     }
 }
-

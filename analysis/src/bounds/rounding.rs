@@ -150,4 +150,3 @@ pub fn gamma_tilde(k: u32, lambda: f64) -> f64 {
     let x = add_up(linear, quadratic);
     next_up(x.exp_m1() * (1.0 + 1.0 / (1u64 << 40) as f64))
 }
-

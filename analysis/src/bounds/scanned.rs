@@ -394,4 +394,3 @@ impl ScannedTour for Scanned<Running> {
         (s, add_up(d, local))
     }
 }
-

@@ -243,4 +243,3 @@ pub fn tightness(abs_error: f64, bound: f64) -> f64 {
         abs_error / bound
     }
 }
-

@@ -32,7 +32,6 @@ pub mod euler;
 pub mod program;
 pub mod tree;
 
-
 /// Something that can be summed along an order: an f32 partial sum (the twins), a bound on
 /// one (the bounds), an exact sum (the references), a magnitude.
 pub trait ScanValue: Copy {
