@@ -69,12 +69,33 @@ fn other_bad_arguments_are_usage_errors() {
     }
 }
 
+/// Every subcommand clap defines (the Commands: list of the top-level help, so a new one is
+/// covered without editing this test) has a help of its own.
 #[test]
 fn help_on_every_subcommand() {
-    for sub in ["sweep", "run", "gen"] {
+    let o = accuracy(&["--help"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let help = String::from_utf8_lossy(&o.stdout).into_owned();
+    let subcommands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| l.trim() != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|&sub| sub != "help")
+        .collect();
+    for sub in ["sweep", "run", "gen", "bench"] {
+        assert!(subcommands.contains(&sub), "{sub} not in {subcommands:?}");
+    }
+    for sub in subcommands {
         let o = accuracy(&[sub, "--help"]);
-        assert!(o.status.success(), "{sub}");
-        assert!(String::from_utf8_lossy(&o.stdout).contains("--"), "{sub}");
+        assert!(o.status.success(), "{sub}: {}", stderr(&o));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains(&format!("Usage: accuracy {sub}")),
+            "{sub}: {out}"
+        );
+        assert!(out.contains("--help"), "{sub}: {out}");
     }
 }
 
