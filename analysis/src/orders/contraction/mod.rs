@@ -266,7 +266,6 @@ pub fn pairwise<T: ScanValue>(leaves: &[u32], value: &impl Fn(u32) -> T) -> T {
     }
 }
 
-/// Leaffix (subtree sums) by contraction, on the tree's own [`Schedule`].
 /// The contraction order of `op`: [`rootfix`] or [`leaffix`].
 pub fn order<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
     match op {
@@ -275,6 +274,7 @@ pub fn order<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
     }
 }
 
+/// Leaffix (subtree sums) by contraction, on the tree's own [`Schedule`].
 pub fn leaffix<T: ScanValue>(tree: &Tree, w: &[f32]) -> Vec<T> {
     leaffix_on(&Schedule::new(tree), w)
 }
@@ -462,19 +462,61 @@ mod tests {
         assert_eq!(Schedule::new(&t).rounds().len(), 1);
     }
 
-    /// Same tree, same schedule and the same bytes, twice; another seed, another schedule.
+    /// The schedule is the documented one, recomputed here from the tree alone: round 0
+    /// compresses exactly the clusters c that are viable (one child, and a parent with one
+    /// child), show heads and whose parent shows tails, the coins being the bits of
+    /// `rng(derive_seed(seed, 0))`, 64 per `next_u64`, least significant first, in cluster
+    /// order (the root, then the CSR children array). Another seed, another schedule.
     #[test]
-    fn deterministic() {
-        let mut rng = generators::rng(3);
-        let t = Topology::Prufer
-            .generate(20_000, ChildOrder::Natural, &mut rng)
-            .unwrap();
-        let w = WeightModel::Normal.weights(t.len(), 1.0, &mut rng).unwrap();
-        assert_eq!(Schedule::new(&t), Schedule::new(&t));
-        assert_ne!(Schedule::new(&t), Schedule::with_seed(&t, SEED + 1));
-        for op in [leaffix::<f32>, rootfix::<f32>] {
-            let bits = |x: Vec<f32>| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(op(&t, &w)), bits(op(&t, &w)));
+    fn first_round_follows_the_documented_coins() {
+        for topo in Topology::all_defaults() {
+            let mut rng = generators::rng(3);
+            let t = topo
+                .generate(20_000, ChildOrder::Natural, &mut rng)
+                .unwrap();
+            for seed in [SEED, SEED + 1] {
+                let order: Vec<u32> = std::iter::once(t.root())
+                    .chain(t.csr().1.iter().copied())
+                    .collect();
+                let mut coins = generators::rng(generators::derive_seed(seed, 0));
+                let mut heads = vec![false; t.len()];
+                let mut word = 0;
+                for (i, &v) in order.iter().enumerate() {
+                    if i % 64 == 0 {
+                        word = coins.next_u64();
+                    }
+                    heads[v as usize] = word >> (i % 64) & 1 == 1;
+                }
+                let want: Vec<Compress> = order[1..]
+                    .iter()
+                    .map(|&c| (c, t.parents()[c as usize]))
+                    .filter(|&(c, p)| {
+                        t.children(c).len() == 1
+                            && t.children(p).len() == 1
+                            && heads[c as usize]
+                            && !heads[p as usize]
+                    })
+                    .map(|(c, p)| Compress {
+                        c,
+                        p,
+                        x: t.children(c)[0],
+                    })
+                    .collect();
+                let s = Schedule::with_seed(&t, seed);
+                assert_eq!(
+                    s.compresses(&s.rounds()[0]),
+                    &want[..],
+                    "{topo} seed {seed}"
+                );
+            }
+            // (A tree without compresses, a star, has one schedule whatever the coins.)
+            if !Schedule::new(&t).all_compresses().is_empty() {
+                assert_ne!(
+                    Schedule::new(&t),
+                    Schedule::with_seed(&t, SEED + 1),
+                    "{topo}"
+                );
+            }
         }
     }
 }
