@@ -4,6 +4,9 @@
 //!
 //! Tolerances come from the formulas (γ_k, n·u), never from tuning.
 
+mod common;
+use common::{accuracy, scratch};
+
 use analysis::bounds::{self, APriori, LAMBDA, U, gamma};
 use analysis::scan_plan::{self, ScanValue};
 use analysis::{Algorithm, Op, ReferenceKind};
@@ -395,19 +398,11 @@ fn fast_check_suite_against_the_baseline() {
     );
 }
 
-fn accuracy(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_accuracy"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
 /// `bounds-table` prints the table and writes CSV, JSON and text; `sweep` and `run` carry
 /// the bound columns.
 #[test]
 fn cli_bound_outputs() {
-    let dir = std::env::temp_dir().join(format!("treefix-bounds-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch("cli");
     let table = dir.join("table");
     let o = accuracy(&[
         "bounds-table",

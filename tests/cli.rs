@@ -1,17 +1,7 @@
 //! The `accuracy` binary: bad arguments are clean errors, outputs have their documented shape.
 
-use std::process::{Command, Output};
-
-fn accuracy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_accuracy"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{accuracy, scratch, stderr};
 
 #[test]
 fn bad_condition_numbers_are_usage_errors() {
@@ -101,8 +91,7 @@ fn help_on_every_subcommand() {
 
 #[test]
 fn sweep_writes_results_and_resumes() {
-    let dir = std::env::temp_dir().join(format!("treefix-cli-sweep-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch("sweep");
     let d = dir.to_str().unwrap();
     let args = [
         "sweep", "--cond", "1e2..1e6", "--points", "3", "--trees", "2", "--nodes", "300", "--out",
@@ -154,7 +143,7 @@ fn sweep_writes_results_and_resumes() {
 
 #[test]
 fn run_dumps_per_node_rows() {
-    let path = std::env::temp_dir().join(format!("treefix-cli-dump-{}.csv", std::process::id()));
+    let path = scratch("dump").join("nodes.csv");
     let o = accuracy(&[
         "run",
         "--topology",
@@ -222,7 +211,7 @@ fn gen_prints_n_values() {
 
 #[test]
 fn same_seed_same_results() {
-    let base = std::env::temp_dir().join(format!("treefix-cli-seed-{}", std::process::id()));
+    let base = scratch("seed");
     let run = |name: &str, seed: &str| {
         let dir = base.join(name);
         let args = [
@@ -251,8 +240,7 @@ fn same_seed_same_results() {
 /// which order they are; a sweep.json written with a single `child_order` still resumes.
 #[test]
 fn sweep_compares_child_orders_on_the_same_trees() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("child-orders");
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch("child-orders");
     let d = dir.to_str().unwrap();
     let args = [
         "sweep",
@@ -305,9 +293,7 @@ fn sweep_compares_child_orders_on_the_same_trees() {
     let p = v.as_object_mut().unwrap();
     assert!(p.remove("child_orders").is_some(), "{json}");
     p.insert("child_order".into(), "natural".into());
-    let old = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("child-orders-old");
-    let _ = std::fs::remove_dir_all(&old);
-    std::fs::create_dir_all(&old).unwrap();
+    let old = scratch("child-orders-old");
     std::fs::write(old.join("sweep.json"), serde_json::to_string(&v).unwrap()).unwrap();
     let o = accuracy(&["sweep", "--resume", old.to_str().unwrap(), "--quiet"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

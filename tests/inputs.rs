@@ -2,19 +2,10 @@
 //! (copies in generators/tests/data with their provenance), and every bad input a one-line
 //! error with exit code 2.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::{accuracy, scratch, text};
 
-fn accuracy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_accuracy"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use std::path::Path;
 
 fn data(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -23,13 +14,6 @@ fn data(name: &str) -> String {
         .to_str()
         .unwrap()
         .to_string()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("inputs-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]

@@ -2,8 +2,11 @@
 //! disk, an interrupted dump, an output path that is one of its inputs.
 #![cfg(unix)]
 
+mod common;
+use common::{accuracy, scratch, stderr};
+
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_accuracy");
@@ -12,10 +15,6 @@ const BIN: &str = env!("CARGO_BIN_EXE_accuracy");
 /// below cannot.
 #[cfg(target_os = "linux")]
 const LIMIT_KB: &str = "4000000";
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// `accuracy ARGS` under `ulimit -v LIMIT_KB`.
 #[cfg(target_os = "linux")]
@@ -27,22 +26,6 @@ fn limited(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("sh runs")
-}
-
-fn accuracy(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("limits")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// One line on stderr, exit 2, no panic or backtrace.

@@ -2,26 +2,11 @@
 //! bits", never "within" a bound), f32 overflow is reported as such (never as a bound
 //! violation), and `score`'s gates and JSON summary say what the table says.
 
+mod common;
+use common::{accuracy, scratch, text};
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn accuracy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_accuracy"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("treefix-numbers-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use std::process::Command;
 
 /// The row of `op` in a printed table (its first column).
 fn row<'a>(out: &'a str, op: &str, algo: Option<&str>) -> Vec<&'a str> {

@@ -2,25 +2,12 @@
 //! table, shows exactly the numbers of results.csv, needs no network, no script and no installed
 //! font; `accuracy report DIR` re-renders it from the files alone.
 
+mod common;
+use common::{accuracy, scratch};
+
 use scraper::{ElementRef, Html, Selector};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::OnceLock;
-
-fn accuracy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_accuracy"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// A fresh directory under the build's scratch space (target/tmp), replaced on every run.
-fn scratch(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("report-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// One small sweep shared by the tests: 2 topologies × 2 targets × 2 trees × 150 vertices,
 /// gensum weights.

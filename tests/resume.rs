@@ -2,7 +2,10 @@
 //! results.csv bytes as an uninterrupted run; until it finishes, its logs are
 //! `results.csv.partial` and `nodes-sample.csv.partial`, so nothing looks finished.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::scratch;
+
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -20,12 +23,6 @@ const ARGS: [&str; 12] = [
     "--algos",
     "sequential,parallel,vectorial,vectorial-seqscan",
 ];
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("resume-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
 
 fn sweep(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_accuracy"));

@@ -1,8 +1,11 @@
 //! `sweep --shard K/N` and `merge`: a sweep run in parts and merged has the bytes of the
 //! unsharded sweep; a missing, duplicated or foreign part is a one-line error.
 
+mod common;
+use common::{accuracy, scratch};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// 2 topologies × 3 targets × 3 trees × 2 child orders = 36 trees.
 const ARGS: [&str; 14] = [
@@ -21,20 +24,6 @@ const ARGS: [&str; 14] = [
     "--algos",
     "sequential,parallel,vectorial,contraction",
 ];
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("shards-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn accuracy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_accuracy"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 fn sweep(out: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["sweep", "--quiet", "--out", out.to_str().unwrap()];
