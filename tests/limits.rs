@@ -51,8 +51,10 @@ fn a_tree_too_large_for_memory_is_refused_before_it_is_allocated() {
     assert_one_line_error(&o, "run", "error: run: needs about ");
     let e = stderr(&o);
     assert!(
-        e.contains(" GB for 2147483648 vertices (star, 7 algorithms, 2 ops); ")
-            && e.trim_end().ends_with(" GB available (ulimit -v)"),
+        e.contains(&format!(
+            " GB for 2147483648 vertices (star, {} algorithms, 2 ops); ",
+            analysis::Algorithm::ALL.len()
+        )) && e.trim_end().ends_with(" GB available (ulimit -v)"),
         "{e}"
     );
     let dir = scratch("too-large");
@@ -186,7 +188,7 @@ fn a_closed_pipe_ends_a_command_quietly_with_its_files_complete() {
     let e = stderr(&o);
     assert_eq!(o.status.signal(), Some(libc::SIGPIPE), "{e}");
     assert!(!e.contains("panicked"), "{e}");
-    assert_eq!(rows(&dump), 1 + 2 * 7 * 500);
+    assert_eq!(rows(&dump), 1 + 2 * analysis::Algorithm::ALL.len() * 500);
 
     let sweep = dir.join("sweep");
     let o = into_closed_pipe(&[

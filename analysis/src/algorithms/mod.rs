@@ -25,6 +25,7 @@ mod sequential;
 mod vectorial;
 mod vectorial_chained;
 mod vectorial_compensated;
+mod vectorial_exact;
 mod vectorial_seqscan;
 
 use crate::Op;
@@ -154,9 +155,10 @@ impl Algorithm {
     pub const VECTORIAL_CHAINED: Algorithm = Algorithm(&vectorial_chained::DESCRIPTOR);
     pub const VECTORIAL_COMPENSATED: Algorithm = Algorithm(&vectorial_compensated::DESCRIPTOR);
     pub const CONTRACTION: Algorithm = Algorithm(&contraction::DESCRIPTOR);
+    pub const VECTORIAL_EXACT: Algorithm = Algorithm(&vectorial_exact::DESCRIPTOR);
 
     /// Every algorithm, in the order of tables, legends and files.
-    pub const ALL: [Algorithm; 7] = [
+    pub const ALL: [Algorithm; 8] = [
         Algorithm::SEQUENTIAL,
         Algorithm::PARALLEL,
         Algorithm::VECTORIAL,
@@ -164,6 +166,7 @@ impl Algorithm {
         Algorithm::VECTORIAL_CHAINED,
         Algorithm::VECTORIAL_COMPENSATED,
         Algorithm::CONTRACTION,
+        Algorithm::VECTORIAL_EXACT,
     ];
 
     pub fn descriptor(self) -> &'static Descriptor {

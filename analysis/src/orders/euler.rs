@@ -4,17 +4,23 @@
 use super::ScanValue;
 use crate::Op;
 use crate::float_float::{FloatFloat, dw_add};
+use crate::limbs::{ExactScale, Limbs};
 use crate::scan_plan::{self, Plan};
 use generators::Tree;
 
 /// Stage "write": rootfix `E[open v] = w, E[close v] = −w`; leaffix `E[open v] = w,
 /// E[close v] = 0`.
 pub fn write<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
+    write_with(tree, w, op, T::term)
+}
+
+/// [`write`] with the terms made by `term` (the exact scan's terms depend on its scale).
+pub fn write_with<T: ScanValue>(tree: &Tree, w: &[f32], op: Op, term: impl Fn(f32) -> T) -> Vec<T> {
     let mut e = vec![T::zero(); 2 * tree.len()];
     for (v, &x) in w.iter().enumerate() {
-        e[tree.open()[v] as usize] = T::term(x);
+        e[tree.open()[v] as usize] = term(x);
         e[tree.close()[v] as usize] = match op {
-            Op::Rootfix => T::term(-x),
+            Op::Rootfix => term(-x),
             Op::Leaffix => T::zero(),
         };
     }
@@ -91,4 +97,48 @@ pub fn vectorial_compensated(tree: &Tree, w: &[f32], op: Op) -> Vec<f32> {
     let mut e: Vec<FloatFloat> = write(tree, w, op);
     scan_plan::inclusive_scan(&mut e);
     read(tree, op, &e[..])
+}
+
+/// The exact read (vectorial-exact): rootfix `S[open v]`, leaffix `S[close v] − S[open v − 1]`,
+/// both exact integers, each rounded to f32 once; with whether that rounding was inexact.
+struct ExactTour<'a, const L: usize> {
+    s: &'a [Limbs<L>],
+    scale: ExactScale,
+}
+
+impl<const L: usize> ScannedTour for ExactTour<'_, L> {
+    type Out = (f32, bool);
+    #[inline]
+    fn prefix(&self, p: usize) -> (f32, bool) {
+        self.scale.round_inexact(self.s[p])
+    }
+    #[inline]
+    fn difference(&self, _v: usize, close: usize, before: Option<usize>) -> (f32, bool) {
+        let s = self.s;
+        self.scale
+            .round_inexact(before.map_or(s[close], |o| s[close].sub(s[o])))
+    }
+}
+
+/// vectorial-exact: E written as fixed-point integers at the weights' scale, scanned with
+/// `plan` (any plan gives the same bits: integer addition is associative), read exactly and
+/// rounded once to nearest f32. NaN everywhere if a weight is not finite (it has no fixed
+/// point; readers and weight models never produce one).
+pub fn vectorial_exact(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> Vec<f32> {
+    vectorial_exact_rounding(tree, w, plan, op)
+        .into_iter()
+        .map(|(x, _)| x)
+        .collect()
+}
+
+/// [`vectorial_exact`] with, per vertex, whether its one rounding changed the value.
+pub fn vectorial_exact_rounding(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> Vec<(f32, bool)> {
+    let Some(scale) = ExactScale::for_weights(w) else {
+        return vec![(f32::NAN, true); tree.len()];
+    };
+    crate::with_limbs!(scale, L => {
+        let mut e: Vec<Limbs<L>> = write_with(tree, w, op, |x| scale.term(x));
+        plan.scan(&mut e);
+        read(tree, op, &ExactTour { s: &e, scale })
+    })
 }

@@ -1,0 +1,56 @@
+//! `vectorial-exact`: the Euler tour scanned in fixed point (L limbs of 32 bits at the weights'
+//! scale, `crate::limbs`) with the scan plan's pairing; integer addition is associative, so
+//! every prefix and every difference is exact, and the one rounding to f32 at the read gives
+//! the correctly rounded rootfix and leaffix of every vertex.
+
+use super::{Cost, Descriptor, Family, Hooks, Look};
+use crate::Op;
+use crate::bounds::APrioriBounds;
+use crate::limbs::half_ulp;
+use crate::orders::euler;
+use crate::report::style::Shape;
+use crate::scan_plan::Plan;
+use generators::Tree;
+
+/// The results, and the bound of each: half an ulp of the correctly rounded result (the error
+/// of a rounding to nearest), or 0 where the exact value is an f32 (the rounding changed
+/// nothing). An error of one ulp violates it.
+fn with_bounds(t: &Tree, w: &[f32], op: Op) -> (Vec<f32>, Vec<f64>) {
+    euler::vectorial_exact_rounding(t, w, Plan::Tiled, op)
+        .into_iter()
+        .map(|(x, inexact)| (x, if inexact { half_ulp(x) } else { 0.0 }))
+        .unzip()
+}
+
+pub static DESCRIPTOR: Descriptor = Descriptor {
+    name: "vectorial-exact",
+    short: "vex",
+    family: Family::EulerTour,
+    summary: "the same Euler tour and scan plan on fixed-point integers (L limbs of 32 bits at the weights' scale, carries by comparison); every prefix and S[close] − S[open − 1] exact, one rounding to nearest f32: correctly rounded results, bound half an ulp",
+    paper: None,
+    hooks: Hooks {
+        twin: |t, w, op| euler::vectorial_exact(t, w, Plan::Tiled, op),
+        a_priori: |t, w, op, _lambda| {
+            // The result is RN(x), a function of the weights alone: its rounding error is known
+            // before any f32 arithmetic, and holds with certainty (so also as the
+            // probabilistic bound).
+            let (_, b) = with_bounds(t, w, op);
+            APrioriBounds {
+                det: b.clone(),
+                sharp: b.clone(),
+                prob: b,
+            }
+        },
+        running: with_bounds,
+    },
+    look: Look {
+        rootfix: [0x11, 0x11, 0x11],
+        leaffix: [0x99, 0x44, 0x00],
+        marker: Shape::Plus,
+    },
+    gpu: None,
+    cost: Cost {
+        peak_bytes: 200.0,
+        seconds: 0.6e-6,
+    },
+};
