@@ -1,4 +1,4 @@
-// Contraction (rake and compress), one level of its traced additions, each independent of the others: slot[first + k] = slot[lhs[k]] + slot[rhs[k]]; CPU twin: analysis::orders::program::AdditionProgram::eval (and kernels::contraction).
+// Contraction (rake and compress), one level of its traced additions, each independent of the others: slot[first + k] = slot[lhs[k]] + slot[rhs[k]]; CPU twin: analysis::orders::program::AdditionProgram::eval (and analysis::orders::contraction::twin).
 //
 // The host traces the contraction order into slots (0: +0, 1..=n: the weights, then one slot
 // per addition) and groups the additions by depth; a level only reads slots written by

@@ -1,4 +1,4 @@
-// Parallel leaffix, one wide level: l[i] = ((w[i] + l[c1]) + l[c2]) + … in child order, a thread per vertex and a workgroup per high-degree vertex whose children are staged through workgroup memory; CPU twin: kernels::parallel::leaffix (sequential::gather).
+// Parallel leaffix, one wide level: l[i] = ((w[i] + l[c1]) + l[c2]) + … in child order, a thread per vertex and a workgroup per high-degree vertex whose children are staged through workgroup memory; CPU twin: analysis::orders::tree::leaffix_parallel (analysis::orders::tree::gather).
 //
 // Breadth-first labels make the children of a vertex a contiguous range of the level below.
 // A thread-per-vertex gather of a high-degree vertex would wait on one global load per

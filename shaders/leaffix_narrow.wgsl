@@ -1,4 +1,4 @@
-// Parallel leaffix, narrow levels: one workgroup walks windows of consecutive levels held in workgroup memory, deepest first, a barrier per level (none for levels of a few vertices, done by one invocation); CPU twin: kernels::parallel::leaffix.
+// Parallel leaffix, narrow levels: one workgroup walks windows of consecutive levels held in workgroup memory, deepest first, a barrier per level (none for levels of a few vertices, done by one invocation); CPU twin: analysis::orders::tree::leaffix_parallel.
 //
 // Same additions as leaffix_level.wgsl, l[i] = ((w[i] + l[c1]) + l[c2]) + … in child order,
 // level after level from the deepest. A window holds its levels' weights and child ranges,

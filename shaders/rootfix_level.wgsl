@@ -1,4 +1,4 @@
-// Parallel rootfix, one wide level (a thread per vertex, breadth-first labels): r[i] = r[parent i] + w[i]; CPU twin: kernels::parallel::rootfix.
+// Parallel rootfix, one wide level (a thread per vertex, breadth-first labels): r[i] = r[parent i] + w[i]; CPU twin: analysis::orders::tree::rootfix_parallel.
 //
 // Vertices are relabelled in breadth-first order when the tree is uploaded (weights and
 // results permuted on the way in and out, permute.wgsl), so a level is a contiguous range and

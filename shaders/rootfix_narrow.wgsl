@@ -1,4 +1,4 @@
-// Parallel rootfix, narrow levels: one workgroup walks windows of consecutive levels held in workgroup memory, a barrier per level (none for levels of a few vertices, done by one invocation); CPU twin: kernels::parallel::rootfix.
+// Parallel rootfix, narrow levels: one workgroup walks windows of consecutive levels held in workgroup memory, a barrier per level (none for levels of a few vertices, done by one invocation); CPU twin: analysis::orders::tree::rootfix_parallel.
 //
 // Same additions as rootfix_level.wgsl, r[i] = r[parent i] + w[i], level after level; only where
 // the values live changes. A window's parents, weights and results are staged in workgroup

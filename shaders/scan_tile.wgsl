@@ -1,4 +1,4 @@
-// Scan plan stage 1 (tile scan, every level), level 0 fused with the vectorial write (E built from the Euler tour as it is loaded): inclusive scan of each tile in the Sum of the prelude (f32, or float-float for vectorial-compensated), WG invocations x ITEMS items, Kogge-Stone over the invocation totals, tile totals one level up; CPU twins: kernels::vectorial::write and analysis::scan_plan::scan_tile (on f32 or FloatFloat).
+// Scan plan stage 1 (tile scan, every level), level 0 fused with the vectorial write (E built from the Euler tour as it is loaded): inclusive scan of each tile in the Sum of the prelude (f32, or float-float for vectorial-compensated), WG invocations x ITEMS items, Kogge-Stone over the invocation totals, tile totals one level up; CPU twins: analysis::orders::euler::write and analysis::scan_plan::scan_tile (on f32 or FloatFloat).
 //
 // The order of every addition is the plan's: serial scan of each invocation's ITEMS
 // consecutive items, log2(WG) Kogge-Stone steps s[t] = s[t-d] + s[t] for t >= d, then

@@ -1,4 +1,4 @@
-// Vectorial stage 3 (read), a thread per vertex in preorder labels, with level 0's uniform add: rootfix r[v] = S[open v]; leaffix l[v] = S[close v] - S[open v - 1] with S[-1] = 0, in the prelude's Sum and rounded to f32 once; CPU twin: kernels::vectorial::read (analysis::orders::euler).
+// Vectorial stage 3 (read), a thread per vertex in preorder labels, with level 0's uniform add: rootfix r[v] = S[open v]; leaffix l[v] = S[close v] - S[open v - 1] with S[-1] = 0, in the prelude's Sum and rounded to f32 once; CPU twin: analysis::orders::euler::read.
 //
 // S[p] is level 0 after the scan plan's uniform add: the tile scan's X[p], plus
 // block_prefix[k-1] (k the tile's index in its segment) when k >= 1 — the same single
