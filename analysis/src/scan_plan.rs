@@ -4,8 +4,8 @@
 //! written once, generic over what is being "added" (f32 for the twin, error bounds for the
 //! bound computation).
 //!
-//! Plan (a three-stage tiled scan, as in Merrill & Garland's reduce-then-scan, one level per
-//! dispatch chain):
+//! Plan (a three-stage tiled scan: scan each tile, scan the tile totals, add them back, what
+//! Merrill & Garland call scan-then-propagate; one level per dispatch chain):
 //! 1. **Tile scan.** The input is cut into tiles of [`TILE`] = [`WORKGROUP_SIZE`] ×
 //!    [`ITEMS_PER_THREAD`] = 256 × 4 elements; a partial last tile is padded with zeros.
 //!    Thread t owns elements 4t..4t+4 and scans them serially, left to right:

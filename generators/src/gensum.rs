@@ -567,8 +567,6 @@ mod tests {
         }
     }
 
-    /// The quality target: κ within a factor 3 of c for ≥ 95 % of draws (decade targets of the
-    /// spec plus two in between, even and odd n).
     /// The module's claim: κ = c·(1 ± 2^-22) for every draw that has the phase-2 steps it
     /// needs (n ≥ 16 up to c = 1e30), and the generator's own estimate agrees.
     #[test]
