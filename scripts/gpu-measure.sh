@@ -18,14 +18,15 @@ fi
 all=parallel,vectorial,vectorial-chained,vectorial-compensated,contraction
 
 "$acc" info | tee "$out/info.txt"
-# Issue 10's targets: star leaffix gather, every topology within 2x of the star, stage and
-# transfer bandwidth against the copy kernel and plain copies of the same run.
+# Wide trees: the star's leaffix gather (the worst case of the level-synchronous kernels),
+# every topology against the star, stage and transfer bandwidth against the copy kernel and
+# plain copies of the same run.
 "$acc" bench --topology star,random-recursive,kary:4,prufer "${wide[@]}" --ops rootfix,leaffix \
   --reps "$reps" --out "$out/wide"
 # Deep trees: the narrow (one workgroup, many levels) paths.
 "$acc" bench --topology chain,caterpillar-legs,broom:0.5 "${deep[@]}" --ops rootfix,leaffix \
   --reps "$reps" --out "$out/deep"
-# The other kernels against vectorial (issue 11's speed targets).
+# The other kernels against vectorial, in the same run (what each costs relative to it).
 "$acc" bench --topology star,random-recursive,chain "${wide[@]}" --ops rootfix,leaffix \
   --algos "$all" --reps "$reps" --out "$out/other"
 

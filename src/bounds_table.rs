@@ -1,7 +1,8 @@
 //! `accuracy bounds-table`: the topology explained. For every topology, condition number,
 //! operation and algorithm: the most bits measured lost, the most the deterministic bound
 //! allows, how tight the bound is, and whether the bounds predict the extra bits the
-//! vectorial algorithm loses over parallel (issue #4, item 3).
+//! vectorial algorithm loses over parallel: whether a bound, computed before running, explains
+//! what a topology costs each algorithm.
 //!
 //! The grid it evaluates is `crate::grid`; violations end it with exit code 3 (`crate::verdict`).
 

@@ -1,7 +1,7 @@
-//! vectorial-compensated (issue 11, item 2): the float-float scan against the exact
-//! reference on ill-conditioned gensum sums — its bounds hold and it is correctly rounded
-//! (≤ 1 lost bit) wherever its float-float bound proves it. Issue 11's other target, never
-//! more than `parallel` + 0.5 bits per tree, is not met and is printed, not asserted: its
+//! vectorial-compensated: the float-float scan against the exact reference on ill-conditioned
+//! gensum sums — its bounds hold and it is correctly rounded (≤ 1 lost bit) wherever its
+//! float-float bound proves it. Never losing more than `parallel` + 0.5 bits per tree is not
+//! achieved, so it is printed, not asserted: its
 //! error is about u_dw·Σ|E_i| over the Euler-tour prefix, so a node far below that magnitude
 //! (a star leaf's rootfix, which parallel gets in one rounding) still loses bits.
 

@@ -1,4 +1,4 @@
-//! The HTML report (issue #5): a report from a small sweep parses as HTML, holds every figure and
+//! The HTML report: a report from a small sweep parses as HTML, holds every figure and
 //! table, shows exactly the numbers of results.csv, needs no network, no script and no installed
 //! font; `accuracy report DIR` re-renders it from the files alone.
 

@@ -52,7 +52,7 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
             h,
             "fig-tightness-hist",
             title,
-            "results.csv has no max_tightness column and nodes-sample.csv no bound_rel values (the bounds issue adds them).",
+            "results.csv has no max_tightness column and nodes-sample.csv no bound_rel values (sweeps written before the bounds were computed lack them).",
         );
         h.push_str("</section>\n");
         return Ok(());
