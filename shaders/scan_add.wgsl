@@ -13,6 +13,11 @@ override TILE: u32;
 // The inclusive scan of this level's tile totals (the level above, already complete).
 @group(0) @binding(3) var<storage, read> block_prefix: array<Sum>;
 
+// The unit of the fixed-point prelude's sums (vectorial-exact); unused by the float ones.
+fn exact_unit() -> i32 {
+    return bitcast<i32>(scan.unit);
+}
+
 // A zero the compiler cannot know (the float-float prelude's `opaque`).
 fn opaque_zero() -> u32 {
     return scan.zero;

@@ -28,6 +28,11 @@ fn scanned(p: u32) -> Sum {
     return sum_add(block_prefix[src], x[p]);
 }
 
+// The unit of the fixed-point prelude's sums (vectorial-exact); unused by the float ones.
+fn exact_unit() -> i32 {
+    return bitcast<i32>(count.unit);
+}
+
 // A zero the compiler cannot know (the float-float prelude's `opaque`).
 fn opaque_zero() -> u32 {
     return count.zero;

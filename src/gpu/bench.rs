@@ -116,9 +116,8 @@ fn stats(mut xs: Vec<f64>) -> (f64, f64, f64) {
 /// Bytes a kernel must move at least (each input read once, each output written once; a
 /// parent's or child's value counted once), per stage: the model behind the GB/s figures, from
 /// the algorithm's descriptor.
-fn kernel_bytes(algo: Algorithm, op: Op, n: usize) -> Vec<(&'static str, u64)> {
-    algo.gpu()
-        .map_or_else(Vec::new, |k| (k.traffic)(op, n as u64))
+fn kernel_bytes(algo: Algorithm, op: Op, w: &[f32]) -> Vec<(&'static str, u64)> {
+    algo.gpu().map_or_else(Vec::new, |k| (k.traffic)(op, w))
 }
 
 struct Samples {
@@ -238,7 +237,7 @@ fn measure(
             break;
         }
     }
-    let bytes = kernel_bytes(algo, op, tree.len());
+    let bytes = kernel_bytes(algo, op, w);
     let total: u64 = bytes.iter().map(|b| b.1).sum();
     let reps = s.compute.len();
     let row = |algorithm: &str| {

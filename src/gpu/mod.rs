@@ -35,6 +35,7 @@ pub use adapter::{AdapterReport, adapters, info_text};
 use crate::Error;
 use crate::experiment::{Backend, Cpu};
 use analysis::algorithms::{GpuLayout, ScanWord};
+use analysis::limbs::ExactScale;
 use analysis::scan_plan::Plan;
 use analysis::{Algorithm, Op};
 use context::{Context, Recorder};
@@ -208,6 +209,8 @@ struct Resident {
     vectorial: Option<VectorialTree>,
     /// Float-float scan buffers: vectorial-compensated.
     compensated: Option<VectorialTree>,
+    /// Fixed-point scan buffers at the scale of the last weights: vectorial-exact.
+    exact: Option<VectorialTree>,
     contraction: Option<ContractionTree>,
 }
 
@@ -280,6 +283,10 @@ impl Resident {
                 word: ScanWord::FloatFloat,
                 ..
             } => self.compensated.as_ref().map(|v| v as &dyn Uploaded),
+            GpuLayout::Scan {
+                word: ScanWord::Exact,
+                ..
+            } => self.exact.as_ref().map(|v| v as &dyn Uploaded),
         }
     }
 }
@@ -450,12 +457,33 @@ impl Gpu {
         };
         let res = &mut residents[index];
         let forest = Forest::new(trees);
+        // The exact scan's buffers are sized by the weights' scale: made again for another.
+        let exact = match layout {
+            GpuLayout::Scan {
+                word: ScanWord::Exact,
+                ..
+            } => {
+                let all: Vec<f32> = jobs.iter().flat_map(|(_, w)| w.iter().copied()).collect();
+                let scale = ExactScale::for_weights(&all).ok_or_else(|| {
+                    Error::Usage(format!(
+                        "{algo}: a weight is not finite (no fixed point holds it)"
+                    ))
+                })?;
+                let precision = Precision::Exact(scale);
+                if res.exact.as_ref().map(|v| v.precision()) != Some(precision) {
+                    res.exact = None;
+                }
+                Some(precision)
+            }
+            _ => None,
+        };
         if res.uploaded(layout).is_none() {
             match layout {
                 GpuLayout::Scan { word, .. } => {
                     let (slot, precision) = match word {
                         ScanWord::F32 => (&mut res.vectorial, Precision::Single),
                         ScanWord::FloatFloat => (&mut res.compensated, Precision::FloatFloat),
+                        ScanWord::Exact => (&mut res.exact, exact.expect("scale found above")),
                     };
                     *slot = Some(VectorialTree::new(
                         ctx, &forest, &res.w, &res.out, precision,
@@ -561,6 +589,7 @@ impl Gpu {
             parallel: None,
             vectorial: None,
             compensated: None,
+            exact: None,
             contraction: None,
         })
     }

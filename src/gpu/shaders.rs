@@ -4,8 +4,10 @@
 //! constants.
 
 use super::types::WGSL_STRUCTS;
+use analysis::limbs::{ExactScale, MAX_LIMBS};
 use analysis::scan_plan;
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// How a kernel binds one buffer (binding numbers are the positions in the list).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +33,7 @@ const COMMON: &str = include_str!("../../shaders/common.wgsl");
 /// What the scan shaders sum: one prelude per [`Precision`], defining `Sum` and its operations.
 const SUM_F32: &str = include_str!("../../shaders/sum_f32.wgsl");
 const SUM_FLOAT_FLOAT: &str = include_str!("../../shaders/sum_float_float.wgsl");
+const SUM_EXACT: &str = include_str!("../../shaders/sum_exact.wgsl");
 
 /// What the vectorial scan carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,25 +42,40 @@ pub(crate) enum Precision {
     Single,
     /// Float-float (hi, lo) partial sums (vectorial-compensated).
     FloatFloat,
+    /// Fixed-point integers at a scale of the weights (vectorial-exact).
+    Exact(ExactScale),
 }
 
 impl Precision {
-    pub const ALL: [Precision; 2] = [Precision::Single, Precision::FloatFloat];
+    /// The precisions whose pipelines are built with the device (the exact ones are built
+    /// when a scale first needs them: one set per limb count).
+    pub const EAGER: [Precision; 2] = [Precision::Single, Precision::FloatFloat];
     /// 32-bit words per partial sum.
     pub fn words(self) -> usize {
         match self {
             Precision::Single => 1,
             Precision::FloatFloat => 2,
+            Precision::Exact(scale) => scale.limbs,
         }
     }
-    fn prelude(self) -> &'static str {
+    /// The prelude in front of the scan stage files.
+    fn prelude(self) -> Cow<'static, str> {
         match self {
-            Precision::Single => SUM_F32,
-            Precision::FloatFloat => SUM_FLOAT_FLOAT,
+            Precision::Single => Cow::Borrowed(SUM_F32),
+            Precision::FloatFloat => Cow::Borrowed(SUM_FLOAT_FLOAT),
+            Precision::Exact(scale) => Cow::Owned(format!(
+                "const LIMBS: u32 = {}u;\nconst THREAD_ITEMS: u32 = {}u;\n{SUM_EXACT}",
+                scale.limbs,
+                scan_plan::ITEMS_PER_THREAD
+            )),
         }
     }
-    pub fn index(self) -> usize {
-        self as usize
+    /// The `unit` field of the scan uniforms: the fixed point's unit exponent, as i32 bits.
+    pub fn unit_bits(self) -> u32 {
+        match self {
+            Precision::Exact(scale) => scale.unit as u32,
+            _ => 0,
+        }
     }
 }
 
@@ -85,6 +103,11 @@ const SCAN_TILE: StageFile = StageFile {
     name: "scan_tile",
     source: include_str!("../../shaders/scan_tile.wgsl"),
     slots: &[Uniform, Read, ReadWrite, ReadWrite, Read, Read],
+};
+const SCAN_TILE_EXACT: StageFile = StageFile {
+    name: "scan_tile_exact",
+    source: include_str!("../../shaders/scan_tile_exact.wgsl"),
+    slots: SCAN_TILE.slots,
 };
 const SCAN_ADD: StageFile = StageFile {
     name: "scan_add",
@@ -230,8 +253,11 @@ pub(crate) struct Kernels {
     pub rootfix_narrow: Kernel,
     pub leaffix_level: Kernel,
     pub leaffix_narrow: Kernel,
-    /// Indexed by [`Precision::index`].
-    pub scan: [ScanKernels; 2],
+    /// [`Precision::EAGER`]'s, in its order.
+    scan: [ScanKernels; 2],
+    /// The exact scan's, by limb count − 1, built on first use.
+    exact: [OnceLock<ScanKernels>; MAX_LIMBS],
+    sizes: Sizes,
     /// The chained plan's stage 2 (level 1 scanned left to right per segment), f32.
     pub scan_chain: Kernel,
     /// One level of a traced addition program (contraction).
@@ -244,93 +270,127 @@ pub(crate) struct Kernels {
 
 impl Kernels {
     pub fn new(device: &wgpu::Device, sizes: &Sizes) -> Kernels {
-        let dynamic = std::mem::size_of::<super::types::LevelDispatch>() as u64;
-        let build_with = |file: &StageFile, prelude: &str, entry: &str| -> Kernel {
-            let source = format!("{WGSL_STRUCTS}\n{COMMON}\n{prelude}\n{}", file.source);
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(file.name),
-                source: wgpu::ShaderSource::Wgsl(Cow::Owned(source)),
-            });
-            let entries: Vec<wgpu::BindGroupLayoutEntry> = file
-                .slots
-                .iter()
-                .enumerate()
-                .map(|(i, slot)| wgpu::BindGroupLayoutEntry {
-                    binding: i as u32,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: match slot {
-                            Uniform | UniformDynamic => wgpu::BufferBindingType::Uniform,
-                            Read => wgpu::BufferBindingType::Storage { read_only: true },
-                            ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
-                        },
-                        has_dynamic_offset: *slot == UniformDynamic,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                })
-                .collect();
-            let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some(file.name),
-                entries: &entries,
-            });
-            let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(file.name),
-                bind_group_layouts: &[Some(&layout)],
-                immediate_size: 0,
-            });
-            // Only the overrides this file declares (naga rejects unknown ones).
-            let constants: Vec<(&str, f64)> = sizes
-                .constants()
-                .into_iter()
-                .filter(|(name, _)| file.source.contains(&format!("override {name}:")))
-                .collect();
-            let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(entry),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &constants,
-                    ..Default::default()
-                },
-                cache: None,
-            });
-            Kernel {
-                pipeline,
-                layout,
-                slots: file.slots,
-                dynamic_size: dynamic,
-            }
-        };
-        let build = |file: &StageFile, entry: &str| build_with(file, "", entry);
-        let scan = Precision::ALL.map(|p| {
-            let build = |file: &StageFile, entry: &str| build_with(file, p.prelude(), entry);
-            ScanKernels {
-                scan_tile: build(&SCAN_TILE, "scan_tile"),
-                scan_tour: [
-                    build(&SCAN_TILE, "scan_tour_rootfix"),
-                    build(&SCAN_TILE, "scan_tour_leaffix"),
-                ],
-                scan_add: build(&SCAN_ADD, "scan_add"),
-                read: [
-                    build(&VECTORIAL_READ, "read_rootfix"),
-                    build(&VECTORIAL_READ, "read_leaffix"),
-                ],
-            }
-        });
+        let build = |file: &StageFile, entry: &str| build(device, sizes, file, "", entry);
         Kernels {
             rootfix_level: build(&ROOTFIX_LEVEL, "rootfix_level"),
             rootfix_narrow: build(&ROOTFIX_NARROW, "rootfix_narrow"),
             leaffix_level: build(&LEAFFIX_LEVEL, "leaffix_level"),
             leaffix_narrow: build(&LEAFFIX_NARROW, "leaffix_narrow"),
-            scan,
+            scan: Precision::EAGER.map(|p| ScanKernels::new(device, sizes, p)),
+            exact: std::array::from_fn(|_| OnceLock::new()),
+            sizes: *sizes,
             scan_chain: build(&SCAN_CHAIN, "scan_chain"),
             addition_level: build(&ADDITION_LEVEL, "addition_level"),
             gather: build(&PERMUTE, "gather"),
             scatter: build(&PERMUTE, "scatter"),
             copy: build(&COPY, "copy"),
         }
+    }
+
+    /// The vectorial kernels of `precision` (an exact scale's built here the first time its
+    /// limb count is asked for).
+    pub fn scan(&self, device: &wgpu::Device, precision: Precision) -> &ScanKernels {
+        match precision {
+            Precision::Single => &self.scan[0],
+            Precision::FloatFloat => &self.scan[1],
+            Precision::Exact(scale) => self.exact[scale.limbs - 1].get_or_init(|| {
+                // The unit is a uniform: one set of pipelines serves every scale of L limbs.
+                ScanKernels::new(device, &self.sizes, precision)
+            }),
+        }
+    }
+}
+
+impl ScanKernels {
+    fn new(device: &wgpu::Device, sizes: &Sizes, precision: Precision) -> ScanKernels {
+        let prelude = precision.prelude();
+        let build = |file: &StageFile, entry: &str| build(device, sizes, file, &prelude, entry);
+        // A tile of fixed-point sums does not fit workgroup memory: its tile scan keeps each
+        // invocation's items in registers.
+        let tile = match precision {
+            Precision::Exact(_) => &SCAN_TILE_EXACT,
+            _ => &SCAN_TILE,
+        };
+        ScanKernels {
+            scan_tile: build(tile, "scan_tile"),
+            scan_tour: [
+                build(tile, "scan_tour_rootfix"),
+                build(tile, "scan_tour_leaffix"),
+            ],
+            scan_add: build(&SCAN_ADD, "scan_add"),
+            read: [
+                build(&VECTORIAL_READ, "read_rootfix"),
+                build(&VECTORIAL_READ, "read_leaffix"),
+            ],
+        }
+    }
+}
+
+/// The pipeline of `entry` in `file`, compiled with the generated structs, `common.wgsl` and
+/// `prelude` in front, the overrides it declares set from `sizes`.
+fn build(
+    device: &wgpu::Device,
+    sizes: &Sizes,
+    file: &StageFile,
+    prelude: &str,
+    entry: &str,
+) -> Kernel {
+    let dynamic = std::mem::size_of::<super::types::LevelDispatch>() as u64;
+    let source = format!("{WGSL_STRUCTS}\n{COMMON}\n{prelude}\n{}", file.source);
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(file.name),
+        source: wgpu::ShaderSource::Wgsl(Cow::Owned(source)),
+    });
+    let entries: Vec<wgpu::BindGroupLayoutEntry> = file
+        .slots
+        .iter()
+        .enumerate()
+        .map(|(i, slot)| wgpu::BindGroupLayoutEntry {
+            binding: i as u32,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: match slot {
+                    Uniform | UniformDynamic => wgpu::BufferBindingType::Uniform,
+                    Read => wgpu::BufferBindingType::Storage { read_only: true },
+                    ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
+                },
+                has_dynamic_offset: *slot == UniformDynamic,
+                min_binding_size: None,
+            },
+            count: None,
+        })
+        .collect();
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(file.name),
+        entries: &entries,
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(file.name),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    // Only the overrides this file declares (naga rejects unknown ones).
+    let constants: Vec<(&str, f64)> = sizes
+        .constants()
+        .into_iter()
+        .filter(|(name, _)| file.source.contains(&format!("override {name}:")))
+        .collect();
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(entry),
+        layout: Some(&pipeline_layout),
+        module: &module,
+        entry_point: Some(entry),
+        compilation_options: wgpu::PipelineCompilationOptions {
+            constants: &constants,
+            ..Default::default()
+        },
+        cache: None,
+    });
+    Kernel {
+        pipeline,
+        layout,
+        slots: file.slots,
+        dynamic_size: dynamic,
     }
 }
 
@@ -348,6 +408,7 @@ mod tests {
             LEAFFIX_LEVEL,
             LEAFFIX_NARROW,
             SCAN_TILE,
+            SCAN_TILE_EXACT,
             SCAN_ADD,
             SCAN_CHAIN,
             VECTORIAL_READ,
@@ -364,11 +425,11 @@ mod tests {
             );
             assert!(file.source.contains("override WG: u32;"), "{}", file.name);
         }
-        for p in Precision::ALL {
-            let first = p.prelude().lines().next().unwrap();
+        for prelude in [SUM_F32, SUM_FLOAT_FLOAT, SUM_EXACT] {
+            let first = prelude.lines().next().unwrap();
             assert!(
                 first.starts_with("// ") && first.contains("CPU twin"),
-                "{p:?}"
+                "{first}"
             );
         }
     }

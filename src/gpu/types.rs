@@ -55,14 +55,15 @@ gpu_structs! {
     struct GatherTask { vertex, child_first, child_end, resume }
 
     /// Vertex count of a vertex-parallel kernel (vectorial write and read, copy baseline).
-    /// `zero` is always 0: see ScanLevel.
-    struct VertexCount { n, zero, pad1, pad2 }
+    /// `zero` is always 0: see ScanLevel; `unit`: see ScanLevel.
+    struct VertexCount { n, zero, unit, pad2 }
 
     /// One level of the scan plan: `tiles` tiles of `analysis::scan_plan::TILE` elements.
     /// `zero` is always 0, a value the shader compiler cannot know: the float-float prelude
     /// XORs it into its error-free transformations so that no compiler rewrites (a + b) − b
-    /// into a (Mesa's NIR does, WGSL having no `precise`).
-    struct ScanLevel { tiles, zero, pad1, pad2 }
+    /// into a (Mesa's NIR does, WGSL having no `precise`). `unit`: the exponent of the
+    /// fixed point's unit (an i32's bits) of the exact scan's sums, 0 for the float scans.
+    struct ScanLevel { tiles, zero, unit, pad2 }
 
     /// One tile of a scan level (trees of a forest have segments of their own, aligned to
     /// tiles): `valid` elements (the rest is the plan's zero padding), its total goes to

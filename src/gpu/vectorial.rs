@@ -60,7 +60,7 @@ impl VectorialTree {
                 "a forest of {n} vertices has Euler-tour positions beyond 31 bits"
             )));
         }
-        let k = &ctx.kernels.scan[precision.index()];
+        let k = ctx.kernels.scan(&ctx.device, precision);
         let words = precision.words();
         let labels = Relabel::new(ctx, "preorder", &layout.orig, w, out)?;
         let pos = ctx.buffer_init("vectorial Euler-tour positions", &layout.pos, n)?;
@@ -80,6 +80,7 @@ impl VectorialTree {
                 "scan level",
                 &ScanLevel {
                     tiles: level.tiles.len() as u32,
+                    unit: precision.unit_bits(),
                     ..Default::default()
                 },
             ));
@@ -93,6 +94,7 @@ impl VectorialTree {
             "vertex count",
             &VertexCount {
                 n: n as u32,
+                unit: precision.unit_bits(),
                 ..Default::default()
             },
         );
@@ -201,7 +203,12 @@ impl VectorialTree {
     }
 
     fn kernels<'a>(&self, ctx: &'a Context) -> &'a ScanKernels {
-        &ctx.kernels.scan[self.precision.index()]
+        ctx.kernels.scan(&ctx.device, self.precision)
+    }
+
+    /// What this forest's scan buffers carry.
+    pub fn precision(&self) -> Precision {
+        self.precision
     }
 
     /// Records the two stages, one pass each (timestamp slots: [`STAGES`]), with the scan

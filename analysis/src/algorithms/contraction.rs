@@ -30,7 +30,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         // Each traced addition reads its two operand slots and their indices and writes one
         // slot (20 bytes); about one addition per vertex for leaffix and two for rootfix.
         // The weights go into their slots and the results are gathered out (20 bytes).
-        traffic: |op, n| {
+        traffic: |op, w| {
+            let n = w.len() as u64;
             let additions = if op == Op::Rootfix { 2 } else { 1 };
             vec![("additions", 20 * additions * n), ("in and out", 20 * n)]
         },

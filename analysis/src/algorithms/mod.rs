@@ -106,9 +106,10 @@ pub struct GpuKernel {
     pub layout: GpuLayout,
     /// Its WGSL stage files (`shaders/`), in dispatch order.
     pub stages: &'static [&'static str],
-    /// Bytes the kernel must move at least on a tree of n vertices, per stage (each input read
-    /// once, each output written once): the model behind `bench`'s GB/s.
-    pub traffic: fn(Op, u64) -> Vec<(&'static str, u64)>,
+    /// Bytes the kernel must move at least on a tree with these weights (one per vertex), per
+    /// stage (each input read once, each output written once): the model behind `bench`'s
+    /// GB/s. The weights set the exact scan's limbs; the others need only their count.
+    pub traffic: fn(Op, &[f32]) -> Vec<(&'static str, u64)>,
     /// 32-bit words per vertex of its largest device buffer (sizes a sweep's forests).
     pub words_per_vertex: u64,
 }
@@ -130,6 +131,8 @@ pub enum ScanWord {
     F32,
     /// (hi, lo) pairs of f32.
     FloatFloat,
+    /// Fixed-point integers of L u32 limbs, L from the weights (`crate::limbs`).
+    Exact,
 }
 
 /// Measured cost per vertex of one op on one thread: the memory and time model's inputs
@@ -270,10 +273,28 @@ crate::op::name_impls!(Algorithm, "algorithm");
 /// tour (2 words per vertex) and w and writes level 0 (2 elements); the read reads the
 /// positions (2 words), S at open (rootfix) or at close and open − 1 (leaffix), and writes
 /// the results. `E` bytes per element.
-fn scan_traffic<const E: u64>(op: Op, n: u64) -> Vec<(&'static str, u64)> {
-    let reads = if op == Op::Rootfix { 1 } else { 2 };
-    vec![("scan", (12 + 2 * E) * n), ("read", (12 + reads * E) * n)]
+fn scan_traffic<const E: u64>(op: Op, w: &[f32]) -> Vec<(&'static str, u64)> {
+    scan_traffic_of(E, op, w.len() as u64)
 }
+
+/// [`scan_traffic`] with `e` bytes per element, on n vertices.
+fn scan_traffic_of(e: u64, op: Op, n: u64) -> Vec<(&'static str, u64)> {
+    let reads = if op == Op::Rootfix { 1 } else { 2 };
+    vec![("scan", (12 + 2 * e) * n), ("read", (12 + reads * e) * n)]
+}
+
+/// The exact scan's traffic: 4 bytes per limb of the weights' scale.
+fn exact_traffic(op: Op, w: &[f32]) -> Vec<(&'static str, u64)> {
+    let limbs = crate::limbs::ExactScale::for_weights(w).map_or(0, |s| s.limbs as u64);
+    scan_traffic_of(4 * limbs, op, w.len() as u64)
+}
+
+/// The exact scan's stage files.
+const EXACT_STAGES: &[&str] = &[
+    "scan_tile_exact.wgsl",
+    "scan_add.wgsl",
+    "vectorial_read.wgsl",
+];
 
 /// The scan kernels' stage files.
 const SCAN_STAGES: &[&str] = &["scan_tile.wgsl", "scan_add.wgsl", "vectorial_read.wgsl"];

@@ -3,7 +3,10 @@
 //! every prefix and every difference is exact, and the one rounding to f32 at the read gives
 //! the correctly rounded rootfix and leaffix of every vertex.
 
-use super::{Cost, Descriptor, Family, Hooks, Look};
+use super::{
+    Cost, Descriptor, EXACT_STAGES, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord,
+    exact_traffic,
+};
 use crate::Op;
 use crate::bounds::APrioriBounds;
 use crate::limbs::half_ulp;
@@ -48,7 +51,16 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         leaffix: [0x99, 0x44, 0x00],
         marker: Shape::Plus,
     },
-    gpu: None,
+    gpu: Some(GpuKernel {
+        layout: GpuLayout::Scan {
+            word: ScanWord::Exact,
+            plan: Plan::Tiled,
+        },
+        stages: EXACT_STAGES,
+        traffic: exact_traffic,
+        // The tour's 2n positions of up to MAX_LIMBS words (the scale is the weights').
+        words_per_vertex: 2 * crate::limbs::MAX_LIMBS as u64,
+    }),
     cost: Cost {
         peak_bytes: 200.0,
         seconds: 0.6e-6,
