@@ -56,6 +56,7 @@ const TESTS: &[(&str, fn(&Gpu))] = &[
         "chained_scan_respects_the_loop_budget",
         chained_scan_respects_the_loop_budget,
     ),
+    ("exact_scan_at_every_scale", exact_scan_at_every_scale),
 ];
 
 fn main() {
@@ -763,4 +764,59 @@ fn chained_scan_respects_the_loop_budget(_: &Gpu) {
         &[Algorithm::VECTORIAL],
         "vectorial under a small loop budget",
     );
+}
+
+/// vectorial-exact on one uploaded tree with weights of every width, one after another (its
+/// buffers are remade for each scale): one limb (integers), a few (gensum to κ = 1e30), ten
+/// (normal weights from near the subnormals to near f32::MAX, whose sums overflow to ±∞ and
+/// whose leaffix differences can be subnormal), and a forest of trees of different scales.
+fn exact_scan_at_every_scale(gpu: &Gpu) {
+    use rand::RngExt;
+    let algo = Algorithm::VECTORIAL_EXACT;
+    let t = tree(Topology::RandomRecursive, 3000 + 7, 8);
+    let n = t.len();
+    let mut rng = generators::rng(21);
+    let wide: Vec<f32> = (0..n)
+        .map(|_| {
+            let m: f32 = rng.random_range(1.0..1.9);
+            let e = if rng.random_bool(0.5) {
+                rng.random_range(-126..-110)
+            } else {
+                rng.random_range(110..127)
+            };
+            let s = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+            s * m * 2f32.powi(e)
+        })
+        .collect();
+    let cases: Vec<(&str, Vec<f32>)> = vec![
+        ("integers", weights(WeightModel::Integers, n, 1)),
+        (
+            "gensum 1e30",
+            WeightModel::Gensum
+                .weights(n, 1e30, &mut generators::rng(2))
+                .unwrap(),
+        ),
+        ("both ends of the range", wide),
+        ("normal", weights(WeightModel::Normal, n, 3)),
+    ];
+    for (what, w) in &cases {
+        let limbs = analysis::limbs::ExactScale::for_weights(w).unwrap().limbs;
+        check_algos(gpu, &t, w, &[algo], &format!("{what} ({limbs} limbs)"));
+    }
+    let trees: Vec<Tree> = (0..3).map(|i| tree(Topology::Prufer, 2000, i)).collect();
+    let jobs: Vec<(&Tree, &[f32])> = trees
+        .iter()
+        .zip(&cases)
+        .map(|(t, (_, w))| (t, &w[..t.len()]))
+        .collect();
+    for op in Op::ALL {
+        let many = gpu.compute_many(&jobs, algo, op).unwrap();
+        for (k, (t, w)) in jobs.iter().enumerate() {
+            assert_bits(
+                &many[k],
+                &algo.twin(t, w, op),
+                &format!("forest job {k}, {op}"),
+            );
+        }
+    }
 }
