@@ -19,16 +19,9 @@ fn shortest<T: std::fmt::Display + std::fmt::LowerExp>(x: T, magnitude: f64) -> 
     }
 }
 
-/// A compact scientific form for tables: `1.2e-7`.
-pub fn sci(x: f64) -> String {
-    if x == 0.0 {
-        "0".into()
-    } else if x.is_infinite() {
-        "inf".into()
-    } else {
-        format!("{x:.1e}")
-    }
-}
+/// A compact scientific form for tables: `1.2e-7`, `3e6`, `1.1`, `inf` (the report's, with
+/// `inf` for +∞).
+pub use analysis::report::sci_text as sci;
 
 #[cfg(test)]
 mod tests {

@@ -46,8 +46,8 @@ pub struct Cell {
 }
 
 /// The bounds whose ratio (vectorial over parallel) predicts the extra lost bits: the a
-/// priori bound (the prediction), the sharp a priori bound, the probabilistic bound,
-/// the (a posteriori) running error bound.
+/// priori bound (known before the run, the natural predictor), the sharp a priori bound,
+/// the probabilistic bound, the (a posteriori) running error bound.
 pub const PREDICTORS: [&str; 4] = ["bound", "sharp", "prob", "running"];
 
 fn predictor(b: &NodeBounds, which: usize) -> &[f64] {
@@ -101,12 +101,10 @@ pub fn percentile(v: &mut [f32], p: f64) -> f64 {
     v[rank - 1] as f64
 }
 
+/// [`analysis::stats::median_max`] of f32 values (widened exactly: the same order).
 pub fn median_max(v: &mut [f32]) -> (f64, f64) {
-    if v.is_empty() {
-        return (0.0, 0.0);
-    }
-    v.sort_by(f32::total_cmp);
-    (v[(v.len() - 1) / 2] as f64, v[v.len() - 1] as f64)
+    let mut wide: Vec<f64> = v.iter().map(|&x| f64::from(x)).collect();
+    analysis::stats::median_max(&mut wide)
 }
 
 /// The evaluated grid.

@@ -1,4 +1,4 @@
-//! Error bounds (issue #4): the bounds hold on every node of random trees and weights, the
+//! Error bounds: the bounds hold on every node of random trees and weights, the
 //! running-error replay is the CPU twin bit for bit, a wrong result is caught as a violation
 //! (exit code 3), and the fast part of the lost-bits regression suite passes.
 //!
@@ -89,7 +89,7 @@ fn random_instance(rng: &mut Rng, kind: usize) -> Instance {
     }
 }
 
-/// Issue #4, item 5: random trees × random weights (gensum up to κ = 1e14) ×
+/// Random trees × random weights (gensum up to κ = 1e14) ×
 /// every algorithm × both ops: no node exceeds its deterministic bounds (a priori, sharp and
 /// running), over at least 2·10^6 node checks.
 #[test]
@@ -374,7 +374,7 @@ fn a_wrong_result_is_a_violation_with_exit_code_3() {
     assert_eq!(o.bounds.replay_mismatches, 1);
 }
 
-/// Issue #4, item 4: the fastest part of `accuracy check` — one tree of every cell of the
+/// The fastest part of `accuracy check` — one tree of every cell of the
 /// suite — against the committed baseline.
 #[test]
 fn fast_check_suite_against_the_baseline() {
@@ -419,7 +419,7 @@ fn cli_bound_outputs() {
     ]);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(stdout.contains("κ target 1.0e6") && stdout.contains("vectorial-seqscan"));
+    assert!(stdout.contains("κ target 1e6") && stdout.contains("vectorial-seqscan"));
     let csv = std::fs::read_to_string(table.join("bounds-table.csv")).unwrap();
     let header = csv.lines().next().unwrap();
     for col in [

@@ -10,6 +10,7 @@ use crate::Error;
 use crate::experiment::Backend;
 use analysis::algorithms::PaperRole;
 use analysis::records::bench::BenchRecord;
+use analysis::report::sig3;
 use analysis::{Algorithm, Op};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use std::fmt::Write;
@@ -101,15 +102,12 @@ fn size(n: usize) -> String {
     }
 }
 
-/// Median, min and max of some times.
+/// Median ([`analysis::stats::median`]: the lower middle of an even count), min and max of
+/// some times.
 fn stats(mut xs: Vec<f64>) -> (f64, f64, f64) {
     xs.sort_by(f64::total_cmp);
     let m = xs.len();
-    let median = if m % 2 == 1 {
-        xs[m / 2]
-    } else {
-        (xs[m / 2 - 1] + xs[m / 2]) / 2.0
-    };
+    let median = analysis::stats::median(&mut xs).unwrap_or(f64::NAN);
     (median, xs[0], xs[m - 1])
 }
 
@@ -449,15 +447,6 @@ fn baselines_warm(
     ])
 }
 
-/// `x` with 3 significant digits.
-fn sig3(x: f64) -> String {
-    if !x.is_finite() || x == 0.0 {
-        return format!("{x}");
-    }
-    let digits = (2 - x.abs().log10().floor() as i32).max(0) as usize;
-    format!("{x:.digits$}")
-}
-
 fn find<'a>(
     rows: &'a [BenchRecord],
     topology: &str,
@@ -648,17 +637,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn three_significant_digits() {
-        assert_eq!(sig3(0.0312), "0.0312");
-        assert_eq!(sig3(0.03), "0.0300");
-        assert_eq!(sig3(1.5), "1.50");
-        assert_eq!(sig3(108.75), "109");
-        assert_eq!(sig3(12345.0), "12345");
-    }
-
-    #[test]
     fn medians() {
         assert_eq!(stats(vec![3.0, 1.0, 2.0]), (2.0, 1.0, 3.0));
-        assert_eq!(stats(vec![4.0, 1.0, 2.0, 3.0]), (2.5, 1.0, 4.0));
+        assert_eq!(stats(vec![4.0, 1.0, 2.0, 3.0]), (2.0, 1.0, 4.0));
     }
 }

@@ -1,6 +1,7 @@
 //! Measured errors against their bounds: violations, overflow, tightness, bound lost bits.
 
 use super::*;
+use crate::stats::median_max;
 
 /// `lost_bits(bound / |x|)`: the most bits the bound allows node v to lose (None if x = 0).
 pub fn bound_lost_bits(bound: f64, x: f64) -> Option<f64> {
@@ -217,21 +218,6 @@ pub(crate) fn max_lost_bits(ratios: &[f64]) -> f64 {
         .filter(|&&r| r >= near)
         .map(|&r| lost_bits(r))
         .fold(0.0, f64::max)
-}
-
-/// (median, max); the median of an even count is the lower middle element (of the order
-/// `total_cmp`; a selection, which gives the same elements as sorting).
-pub(crate) fn median_max(v: &mut [f64]) -> (f64, f64) {
-    if v.is_empty() {
-        return (0.0, 0.0);
-    }
-    let mid = (v.len() - 1) / 2;
-    let (_, &mut median, above) = v.select_nth_unstable_by(mid, f64::total_cmp);
-    let max = above
-        .iter()
-        .copied()
-        .fold(median, |m, x| if x.total_cmp(&m).is_gt() { x } else { m });
-    (median, max)
 }
 
 /// |error| / bound; 0 when the error is 0 (also when the bound is 0), ∞ for an error above a

@@ -2,31 +2,15 @@
 
 use super::data::{ReportData, ResultRow};
 use super::fmt::sci;
+use crate::bounds::U;
 use std::collections::BTreeMap;
-
-/// u = 2⁻²⁴, the unit roundoff of f32.
-pub const U: f64 = 1.0 / 16_777_216.0;
-
-/// γ_k = k·u / (1 − k·u) (∞ when k·u ≥ 1).
-pub fn gamma(k: f64) -> f64 {
-    let ku = k * U;
-    if ku >= 1.0 {
-        f64::INFINITY
-    } else {
-        ku / (1.0 - ku)
-    }
-}
 
 fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len().max(1) as f64
 }
 
 fn median(mut v: Vec<f64>) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    Some(v[(v.len() - 1) / 2])
+    crate::stats::median(&mut v)
 }
 
 /// Least-squares slope of y over x.
@@ -581,6 +565,7 @@ mod tests {
             source_sha256: None,
             nonfinite_nodes: None,
             overflow_nodes: None,
+            max_ulps: None,
         }
     }
 

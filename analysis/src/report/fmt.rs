@@ -54,7 +54,9 @@ pub fn round_trip(x: f64) -> String {
     }
 }
 
-/// Compact scientific form for prose and summary tables: `1.2e-7`, `3e6`.
+/// Compact scientific form for prose and summary tables: `1.2e-7`, `3e6`, `1.1` (no exponent
+/// from 1 to 10), `∞`. The one such form of the project: terminal tables and text files use
+/// it too, through [`sci_text`].
 pub fn sci(x: f64) -> String {
     if x == 0.0 {
         return "0".into();
@@ -69,6 +71,15 @@ pub fn sci(x: f64) -> String {
     let s = format!("{x:.1e}").replace(".0e", "e"); // 3.0e6 → 3e6
     // No exponent for 1 ≤ |x| < 10: 1.1e0 → 1.1.
     s.strip_suffix("e0").map(str::to_string).unwrap_or(s)
+}
+
+/// [`sci`] for terminal tables and text files: +∞ is `inf`, as in the CSV files.
+pub fn sci_text(x: f64) -> String {
+    if x == f64::INFINITY {
+        "inf".into()
+    } else {
+        sci(x)
+    }
 }
 
 /// Fixed decimals, with a true minus sign.
@@ -153,6 +164,9 @@ mod tests {
             (9.996, "10.0"),
             (0.000123456, "0.000123"),
             (5.0, "5.00"),
+            (0.0312, "0.0312"),
+            (0.03, "0.0300"),
+            (12345.0, "12300"),
             (0.0, "0"),
         ] {
             assert_eq!(sig3(x), s, "{x}");

@@ -1,4 +1,4 @@
-//! Self-contained HTML reports of a sweep directory (issue #5).
+//! Self-contained HTML reports of a sweep directory.
 //!
 //! A report is rendered only from the files a sweep leaves in its directory — `results.csv`
 //! (required), `summary.json`, `sweep.json`, `nodes-sample.csv` and an optional
@@ -20,7 +20,7 @@ pub mod style;
 
 pub use bench::write_bench_report;
 pub use data::{BOUND_COLUMNS, NodeRecord, ReportData, ResultRow};
-pub use fmt::{pow10_label, round_trip, sci};
+pub use fmt::{pow10_label, round_trip, sci, sci_text, sig3};
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -2,10 +2,10 @@
 //! the chain worst case γₙ₋₁·κ and, where the run has them, the bounds.
 
 use super::common::{max_n, prop_line, series_label};
+use crate::bounds::{U, gamma};
 use crate::report::ReportError;
 use crate::report::data::ReportData;
 use crate::report::figure::{FIG_H, FIG_W, decade_range, figure, not_available};
-use crate::report::findings::{U, gamma};
 use crate::report::fmt::escape;
 use crate::report::plots::{self, Axis, Chart, Dash, Series};
 use crate::report::style::{self, LINE_BOUND, LINE_U_KAPPA};
@@ -30,7 +30,7 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
         return Ok(());
     };
     let n = max_n(data);
-    let g = gamma(n.saturating_sub(1) as f64);
+    let g = gamma(n.saturating_sub(1) as u64);
     let mut series = Vec::new();
     let mut zeros = 0;
     for ((op, algo), st) in keys.iter().zip(&styles) {

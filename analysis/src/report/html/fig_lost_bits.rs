@@ -1,10 +1,10 @@
 //! Lost bits of each tree versus its κ.
 
 use super::common::{max_n, series_label};
+use crate::bounds::{U, gamma};
 use crate::report::ReportError;
 use crate::report::data::ReportData;
 use crate::report::figure::{FIG_H, FIG_W, decade_range, figure, not_available};
-use crate::report::findings::{U, gamma};
 use crate::report::plots::{self, Axis, Chart, Dash, RefLine, Series};
 use crate::report::style::{self, LINE_BOUND, LINE_U_KAPPA};
 
@@ -23,7 +23,7 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
         return Ok(());
     };
     let n = max_n(data);
-    let g = gamma(n.saturating_sub(1) as f64);
+    let g = gamma(n.saturating_sub(1) as u64);
     let series: Vec<Series> = keys
         .iter()
         .zip(&styles)

@@ -1,10 +1,10 @@
 //! Per-node errors from `nodes-sample.csv`.
 
 use super::common::{max_n, prop_line, series_label};
+use crate::bounds::{U, gamma};
 use crate::report::ReportError;
 use crate::report::data::{NodeRecord, ReportData};
 use crate::report::figure::{FIG_H, FIG_W, decade_range, figure, not_available};
-use crate::report::findings::{U, gamma};
 use crate::report::plots::{self, Axis, Chart, Dash, Series};
 use crate::report::style::{self, LINE_BOUND, LINE_U_KAPPA, SeriesStyle};
 use std::fmt::Write;
@@ -46,7 +46,7 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
     let keys = data.series_keys();
     let styles = style::styles_for(&keys);
     let n = max_n(data);
-    let g = gamma(n.saturating_sub(1) as f64);
+    let g = gamma(n.saturating_sub(1) as u64);
     for op in data.ops() {
         let title =
             format!("{op}: relative error of each sampled node versus its own condition number κᵥ");
