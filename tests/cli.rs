@@ -162,7 +162,7 @@ fn run_dumps_per_node_rows() {
         lines.next().unwrap(),
         "vertex,parent,depth,weight,op,algorithm,result,reference,rel_error,lost_bits,cond,\
          bound,sharp_bound,prob_bound,running_bound,cond_scan,pred_extra_bits,meas_extra_bits,\
-         abs_error,label,nonfinite,overflow"
+         abs_error,label,nonfinite,overflow,reference_f32,ulps"
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 50 * 2 * analysis::Algorithm::ALL.len());

@@ -88,6 +88,16 @@ pub fn ulps(a: f32, b: f32) -> Option<u64> {
     Some(d)
 }
 
+/// The largest [`ulps`] between `values` and the reference's correct rounding of each node
+/// (∞ where a distance is infinite).
+pub fn max_ulps(values: &[f32], reference: &crate::Reference) -> f64 {
+    values
+        .iter()
+        .enumerate()
+        .map(|(v, &x)| ulps(x, reference.rounded_f32(v)).map_or(f64::INFINITY, |d| d as f64))
+        .fold(0.0, f64::max)
+}
+
 /// Σ_{i ≤ p} |E_i| for every vertex, with p = `open[v]` (rootfix) or `close[v]` (leaffix): the
 /// magnitude the vectorial scan really accumulates before it reaches v's answer, including the
 /// ±w pairs of subtrees closed before v. Divided by |x_v| it is κ^E_v (docs/design.md §8.2).

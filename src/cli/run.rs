@@ -272,7 +272,7 @@ fn bounds_summary(results: &[experiment::OpResults]) -> String {
 }
 
 /// The per-node dump's columns.
-const DUMP_COLUMNS: [&str; 22] = [
+const DUMP_COLUMNS: [&str; 24] = [
     "vertex",
     "parent",
     "depth",
@@ -295,6 +295,8 @@ const DUMP_COLUMNS: [&str; 22] = [
     "label",
     "nonfinite",
     "overflow",
+    "reference_f32",
+    "ulps",
 ];
 
 /// Per-node CSV: one row per op × algorithm × vertex.
@@ -322,6 +324,7 @@ fn dump(path: &Path, s: &Subject, results: &[experiment::OpResults]) -> Result<(
                     ""
                 };
                 let e = &o.errors[v];
+                let correct = r.reference.rounded_f32(v);
                 let x = r.reference.value_f64(v).abs();
                 let extra = base
                     .filter(|_| vectorial)
@@ -358,6 +361,11 @@ fn dump(path: &Path, s: &Subject, results: &[experiment::OpResults]) -> Result<(
                         .unwrap_or_default(),
                     u8::from(e.nonfinite()).to_string(),
                     overflow.to_string(),
+                    // The exact value correctly rounded to f32, printed to round-trip: it
+                    // settles ties that the 30-digit reference cannot.
+                    f32_shortest(correct),
+                    analysis::metrics::ulps(o.values[v], correct)
+                        .map_or_else(|| "inf".into(), |d| d.to_string()),
                 ])
                 .map_err(output::csv_error(path))?;
             }

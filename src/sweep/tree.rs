@@ -133,8 +133,8 @@ fn rows(
     let (tree, source) = (&built.tree, built.source);
     results
         .iter()
-        .flat_map(|r| &r.outcomes)
-        .map(|o| ResultRow {
+        .flat_map(|r| r.outcomes.iter().map(move |o| (r, o)))
+        .map(|(r, o)| ResultRow {
             tree: job.index,
             topology: built.name.clone(),
             n: tree.len(),
@@ -170,6 +170,7 @@ fn rows(
             source_sha256: source.map(|s| s.sha256.clone()),
             nonfinite_nodes: Some(o.summary.nonfinite_nodes),
             overflow_nodes: Some(o.bound_summary.overflow.total()),
+            max_ulps: Some(analysis::metrics::max_ulps(&o.values, &r.reference)),
         })
         .collect()
 }

@@ -76,6 +76,11 @@ pub struct ResultRow {
     /// of the algorithm's order did. Left out of the bound checks, which assume no overflow.
     #[serde(default)]
     pub overflow_nodes: Option<usize>,
+    /// Largest distance in f32 ulps from the correctly rounded result (the exact value rounded
+    /// to nearest f32): 0 for a correctly rounded algorithm; `inf` for a NaN result, or an
+    /// infinite one where the rounding is finite (or the reverse).
+    #[serde(default)]
+    pub max_ulps: Option<f64>,
 }
 
 /// The columns the bounds work added (absent from older files: the report then says "not
@@ -101,6 +106,9 @@ pub const SOURCE_COLUMNS: [&str; 4] = [
 
 /// The columns added when non-finite results and overflow were told apart (checked likewise).
 pub const FINITENESS_COLUMNS: [&str; 2] = ["nonfinite_nodes", "overflow_nodes"];
+
+/// The column added with the correctly rounded references (checked likewise).
+pub const ULPS_COLUMNS: [&str; 1] = ["max_ulps"];
 
 impl ResultRow {
     /// Every column of `results.csv`, in file order.
@@ -169,6 +177,7 @@ mod tests {
             source_sha256: Some("ab".repeat(32)),
             nonfinite_nodes: Some(0),
             overflow_nodes: Some(1),
+            max_ulps: Some(3.0),
         }
     }
 
@@ -207,7 +216,10 @@ mod tests {
         let cols = ResultRow::columns();
         assert_eq!(
             cols.len(),
-            18 + BOUND_COLUMNS.len() + SOURCE_COLUMNS.len() + FINITENESS_COLUMNS.len()
+            18 + BOUND_COLUMNS.len()
+                + SOURCE_COLUMNS.len()
+                + FINITENESS_COLUMNS.len()
+                + ULPS_COLUMNS.len()
         );
         // The header the writer produces is serde's field list.
         let text = write(&[row()]);
@@ -215,7 +227,8 @@ mod tests {
         // The groups are contiguous, in file order, at the end.
         assert_eq!(cols[18..25], BOUND_COLUMNS);
         assert_eq!(cols[25..29], SOURCE_COLUMNS);
-        assert_eq!(cols[29..], FINITENESS_COLUMNS);
+        assert_eq!(cols[29..31], FINITENESS_COLUMNS);
+        assert_eq!(cols[31..], ULPS_COLUMNS);
     }
 
     #[test]
@@ -226,6 +239,7 @@ mod tests {
             .iter()
             .chain(&SOURCE_COLUMNS)
             .chain(&FINITENESS_COLUMNS)
+            .chain(&ULPS_COLUMNS)
             .copied()
             .collect();
         let rows = read(&drop_columns(&full, &old)).unwrap();
@@ -254,9 +268,10 @@ mod tests {
         none.source_sha256 = None;
         none.nonfinite_nodes = None;
         none.overflow_nodes = None;
+        none.max_ulps = None;
         let text = write(&[none.clone()]);
         assert!(
-            text.lines().nth(1).unwrap().ends_with(",3e-9,,,,"),
+            text.lines().nth(1).unwrap().ends_with(",3e-9,,,,,"),
             "{text}"
         );
         assert_eq!(read(&text).unwrap(), [none]);
