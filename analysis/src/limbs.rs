@@ -23,6 +23,7 @@
 //! produce them).
 
 use crate::orders::ScanValue;
+use generators::exact_sum::bit_range;
 
 /// Bits per limb.
 pub const LIMB_BITS: u32 = 32;
@@ -103,23 +104,6 @@ pub struct ExactScale {
     pub limbs: usize,
 }
 
-/// (exponent of the lowest bit, exponent of a power of two above |x|, 24-bit significand) of a
-/// nonzero finite f32.
-#[inline]
-fn parts(x: f32) -> Option<(i32, i32, u32)> {
-    let bits = x.to_bits();
-    let biased = ((bits >> 23) & 0xff) as i32;
-    if biased == 0xff || bits & 0x7fff_ffff == 0 {
-        return None;
-    }
-    let frac = bits & 0x7f_ffff;
-    Some(if biased == 0 {
-        (-149, -126, frac)
-    } else {
-        (biased - 150, biased - 126, frac | 0x80_0000)
-    })
-}
-
 impl ExactScale {
     /// The scale of the treefix results of `w` (one weight per vertex), or None if a weight is
     /// not finite.
@@ -129,7 +113,7 @@ impl ExactScale {
             if !x.is_finite() {
                 return None;
             }
-            if let Some((l, h, _)) = parts(x) {
+            if let Some((l, h, _)) = bit_range(x) {
                 low = low.min(l);
                 high = high.max(h);
             }
@@ -149,7 +133,7 @@ impl ExactScale {
     #[inline]
     pub fn term<const L: usize>(self, x: f32) -> Limbs<L> {
         let mut out = [0u32; L];
-        let Some((low, _, m)) = parts(x) else {
+        let Some((low, _, m)) = bit_range(x) else {
             return Limbs(out);
         };
         let shift = (low - self.unit) as u32;

@@ -36,7 +36,7 @@ pub struct Fixed<const L: usize> {
 /// The exponents of an f32's lowest bit (its ulp) and of a power of two above |x|:
 /// `x = m·2^low`, `|x| < 2^high`, m < 2^24; None for ±0 and non-finite values.
 #[inline]
-fn bit_range(x: f32) -> Option<(i32, i32, u32)> {
+pub fn bit_range(x: f32) -> Option<(i32, i32, u32)> {
     let bits = x.to_bits();
     let biased = ((bits >> 23) & 0xff) as i32;
     if biased == 0xff || bits & 0x7fff_ffff == 0 {

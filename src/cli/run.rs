@@ -4,7 +4,8 @@ use super::phases::Phases;
 use super::{
     AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, parse_single_cond,
 };
-use analysis::ErrorClass;
+use analysis::limbs::ExactScale;
+use analysis::{Algorithm, ErrorClass};
 use clap::Args;
 use generators::Topology;
 use std::path::{Path, PathBuf};
@@ -181,6 +182,14 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     print!("{}", error_summary(&results));
     print!("{}", bounds_summary(&results));
     print!("{}", overflow_summary(&results));
+    if a.algos.algos.contains(&Algorithm::VECTORIAL_EXACT)
+        && let Some(scale) = ExactScale::for_weights(&s.weights)
+    {
+        println!(
+            "vectorial-exact: fixed point of {} limb(s) of 32 bits, unit 2^{}",
+            scale.limbs, scale.unit
+        );
+    }
     if let Some(path) = &a.dump {
         println!("wrote {}", path.display());
     }
