@@ -4,6 +4,8 @@
 // Not every test crate uses every helper.
 #![allow(dead_code)]
 
+pub mod html;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

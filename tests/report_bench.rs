@@ -1,0 +1,278 @@
+//! The bench report (bench.html): the seed paper's time, speed-up and per-tree figures from a
+//! synthetic bench.csv, every number of bench.csv in its table, the copy / upload / download
+//! baselines in GB/s, self-contained like the sweep's report; without a sequential baseline
+//! the speed-up figure says so, and without bench.csv the report is a one-line error.
+
+mod common;
+use common::html::{assert_every_char_in_the_font, assert_self_contained, parse, sel, text_of};
+use common::scratch;
+
+use scraper::ElementRef;
+use std::path::Path;
+
+/// A synthetic bench.csv: star, chain and random-recursive at 2^10 and 2^12 vertices and one
+/// tree file, rootfix and leaffix, sequential on the CPU, parallel and vectorial on a GPU,
+/// and the copy / upload / download baselines.
+fn synthetic_bench(with_sequential: bool) -> Vec<analysis::records::bench::BenchRecord> {
+    use analysis::records::bench::BenchRecord;
+    let gpu = "gpu: Test Adapter (Vulkan, driver 1)";
+    let mut rows = Vec::new();
+    let trees: [(&str, usize, u32); 7] = [
+        ("star", 1024, 1),
+        ("star", 4096, 1),
+        ("chain", 1024, 1023),
+        ("chain", 4096, 4095),
+        ("random-recursive", 1024, 9),
+        ("random-recursive", 4096, 12),
+        ("road-net.tree", 3000, 57),
+    ];
+    for (ti, (topology, n, height)) in trees.iter().enumerate() {
+        for (oi, op) in ["rootfix", "leaffix"].iter().enumerate() {
+            for (ai, algorithm) in ["sequential", "parallel", "vectorial"].iter().enumerate() {
+                if *algorithm == "sequential" && !with_sequential {
+                    continue;
+                }
+                let cpu = *algorithm == "sequential";
+                // Distinct, exactly representable-ish times per row.
+                let ns = 0.37 + ti as f64 * 1.3 + oi as f64 * 0.71 + ai as f64 * 2.9;
+                let compute_s = ns * *n as f64 * 1e-9;
+                let transfer_s = if cpu { 0.0 } else { 1.7e-9 * *n as f64 + 2e-5 };
+                rows.push(BenchRecord {
+                    topology: topology.to_string(),
+                    n: *n,
+                    height: *height,
+                    op: op.to_string(),
+                    algorithm: algorithm.to_string(),
+                    backend: if cpu { "cpu".into() } else { gpu.into() },
+                    compute_s,
+                    compute_min_s: compute_s * 0.9,
+                    compute_max_s: compute_s * 1.3,
+                    transfer_s,
+                    transfer_min_s: transfer_s * 0.95,
+                    transfer_max_s: transfer_s * 1.1,
+                    bytes_moved: 12 * *n as u64,
+                    reps: 5,
+                });
+            }
+        }
+    }
+    for (algorithm, s, t) in [
+        ("copy", 2.1e-4, 0.0),
+        ("upload", 0.0, 9.3e-3),
+        ("download", 0.0, 1.1e-2),
+    ] {
+        rows.push(BenchRecord {
+            topology: String::new(),
+            n: 1 << 26,
+            height: 0,
+            op: String::new(),
+            algorithm: algorithm.into(),
+            backend: gpu.into(),
+            compute_s: s,
+            compute_min_s: s * 0.98,
+            compute_max_s: s * 1.02,
+            transfer_s: t,
+            transfer_min_s: t * 0.99,
+            transfer_max_s: t * 1.01,
+            bytes_moved: 512 << 20,
+            reps: 3,
+        });
+    }
+    rows
+}
+
+fn write_bench(dir: &Path, rows: &[analysis::records::bench::BenchRecord]) {
+    let mut w = csv::Writer::from_path(dir.join("bench.csv")).unwrap();
+    for r in rows {
+        w.serialize(r).unwrap();
+    }
+    w.flush().unwrap();
+}
+
+/// `x` shown to 3 significant digits: at most half a unit of its third digit away.
+fn three_digits_of(shown: &str, x: f64) -> bool {
+    let v: f64 = shown.parse().unwrap();
+    if x == 0.0 {
+        return shown == "0";
+    }
+    let digits: String = shown.chars().filter(char::is_ascii_digit).collect();
+    let significant = digits.trim_start_matches('0');
+    // Three digits, or (from 1000 up) three followed by the zeros of an integer.
+    let three = significant.len() == 3
+        || (!shown.contains('.')
+            && significant.len() > 3
+            && significant[3..].bytes().all(|b| b == b'0'));
+    let unit = 10f64.powi(v.abs().log10().floor() as i32 - 2);
+    three && (v - x).abs() <= 0.5 * unit * (1.0 + 1e-12)
+}
+
+#[test]
+fn bench_report_holds_the_papers_figures_and_the_numbers_of_bench_csv() {
+    let dir = scratch("bench");
+    let rows = synthetic_bench(true);
+    write_bench(&dir, &rows);
+    let written = analysis::report::write_bench_report(&dir).unwrap();
+    assert_eq!(written.path, dir.join("bench.html"));
+    let (text, doc) = parse(&written.path);
+    assert!(doc.errors.is_empty(), "HTML parse errors: {:?}", doc.errors);
+    assert!(text.starts_with("<!DOCTYPE html>"));
+    assert_self_contained(&text);
+
+    // Fig. 7 on the star and the chain only, per op; Fig. 5 per op; Fig. 4 per topology and op
+    // and one for the tree files.
+    for id in [
+        "#fig-time-star-rootfix svg",
+        "#fig-time-star-leaffix svg",
+        "#fig-time-chain-rootfix svg",
+        "#fig-time-chain-leaffix svg",
+        "#fig-speedup-rootfix svg",
+        "#fig-speedup-leaffix svg",
+        "#fig-per-tree-star-rootfix svg",
+        "#fig-per-tree-random-recursive-leaffix svg",
+        "#fig-per-tree-tree-files-rootfix svg",
+        "#bench-table",
+        "#bench-baselines",
+    ] {
+        assert!(doc.select(&sel(id)).next().is_some(), "missing {id}");
+    }
+    assert!(doc.select(&sel("[id^=fig-time-random]")).next().is_none());
+    let legend = |id: &str| -> Vec<String> {
+        doc.select(&sel(&format!("{id} svg text")))
+            .map(text_of)
+            .collect()
+    };
+    let fig7 = legend("#fig-time-chain-rootfix");
+    for s in [
+        "sequential compute",
+        "parallel compute",
+        "parallel + transfers",
+        "vectorial + transfers",
+    ] {
+        assert!(
+            fig7.iter().any(|t| t == s),
+            "Fig. 7 legend lacks {s}: {fig7:?}"
+        );
+    }
+    assert!(
+        !fig7.iter().any(|t| t == "sequential + transfers"),
+        "the CPU has no transfers"
+    );
+    let fig5 = legend("#fig-speedup-rootfix");
+    assert!(
+        fig5.iter().any(|t| t == "vectorial · road-net.tree"),
+        "{fig5:?}"
+    );
+    assert!(
+        !fig5.iter().any(|t| t.starts_with("sequential")),
+        "{fig5:?}"
+    );
+    let fig4 = doc
+        .select(&sel("#fig-per-tree-star-rootfix svg"))
+        .next()
+        .unwrap();
+    let labels: Vec<String> = fig4.select(&sel("text")).map(text_of).collect();
+    assert!(labels.contains(&"2¹⁰".to_string()) && labels.contains(&"2¹²".to_string()));
+    // 2 trees × (sequential, parallel and vectorial compute, parallel and vectorial transfers)
+    // bars, 5 legend swatches and the background.
+    assert_eq!(fig4.select(&sel("rect")).count(), 2 * 5 + 5 + 1);
+
+    // The table: every row, every number as in bench.csv.
+    let table = doc.select(&sel("#bench-table")).next().unwrap();
+    let keys: Vec<String> = table
+        .select(&sel("thead th"))
+        .map(|th| th.value().attr("title").unwrap().to_string())
+        .collect();
+    let trs: Vec<ElementRef> = table.select(&sel("tbody tr")).collect();
+    assert_eq!(trs.len(), rows.len());
+    for (tr, r) in trs.iter().zip(&rows) {
+        let cells: Vec<String> = tr.select(&sel("td")).map(text_of).collect();
+        assert_eq!(cells.len(), keys.len());
+        for (k, c) in keys.iter().zip(&cells) {
+            let exact = |x: f64| assert_eq!(c.parse::<f64>().unwrap(), x, "{k}: {c}");
+            match k.as_str() {
+                "topology" => assert_eq!(*c, r.topology),
+                "op" => assert_eq!(*c, r.op),
+                "algorithm" => assert_eq!(*c, r.algorithm),
+                "backend" => assert_eq!(*c, r.backend),
+                "n" => assert_eq!(*c, r.n.to_string()),
+                "height" => assert_eq!(*c, r.height.to_string()),
+                "reps" => assert_eq!(*c, r.reps.to_string()),
+                "bytes_moved" => assert_eq!(*c, r.bytes_moved.to_string()),
+                "compute_s" => exact(r.compute_s),
+                "compute_min_s" => exact(r.compute_min_s),
+                "compute_max_s" => exact(r.compute_max_s),
+                "transfer_s" => exact(r.transfer_s),
+                "transfer_min_s" => exact(r.transfer_min_s),
+                "transfer_max_s" => exact(r.transfer_max_s),
+                "compute_ns_per_vertex" => {
+                    assert!(
+                        three_digits_of(c, r.compute_ns_per_vertex()),
+                        "{k}: {c} vs {r:?}"
+                    )
+                }
+                "total_ns_per_vertex" => {
+                    let x = (r.compute_s + r.transfer_s) * 1e9 / r.n as f64;
+                    assert!(three_digits_of(c, x), "{k}: {c} vs {x}")
+                }
+                other => panic!("unexpected column {other}"),
+            }
+        }
+    }
+
+    // Baselines: bytes moved ÷ the row's time, in GB/s.
+    let base: Vec<Vec<String>> = doc
+        .select(&sel("#bench-baselines tbody tr"))
+        .map(|tr| tr.select(&sel("td")).map(text_of).collect())
+        .collect();
+    let expected: Vec<&analysis::records::bench::BenchRecord> =
+        rows.iter().filter(|r| r.op.is_empty()).collect();
+    assert_eq!(base.len(), expected.len());
+    for (cells, r) in base.iter().zip(expected) {
+        assert!(cells[0].starts_with(&r.algorithm), "{cells:?}");
+        assert_eq!(cells[2], r.bytes_moved.to_string());
+        let t = r.compute_s + r.transfer_s;
+        assert_eq!(cells[3].parse::<f64>().unwrap(), t);
+        assert!(
+            three_digits_of(&cells[4], r.bytes_moved as f64 / t / 1e9),
+            "{cells:?}"
+        );
+        let best = r.compute_min_s + r.transfer_min_s;
+        assert!(
+            three_digits_of(&cells[5], r.bytes_moved as f64 / best / 1e9),
+            "{cells:?}"
+        );
+    }
+
+    assert!(assert_every_char_in_the_font(&doc) > 500);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_report_without_a_sequential_baseline_says_so() {
+    let dir = scratch("bench-no-seq");
+    write_bench(&dir, &synthetic_bench(false));
+    let written = analysis::report::write_bench_report(&dir).unwrap();
+    let (_, doc) = parse(&written.path);
+    let fig5 = doc.select(&sel("#fig5")).next().unwrap();
+    assert!(fig5.select(&sel("svg")).next().is_none());
+    assert!(
+        text_of(fig5).contains("Not available in this run"),
+        "{}",
+        text_of(fig5)
+    );
+    assert!(
+        doc.select(&sel("#fig-time-star-rootfix svg"))
+            .next()
+            .is_some()
+    );
+
+    // No bench.csv: a one-line error naming the file.
+    let empty = scratch("bench-empty");
+    let e = analysis::report::write_bench_report(&empty)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains("bench.csv") && e.contains("not found"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&empty);
+}
