@@ -13,11 +13,17 @@
 //! # Adding an algorithm (docs/design.md §5, "Adding an algorithm")
 //!
 //! 1. Write its order in `crate::orders` (generic over [`crate::orders::ScanValue`]).
-//! 2. Write its descriptor in a new file of this module: hooks instantiating that order,
-//!    names, family, style, cost; its GPU kernel (shaders, host code in `src/gpu/`, a
-//!    [`GpuLayout`]) if it has one.
-//! 3. Add it to [`Algorithm::ALL`] below, and a row to the algorithm tables of README.md and
-//!    docs/design.md §5 (`tests/registry.rs` fails until they match).
+//! 2. Write its descriptor in a new file of this module: names, family, hooks instantiating
+//!    that order, look, cost, and its GPU kernel ([`GpuKernel`]) or `None`.
+//! 3. Add it to [`Algorithm::ALL`] below.
+//! 4. Add its row to the algorithm tables of README.md and docs/design.md §5
+//!    (`tests/registry.rs` fails until both list [`Algorithm::ALL`] in its order).
+//! 5. With a kernel: its stages in `shaders/` (the test checks that they exist) and the host
+//!    code in `src/gpu/`.
+//! 6. Measure its cost: `peak_bytes` with `cargo run --release --example memory_model`,
+//!    `seconds` with `/usr/bin/time accuracy run` (`src/memory.rs` says how).
+//! 7. Tests: `tests/bounds.rs` and `tests/gpu.rs` take it from [`Algorithm::ALL`]; record its
+//!    lost bits with `accuracy check --update`.
 
 mod contraction;
 mod parallel;
