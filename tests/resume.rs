@@ -235,6 +235,18 @@ fn resume_from_anywhere() {
     );
     assert_finished(&moved.join("killed"));
 
+    // A sweep killed before its first tree reached the log (sweep.json only), resumed from /.
+    let early = moved.join("early");
+    std::fs::create_dir_all(&early).unwrap();
+    let params = std::fs::read_to_string(moved.join("full/sweep.json")).unwrap();
+    std::fs::write(early.join("sweep.json"), params).unwrap();
+    let o = resume_in(Path::new("/"), &early);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        std::fs::read(early.join("results.csv")).unwrap() == expected,
+        "a sweep resumed from its parameters alone differs from the uninterrupted run's"
+    );
+
     // The file found relative to the sweep directory is still checked against its SHA-256.
     std::fs::copy(data.join("HB_494_bus.mtx.gz"), moved.join("data/t.mtx.gz")).unwrap();
     let o = resume_in(Path::new("/"), &moved.join("full"));

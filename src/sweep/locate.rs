@@ -40,7 +40,8 @@ impl From<TreeInput> for SweepFile {
 
 impl SweepFile {
     /// The file as read, with its absolute path and its path from `dir` (an existing
-    /// directory) filled in.
+    /// directory) filled in. A file recorded before (a sweep resumed before its first tree
+    /// was logged) is found as [`SweepFile::reload`] finds it, from any working directory.
     pub(super) fn located(&self, dir: &Path) -> Result<SweepFile, Error> {
         let dir = dir.canonicalize().map_err(Error::io(dir))?;
         let locate = |p: &Path| -> Result<(PathBuf, Option<PathBuf>), Error> {
@@ -48,8 +49,22 @@ impl SweepFile {
             let rel = pathdiff::diff_paths(&abs, &dir);
             Ok((abs, rel))
         };
-        let (absolute, from_dir) = locate(&self.input.path)?;
-        let weights = self.input.weights_file.as_deref().map(locate).transpose()?;
+        let tree = find(
+            &dir,
+            &self.input.path,
+            &self.path_from_dir,
+            &self.absolute_path,
+        )?;
+        let (absolute, from_dir) = locate(&tree)?;
+        let weights = match &self.input.weights_file {
+            Some(w) => Some(locate(&find(
+                &dir,
+                w,
+                &self.weights_file_from_dir,
+                &self.weights_file_absolute,
+            )?)?),
+            None => None,
+        };
         Ok(SweepFile {
             input: self.input.clone(),
             absolute_path: Some(absolute),
