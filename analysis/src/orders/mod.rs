@@ -21,9 +21,10 @@
 //! - [`program`]: any of these orders traced into levels of independent additions (how the
 //!   GPU runs contraction, one dispatch per level).
 //!
-//! The vectorial variants reuse these pieces: `vectorial-chained` scans with the chained plan
-//! ([`crate::scan_plan::chained_inclusive_scan`]), `vectorial-compensated` runs the same plan
-//! on [`crate::float_float::FloatFloat`] values with its own read ([`euler::vectorial_compensated`]).
+//! The other Euler-tour algorithms of the registry reuse these pieces with another plan
+//! ([`crate::scan_plan::chained_inclusive_scan`]) or another value and read
+//! ([`crate::float_float::FloatFloat`] and [`euler::vectorial_compensated`], fixed-point limbs
+//! and [`euler::vectorial_exact`]); their descriptors (`crate::algorithms`) say which.
 //! A new algorithm adds one order here and gets its twin and its bound from it: its descriptor
 //! (`crate::algorithms`) instantiates the order on f32 (the twin) and on the bound types.
 

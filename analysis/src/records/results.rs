@@ -155,7 +155,8 @@ mod tests {
             seed: 7,
             target_cond: 1e3,
             achieved_cond: 1.5e3,
-            algorithm: "vectorial".into(),
+            algorithm: crate::Algorithm::with_role(crate::algorithms::PaperRole::Algorithm2)
+                .to_string(),
             op: "leaffix".into(),
             backend: "cpu".into(),
             reference: "exact".into(),

@@ -2,6 +2,8 @@
 
 use super::data::{ReportData, ResultRow};
 use super::fmt::sci;
+use crate::Algorithm;
+use crate::algorithms::{Family, PaperRole};
 use crate::bounds::U;
 use std::collections::BTreeMap;
 
@@ -188,7 +190,7 @@ pub fn findings(data: &ReportData) -> Vec<String> {
                 .map(|r| (r.tree, r.max_rel_error))
                 .collect()
         };
-        let (s, p) = (by_tree("sequential"), by_tree("parallel"));
+        let (s, p) = (by_tree(baseline().name()), by_tree(algorithm1().name()));
         if !s.is_empty() && s.len() == p.len() {
             let same = s.iter().filter(|(t, e)| p.get(t) == Some(e)).count();
             if same == s.len() {
@@ -368,6 +370,18 @@ pub fn findings(data: &ReportData) -> Vec<String> {
     out
 }
 
+/// The seed paper's sequential baseline, its Algorithm 1 (parallel) and its Algorithm 2
+/// (vectorial), from the registry.
+fn baseline() -> Algorithm {
+    Algorithm::with_role(PaperRole::Baseline)
+}
+fn algorithm1() -> Algorithm {
+    Algorithm::with_role(PaperRole::Algorithm1)
+}
+fn algorithm2() -> Algorithm {
+    Algorithm::with_role(PaperRole::Algorithm2)
+}
+
 /// Mean over trees of the per-tree max lost bits of `algo` on `op`, over rows passing `keep`.
 fn mean_bits(
     rows: &[ResultRow],
@@ -384,15 +398,15 @@ fn mean_bits(
     (!bits.is_empty()).then(|| (mean(&bits), bits.len()))
 }
 
-/// The other vectorial algorithms against `vectorial`, in words: the leaffix loss is not the
+/// The other vectorial algorithms against the paper's Algorithm 2, in words: the leaffix loss is not the
 /// difference S[close v] − S[open v − 1] itself but how its two prefixes were rounded.
 fn vectorial_family(rows: &[ResultRow]) -> Vec<String> {
     let mut out = Vec::new();
     for op in ["rootfix", "leaffix"] {
-        let Some((vec, trees)) = mean_bits(rows, "vectorial", op, |_| true) else {
+        let Some((vec, trees)) = mean_bits(rows, algorithm2().name(), op, |_| true) else {
             continue;
         };
-        let par = mean_bits(rows, "parallel", op, |_| true).map(|p| p.0);
+        let par = mean_bits(rows, algorithm1().name(), op, |_| true).map(|p| p.0);
         let mut parts = Vec::new();
         for (algo, what) in [
             (
@@ -429,28 +443,33 @@ fn vectorial_family(rows: &[ResultRow]) -> Vec<String> {
     out
 }
 
-/// Tree contraction (rake and compress) against sequential: sums of depth O(log n) against
-/// the path's or subtree's length.
+/// Tree contraction (rake and compress: the registry's [`Family::Contraction`]) against the
+/// sequential order: sums of depth O(log n) against the path's or subtree's length.
 fn contraction(rows: &[ResultRow]) -> Vec<String> {
     let mut out = Vec::new();
     for op in ["rootfix", "leaffix"] {
-        let (Some((c, trees)), Some((q, _))) = (
-            mean_bits(rows, "contraction", op, |_| true),
-            mean_bits(rows, "sequential", op, |_| true)
-                .or_else(|| mean_bits(rows, "parallel", op, |_| true)),
-        ) else {
-            continue;
-        };
-        let how = if c <= q - 0.05 {
-            format!("{:.1} bits fewer than", q - c)
-        } else if c >= q + 0.05 {
-            format!("{:.1} bits more than", c - q)
-        } else {
-            "as many bits as".into()
-        };
-        out.push(format!(
-            "contraction {op} (rake and compress: every sum of depth O(log n)) lost {how} sequential's order on average ({c:.1} against {q:.1} bits, mean of per-tree maxima over {trees} trees)."
-        ));
+        for algo in Algorithm::ALL
+            .into_iter()
+            .filter(|a| a.family() == Family::Contraction)
+        {
+            let (Some((c, trees)), Some((q, _))) = (
+                mean_bits(rows, algo.name(), op, |_| true),
+                mean_bits(rows, baseline().name(), op, |_| true)
+                    .or_else(|| mean_bits(rows, algorithm1().name(), op, |_| true)),
+            ) else {
+                continue;
+            };
+            let how = if c <= q - 0.05 {
+                format!("{:.1} bits fewer than", q - c)
+            } else if c >= q + 0.05 {
+                format!("{:.1} bits more than", c - q)
+            } else {
+                "as many bits as".into()
+            };
+            out.push(format!(
+                "{algo} {op} (rake and compress: every sum of depth O(log n)) lost {how} sequential's order on average ({c:.1} against {q:.1} bits, mean of per-tree maxima over {trees} trees)."
+            ));
+        }
     }
     out
 }
@@ -480,7 +499,7 @@ fn child_orders(rows: &[ResultRow]) -> Vec<String> {
             let (mut helped, mut same, mut hurt) = (Vec::new(), Vec::new(), Vec::new());
             for base in &bases {
                 let of = |o: &str| {
-                    mean_bits(rows, "vectorial", op, |r| {
+                    mean_bits(rows, algorithm2().name(), op, |r| {
                         r.source.as_deref().unwrap_or(&r.topology) == *base && r.child_order == o
                     })
                 };
@@ -531,6 +550,24 @@ fn child_orders(rows: &[ResultRow]) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::report::data::ReportData;
+
+    /// The registry's names of the paper's three algorithms and of the contraction.
+    fn seq() -> &'static str {
+        baseline().name()
+    }
+    fn par() -> &'static str {
+        algorithm1().name()
+    }
+    fn vct() -> &'static str {
+        algorithm2().name()
+    }
+    fn con() -> &'static str {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.family() == Family::Contraction)
+            .unwrap()
+            .name()
+    }
 
     fn row(tree: usize, algo: &str, op: &str, cond: f64, bits: f64) -> ResultRow {
         ResultRow {
@@ -588,8 +625,8 @@ mod tests {
         let mut rows = Vec::new();
         for (t, cond) in [1e2f64, 1e6, 1e7, 1e8].into_iter().enumerate() {
             let base = cond.log2();
-            rows.push(row(t, "parallel", "leaffix", cond, base));
-            rows.push(row(t, "vectorial", "leaffix", cond, base + 2.125));
+            rows.push(row(t, par(), "leaffix", cond, base));
+            rows.push(row(t, vct(), "leaffix", cond, base + 2.125));
         }
         let f = findings(&data(rows));
         assert!(
@@ -611,7 +648,7 @@ mod tests {
 
     #[test]
     fn exact_runs_and_bounds() {
-        let mut r = row(0, "sequential", "rootfix", 10.0, 0.0);
+        let mut r = row(0, seq(), "rootfix", 10.0, 0.0);
         r.max_rel_error = 0.0;
         r.bound_violations = Some(0);
         r.median_tightness = Some(0.01);
@@ -624,11 +661,11 @@ mod tests {
 
     #[test]
     fn gpu_mismatches_in_words() {
-        let mut a = row(0, "parallel", "rootfix", 10.0, 1.0);
+        let mut a = row(0, par(), "rootfix", 10.0, 1.0);
         a.gpu_mismatches = Some(0);
-        let mut b = row(0, "vectorial", "rootfix", 10.0, 1.0);
+        let mut b = row(0, vct(), "rootfix", 10.0, 1.0);
         b.gpu_mismatches = Some(0);
-        let cpu_only = row(0, "sequential", "rootfix", 10.0, 1.0);
+        let cpu_only = row(0, seq(), "rootfix", 10.0, 1.0);
         let f = findings(&data(vec![a.clone(), b.clone(), cpu_only.clone()]));
         assert!(
             f.iter().any(|s| s
@@ -655,7 +692,7 @@ mod tests {
         for (order, chain_bits, star_bits) in [("natural", 20.0, 30.0), ("light-first", 12.0, 30.4)]
         {
             for (topology, bits) in [("chain", chain_bits), ("star", star_bits)] {
-                let mut r = row(0, "vectorial", "rootfix", 1e4, bits);
+                let mut r = row(0, vct(), "rootfix", 1e4, bits);
                 r.topology = topology.into();
                 r.child_order = order.into();
                 rows.push(r);
@@ -677,8 +714,8 @@ mod tests {
     #[test]
     fn contraction_in_words() {
         let rows = vec![
-            row(0, "sequential", "rootfix", 1e4, 20.0),
-            row(0, "contraction", "rootfix", 1e4, 17.5),
+            row(0, seq(), "rootfix", 1e4, 20.0),
+            row(0, con(), "rootfix", 1e4, 17.5),
         ];
         let f = findings(&data(rows));
         assert!(
@@ -692,8 +729,8 @@ mod tests {
     #[test]
     fn vectorial_family_in_words() {
         let rows = vec![
-            row(0, "parallel", "leaffix", 1e4, 20.0),
-            row(0, "vectorial", "leaffix", 1e4, 50.0),
+            row(0, par(), "leaffix", 1e4, 20.0),
+            row(0, vct(), "leaffix", 1e4, 50.0),
             row(0, "vectorial-seqscan", "leaffix", 1e4, 24.0),
         ];
         let f = findings(&data(rows));

@@ -1,6 +1,8 @@
 //! The paper's performance figures (Fig. 7, 5 and 4) from the kernel rows of `bench.csv`.
 
 use super::{BenchData, backend_kind, is_file};
+use crate::Algorithm;
+use crate::algorithms::PaperRole;
 use crate::records::bench::BenchRecord;
 use crate::report::ReportError;
 use crate::report::figure::{FIG_H, FIG_W, figure, not_available};
@@ -175,13 +177,15 @@ pub(super) fn fig7(h: &mut String, data: &BenchData) -> Result<(), ReportError> 
     Ok(())
 }
 
-/// Fig. 5: speed-up over the sequential CPU order (rows with algorithm `sequential` and
-/// backend `cpu` at the same topology, n and op), compute alone and with transfers.
+/// Fig. 5: speed-up over the sequential CPU order (rows of the paper's baseline algorithm,
+/// `PaperRole::Baseline`, on backend `cpu` at the same topology, n and op), compute alone and
+/// with transfers.
 pub(super) fn fig5(h: &mut String, data: &BenchData) -> Result<(), ReportError> {
     h.push_str("<section id=\"fig5\">\n<h2>Speed-up over sequential (the paper's Fig. 5)</h2>\n");
+    let baseline = Algorithm::with_role(PaperRole::Baseline).name();
     let base: HashMap<(&str, usize, &str), f64> = data
         .kernels()
-        .filter(|r| r.algorithm == "sequential" && r.backend == "cpu" && r.compute_s > 0.0)
+        .filter(|r| r.algorithm == baseline && r.backend == "cpu" && r.compute_s > 0.0)
         .map(|r| ((r.topology.as_str(), r.n, r.op.as_str()), r.compute_s))
         .collect();
     if base.is_empty() {
@@ -199,7 +203,7 @@ pub(super) fn fig5(h: &mut String, data: &BenchData) -> Result<(), ReportError> 
     for op in data.ops() {
         let mut series = Vec::new();
         for (gi, g) in groups.iter().enumerate() {
-            if g.algorithm == "sequential" && g.kind == "cpu" {
+            if g.algorithm == baseline && g.kind == "cpu" {
                 continue;
             }
             for (ti, topo) in topologies.iter().enumerate() {

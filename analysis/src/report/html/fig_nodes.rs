@@ -196,7 +196,8 @@ mod tests {
     fn rec(tree: usize, worst: bool) -> NodeRecord {
         NodeRecord {
             tree,
-            algorithm: "vectorial".into(),
+            algorithm: crate::Algorithm::with_role(crate::algorithms::PaperRole::Algorithm2)
+                .to_string(),
             op: "rootfix".into(),
             vertex: 0,
             cond: 10.0,
