@@ -7,7 +7,8 @@
 //! subtree sum l next to a break loses about log2(|S| / |l|) bits, whatever else the plan does.
 //!
 //! This example measures vectorial leaffix's max lost bits (exact reference, gensum weights,
-//! 10 trees per cell) under several scans of the same Euler tour:
+//! one tree per seed in each cell, the tree and its weights drawn from `generators::rng(seed)`)
+//! under several scans of the same Euler tour:
 //! - `plan`: the scan plan (`vectorial`);
 //! - `chained`: the plan with chained tile prefixes (`vectorial-chained`);
 //! - `seqscan`: left to right (`vectorial-seqscan`);
@@ -17,9 +18,11 @@
 //!   128 × 15 is CUB's shape for f32 scans.
 //!
 //! A chain of 10 000 and one of 9 990 show that which scan wins on a chain is where the
-//! chain's leaf falls against the breaks, not a property of the scan.
+//! chain's leaf falls against the breaks, not a property of the scan. The maxima move with the
+//! seeds: quote them with their range.
 //!
-//! Run: `cargo run --release -p analysis --example scan_breaks`
+//! Run: `cargo run --release -p analysis --example scan_breaks -- [FIRST..=LAST]` (the seeds,
+//! inclusive; default 1..=10).
 
 use analysis::orders::euler;
 use analysis::reference::{Reference, ReferenceKind, lost_bits};
@@ -75,7 +78,28 @@ fn thread_serial(e: &mut [f32], threads: usize, items: usize) {
     }
 }
 
+/// The seeds from the command line: `FIRST..=LAST`, default 1..=10.
+fn seeds() -> std::ops::RangeInclusive<u64> {
+    let usage = "usage: scan_breaks [FIRST..=LAST] (seeds, inclusive; default 1..=10)";
+    let mut args = std::env::args().skip(1);
+    let Some(arg) = args.next() else {
+        return 1..=10;
+    };
+    let parsed = arg.split_once("..=").and_then(|(a, b)| {
+        let (a, b) = (a.parse::<u64>().ok()?, b.parse::<u64>().ok()?);
+        (a <= b).then_some(a..=b)
+    });
+    match (parsed, args.next()) {
+        (Some(r), None) => r,
+        _ => {
+            eprintln!("{usage}");
+            std::process::exit(2);
+        }
+    }
+}
+
 fn main() {
+    let seeds = seeds();
     type Scan = fn(&mut [f32]);
     let scans: [(&str, Scan); 6] = [
         ("plan", scan_plan::inclusive_scan),
@@ -85,7 +109,12 @@ fn main() {
         ("thread-serial 256x16", |e| thread_serial(e, 256, 16)),
         ("thread-serial 128x15", |e| thread_serial(e, 128, 15)),
     ];
-    let trees = 10u64;
+    println!(
+        "vectorial leaffix, max lost bits over seeds {}..={} ({} trees per cell)",
+        seeds.start(),
+        seeds.end(),
+        seeds.clone().count()
+    );
     print!("{:<17} {:>6}", "topology n", "κ");
     for (name, _) in &scans {
         print!(" {name:>20}");
@@ -103,8 +132,8 @@ fn main() {
         let topology: Topology = topology.parse().unwrap();
         for cond in [1e2, 1e5, 1e8] {
             let mut worst = vec![0f64; scans.len()];
-            for t in 0..trees {
-                let mut rng = generators::rng(1000 + t);
+            for seed in seeds.clone() {
+                let mut rng = generators::rng(seed);
                 let tree = topology.generate(n, ChildOrder::Natural, &mut rng).unwrap();
                 let w = generators::gensum::gensum(n, cond, &mut rng).unwrap();
                 let reference = Reference::compute(ReferenceKind::Exact, &tree, &w, Op::Leaffix);
