@@ -24,6 +24,7 @@
 
 use crate::orders::ScanValue;
 use generators::exact_sum::bit_range;
+use std::ops::{Add, Neg, Sub};
 
 /// Bits per limb.
 pub const LIMB_BITS: u32 = 32;
@@ -38,9 +39,17 @@ pub struct Limbs<const L: usize>(pub [u32; L]);
 impl<const L: usize> Limbs<L> {
     pub const ZERO: Limbs<L> = Limbs([0; L]);
 
+    #[cfg(test)]
+    fn is_negative(&self) -> bool {
+        self.0[L - 1] >> 31 == 1
+    }
+}
+
+impl<const L: usize> Neg for Limbs<L> {
+    type Output = Limbs<L>;
     /// Two's-complement negation: every bit flipped, then one added.
     #[inline]
-    pub fn neg(self) -> Limbs<L> {
+    fn neg(self) -> Limbs<L> {
         let mut out = [0u32; L];
         let mut carry = 1u32;
         for (o, &x) in out.iter_mut().zip(&self.0) {
@@ -50,11 +59,14 @@ impl<const L: usize> Limbs<L> {
         }
         Limbs(out)
     }
+}
 
+impl<const L: usize> Add for Limbs<L> {
+    type Output = Limbs<L>;
     /// The sum modulo 2^(32·L), limb by limb; each carry is found by a comparison, as the WGSL
     /// twin must (`x < a` after `x = a + b` wrapped).
     #[inline]
-    pub fn add(self, rhs: Limbs<L>) -> Limbs<L> {
+    fn add(self, rhs: Limbs<L>) -> Limbs<L> {
         let mut out = [0u32; L];
         let mut carry = 0u32;
         for ((o, &a), &b) in out.iter_mut().zip(&self.0).zip(&rhs.0) {
@@ -67,15 +79,13 @@ impl<const L: usize> Limbs<L> {
         }
         Limbs(out)
     }
+}
 
+impl<const L: usize> Sub for Limbs<L> {
+    type Output = Limbs<L>;
     #[inline]
-    pub fn sub(self, rhs: Limbs<L>) -> Limbs<L> {
-        self.add(rhs.neg())
-    }
-
-    #[cfg(test)]
-    fn is_negative(&self) -> bool {
-        self.0[L - 1] >> 31 == 1
+    fn sub(self, rhs: Limbs<L>) -> Limbs<L> {
+        self + -rhs
     }
 }
 
@@ -91,7 +101,7 @@ impl<const L: usize> ScanValue for Limbs<L> {
     }
     #[inline]
     fn plus(self, rhs: Self) -> Self {
-        self.add(rhs)
+        self + rhs
     }
 }
 
@@ -144,7 +154,7 @@ impl ExactScale {
             out[at + 1] = m >> (LIMB_BITS - off);
         }
         let k = Limbs(out);
-        if x.is_sign_negative() { k.neg() } else { k }
+        if x.is_sign_negative() { -k } else { k }
     }
 
     /// k·2^unit rounded to the nearest f32, ties to even; ±∞ beyond f32's range (as IEEE
@@ -366,7 +376,7 @@ mod tests {
                 }
                 let mut value = Limbs(k);
                 if rng.random_bool(0.5) {
-                    value = value.neg();
+                    value = -value;
                 }
                 let (got, inexact) = round_limbs(&value.0, unit);
                 let want = mpfr_round(&exact(value, unit));
@@ -403,12 +413,12 @@ mod tests {
             for &x in &w {
                 let t = scale.term::<L>(x);
                 assert_eq!(exact(t, scale.unit), x, "{x:e}");
-                total = total.plus(t);
+                total = total + t;
                 want += x;
                 assert_eq!(exact(total, scale.unit), want);
             }
             assert_eq!(scale.round(total), mpfr_round(&want));
-            assert!(exact(total.sub(total), scale.unit).is_zero());
+            assert!(exact(total - total, scale.unit).is_zero());
         });
         assert_eq!(ExactScale::for_weights(&[1.0, f32::NAN]), None);
         assert_eq!(ExactScale::for_weights(&[0.0, -0.0]).unwrap().limbs, 1);

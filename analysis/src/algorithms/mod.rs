@@ -94,8 +94,14 @@ pub struct Hooks {
     /// The order on a priori bound values: (deterministic, sharp, probabilistic at λ) per node.
     pub a_priori: fn(&Tree, &[f32], Op, f64) -> APrioriBounds,
     /// The order's f32 additions replayed with running error bounds: (values, bounds).
-    pub running: fn(&Tree, &[f32], Op) -> (Vec<f32>, Vec<f64>),
+    pub running: Replay,
 }
+
+/// The order's f32 additions replayed with running error bounds: (values, bounds).
+pub type Replay = fn(&Tree, &[f32], Op) -> (Vec<f32>, Vec<f64>);
+
+/// Bytes a kernel moves per stage on a tree with these weights.
+pub type Traffic = fn(Op, &[f32]) -> Vec<(&'static str, u64)>;
 
 /// How the report draws an algorithm: a colour per op and a marker shape (filled for
 /// rootfix, its open variant for leaffix).
@@ -115,7 +121,7 @@ pub struct GpuKernel {
     /// Bytes the kernel must move at least on a tree with these weights (one per vertex), per
     /// stage (each input read once, each output written once): the model behind `bench`'s
     /// GB/s. The weights set the exact scan's limbs; the others need only their count.
-    pub traffic: fn(Op, &[f32]) -> Vec<(&'static str, u64)>,
+    pub traffic: Traffic,
     /// 32-bit words per vertex of its largest device buffer (sizes a sweep's forests).
     pub words_per_vertex: u64,
 }

@@ -116,7 +116,7 @@ impl<const L: usize> ScannedTour for ExactTour<'_, L> {
     fn difference(&self, _v: usize, close: usize, before: Option<usize>) -> (f32, bool) {
         let s = self.s;
         self.scale
-            .round_inexact(before.map_or(s[close], |o| s[close].sub(s[o])))
+            .round_inexact(before.map_or(s[close], |o| s[close] - s[o]))
     }
 }
 
