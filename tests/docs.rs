@@ -242,9 +242,7 @@ impl Project {
             }
             rest = tail;
         }
-        let Some((item, tail)) = rest.split_first() else {
-            return None;
-        };
+        let (item, tail) = rest.split_first()?;
         if !crate_root && rest.len() == segs.len() {
             return Some(format!("no module {item} in {}", rel(&dir)));
         }
@@ -282,7 +280,7 @@ fn names(text: &str) -> Vec<String> {
         .map(|t| t.trim_start_matches([':', '.', '-']))
         .map(|t| t.trim_end_matches([':', '.', ',', '-']))
         .filter(|t| {
-            let ext = t.rsplit_once('.').map(|(stem, e)| (stem, e));
+            let ext = t.rsplit_once('.');
             let file = ext.is_some_and(|(stem, e)| {
                 !stem.is_empty() && !stem.ends_with('/') && EXTENSIONS.contains(&e)
             });

@@ -12,9 +12,12 @@ use std::sync::OnceLock;
 use treefix_accuracy::experiment::Backend;
 use treefix_accuracy::gpu::{Gpu, GpuOptions};
 
+/// A test's body, given the shared adapter.
+type GpuTest = fn(&Gpu);
+
 /// Every test of this file: its name and its body, which gets the shared adapter. A test
 /// function not listed here does not run (the compiler warns that it is never used).
-const TESTS: &[(&str, fn(&Gpu))] = &[
+const TESTS: &[(&str, GpuTest)] = &[
     (
         "every_topology_small_and_multi_tile_sizes",
         every_topology_small_and_multi_tile_sizes,
