@@ -19,11 +19,50 @@ pub(crate) enum Slot {
     ReadWrite,
 }
 
-/// One WGSL file: its entry points share one bind group layout.
+/// One WGSL file: its entry points share one bind group layout, read from its
+/// `@group(0) @binding(i) var<…>` declarations ([`StageFile::slots`]).
 struct StageFile {
     name: &'static str,
     source: &'static str,
-    slots: &'static [Slot],
+    /// Whether its uniform (binding 0) is read at a dynamic offset, one entry per dispatch:
+    /// the host's choice, which WGSL does not spell.
+    dynamic: bool,
+}
+
+impl StageFile {
+    /// How each binding is bound, in binding order, from the file's declarations: `uniform`,
+    /// `storage, read` or `storage, read_write`.
+    fn slots(&self) -> Vec<Slot> {
+        let mut slots = Vec::new();
+        for line in self.source.lines() {
+            let Some(rest) = line.trim().strip_prefix("@group(0) @binding(") else {
+                continue;
+            };
+            let (index, decl) = rest.split_once(')').expect("@binding(i)");
+            let index: usize = index.parse().expect("a binding number");
+            assert_eq!(
+                index,
+                slots.len(),
+                "{}: bindings 0, 1, … in order",
+                self.name
+            );
+            let slot = if decl.contains("var<uniform>") {
+                if self.dynamic {
+                    UniformDynamic
+                } else {
+                    Uniform
+                }
+            } else if decl.contains("var<storage, read_write>") {
+                ReadWrite
+            } else if decl.contains("var<storage, read>") {
+                Read
+            } else {
+                panic!("{}: binding {index}: {decl}", self.name)
+            };
+            slots.push(slot);
+        }
+        slots
+    }
 }
 
 use Slot::*;
@@ -82,62 +121,62 @@ impl Precision {
 const ROOTFIX_LEVEL: StageFile = StageFile {
     name: "rootfix_level",
     source: include_str!("../../shaders/rootfix_level.wgsl"),
-    slots: &[UniformDynamic, Read, Read, ReadWrite],
+    dynamic: true,
 };
 const ROOTFIX_NARROW: StageFile = StageFile {
     name: "rootfix_narrow",
     source: include_str!("../../shaders/rootfix_narrow.wgsl"),
-    slots: &[UniformDynamic, Read, Read, Read, Read, Read, ReadWrite],
+    dynamic: true,
 };
 const LEAFFIX_LEVEL: StageFile = StageFile {
     name: "leaffix_level",
     source: include_str!("../../shaders/leaffix_level.wgsl"),
-    slots: &[UniformDynamic, Read, Read, Read, ReadWrite],
+    dynamic: true,
 };
 const LEAFFIX_NARROW: StageFile = StageFile {
     name: "leaffix_narrow",
     source: include_str!("../../shaders/leaffix_narrow.wgsl"),
-    slots: &[UniformDynamic, Read, Read, Read, Read, Read, ReadWrite],
+    dynamic: true,
 };
 const SCAN_TILE: StageFile = StageFile {
     name: "scan_tile",
     source: include_str!("../../shaders/scan_tile.wgsl"),
-    slots: &[Uniform, Read, ReadWrite, ReadWrite, Read, Read],
+    dynamic: false,
 };
 const SCAN_TILE_EXACT: StageFile = StageFile {
     name: "scan_tile_exact",
     source: include_str!("../../shaders/scan_tile_exact.wgsl"),
-    slots: SCAN_TILE.slots,
+    dynamic: false,
 };
 const SCAN_ADD: StageFile = StageFile {
     name: "scan_add",
     source: include_str!("../../shaders/scan_add.wgsl"),
-    slots: &[Uniform, Read, ReadWrite, Read],
+    dynamic: false,
 };
 const SCAN_CHAIN: StageFile = StageFile {
     name: "scan_chain",
     source: include_str!("../../shaders/scan_chain.wgsl"),
-    slots: &[Uniform, Read, ReadWrite],
+    dynamic: false,
 };
 const VECTORIAL_READ: StageFile = StageFile {
     name: "vectorial_read",
     source: include_str!("../../shaders/vectorial_read.wgsl"),
-    slots: &[Uniform, Read, Read, Read, Read, ReadWrite],
+    dynamic: false,
 };
 const ADDITION_LEVEL: StageFile = StageFile {
     name: "addition_level",
     source: include_str!("../../shaders/addition_level.wgsl"),
-    slots: &[UniformDynamic, Read, Read, ReadWrite],
+    dynamic: true,
 };
 const PERMUTE: StageFile = StageFile {
     name: "permute",
     source: include_str!("../../shaders/permute.wgsl"),
-    slots: &[Uniform, Read, Read, ReadWrite],
+    dynamic: false,
 };
 const COPY: StageFile = StageFile {
     name: "copy",
     source: include_str!("../../shaders/copy.wgsl"),
-    slots: &[Uniform, Read, ReadWrite],
+    dynamic: false,
 };
 
 /// Workgroup, tile and capacity sizes, passed to the shaders as pipeline-overridable
@@ -202,7 +241,7 @@ impl Sizes {
 pub(crate) struct Kernel {
     pub pipeline: wgpu::ComputePipeline,
     layout: wgpu::BindGroupLayout,
-    slots: &'static [Slot],
+    slots: Vec<Slot>,
     /// Bytes a dynamic-offset uniform binding covers (its struct's size).
     dynamic_size: u64,
 }
@@ -213,7 +252,7 @@ impl Kernel {
         assert_eq!(buffers.len(), self.slots.len(), "one buffer per binding");
         let entries: Vec<wgpu::BindGroupEntry> = buffers
             .iter()
-            .zip(self.slots)
+            .zip(&self.slots)
             .enumerate()
             .map(|(i, (buffer, slot))| wgpu::BindGroupEntry {
                 binding: i as u32,
@@ -341,8 +380,8 @@ fn build(
         label: Some(file.name),
         source: wgpu::ShaderSource::Wgsl(Cow::Owned(source)),
     });
-    let entries: Vec<wgpu::BindGroupLayoutEntry> = file
-        .slots
+    let slots = file.slots();
+    let entries: Vec<wgpu::BindGroupLayoutEntry> = slots
         .iter()
         .enumerate()
         .map(|(i, slot)| wgpu::BindGroupLayoutEntry {
@@ -389,7 +428,7 @@ fn build(
     Kernel {
         pipeline,
         layout,
-        slots: file.slots,
+        slots,
         dynamic_size: dynamic,
     }
 }
