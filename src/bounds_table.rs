@@ -28,11 +28,10 @@ pub fn report(grid: &mut Grid, backend: &str) -> TableReport {
         let det = agreement(&mut cell.extra_diff[0]);
         let sharp = agreement(&mut cell.extra_diff[1]);
         let mut conds = cell.achieved_conds.clone();
-        conds.sort_by(f64::total_cmp);
         rows.push(TableRow {
             topology: p.topologies[ti].to_string(),
             target_cond: p.conds[ci],
-            achieved_cond_median: conds.get(conds.len() / 2).copied().unwrap_or(0.0),
+            achieved_cond_median: analysis::stats::median(&mut conds).unwrap_or(0.0),
             op: op.to_string(),
             algorithm: algo.to_string(),
             trees: cell.trees,

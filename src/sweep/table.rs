@@ -71,19 +71,14 @@ fn line(
     cols: &[(Op, Algorithm)],
 ) -> String {
     let mut conds: Vec<f64> = here.iter().map(|r| r.achieved_cond).collect();
-    conds.sort_by(f64::total_cmp);
+    let median = analysis::stats::median(&mut conds).unwrap_or(f64::NAN);
     // Target 0: the input's own weights, no target.
     let target = if target > 0.0 {
         sci(target)
     } else {
         "own".into()
     };
-    let mut line = format!(
-        "{:<w$} {:>9} {:>9}",
-        name,
-        target,
-        sci(conds[conds.len() / 2])
-    );
+    let mut line = format!("{:<w$} {:>9} {:>9}", name, target, sci(median));
     for (op, a) in cols {
         let bits = here
             .iter()
