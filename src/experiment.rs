@@ -57,6 +57,16 @@ pub trait Backend: Sync {
     }
     /// The f32 results of `op` by `algo` on every vertex.
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error>;
+    /// The exact reference of `op`, when this backend computes it (the GPU's exact scan, on
+    /// request); `None`: the CPU computes it.
+    fn exact_reference(
+        &self,
+        _tree: &Tree,
+        _w: &[f32],
+        _op: Op,
+    ) -> Result<Option<Reference>, Error> {
+        Ok(None)
+    }
     /// [`Backend::compute`] on every job, results in job order: bit for bit those of one call
     /// per job (a backend may batch them; the GPU runs them as forests).
     fn compute_many(
@@ -157,7 +167,12 @@ pub fn evaluate_with_progress(
     let on_backend = |a: Algorithm| a.has_gpu_kernel() && !backend.is_cpu();
     ops.iter()
         .map(|&op| {
-            let reference = Reference::compute(reference, tree, w, op);
+            let from_backend = match reference {
+                ReferenceKind::Exact => backend.exact_reference(tree, w, op)?,
+                ReferenceKind::Dd => None,
+            };
+            let reference =
+                from_backend.unwrap_or_else(|| Reference::compute(reference, tree, w, op));
             done(&format!("{op} reference"));
             let from_backend = algos
                 .iter()

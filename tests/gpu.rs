@@ -60,6 +60,7 @@ const TESTS: &[(&str, GpuTest)] = &[
         chained_scan_respects_the_loop_budget,
     ),
     ("exact_scan_at_every_scale", exact_scan_at_every_scale),
+    ("exact_reference_on_the_gpu", exact_reference_on_the_gpu),
 ];
 
 fn main() {
@@ -822,4 +823,92 @@ fn exact_scan_at_every_scale(gpu: &Gpu) {
             );
         }
     }
+}
+
+/// The exact reference from the GPU's exact scan: every node's value and Σ|terms| equal the
+/// CPU reference's (1 to 10 limbs, both ops), a −0 weight falls back to the CPU, and a sweep
+/// writes the same results.csv bytes with `--exact-on gpu` as without.
+fn exact_reference_on_the_gpu(gpu: &Gpu) {
+    use analysis::{Reference, ReferenceKind};
+    let t = tree(Topology::RandomRecursive, 5000, 12);
+    let n = t.len();
+    let wide: Vec<f32> = (0..n)
+        .map(|i| {
+            let e = if i % 2 == 0 { -120 } else { 120 };
+            (1.0 + (i % 7) as f32 / 8.0) * 2f32.powi(e) * if i % 3 == 0 { -1.0 } else { 1.0 }
+        })
+        .collect();
+    for w in [
+        weights(WeightModel::Integers, n, 1),
+        weights(WeightModel::Gensum, n, 2),
+        wide,
+    ] {
+        for op in Op::ALL {
+            let from_gpu = gpu
+                .exact_reference_of(&t, &w, op)
+                .unwrap()
+                .expect("finite, no -0");
+            let cpu = Reference::compute(ReferenceKind::Exact, &t, &w, op);
+            for v in 0..n {
+                assert_eq!(
+                    from_gpu.value_exact(v),
+                    cpu.value_exact(v),
+                    "{op} vertex {v}"
+                );
+                assert_eq!(
+                    from_gpu.abs_sum_f64(v).to_bits(),
+                    cpu.abs_sum_f64(v).to_bits(),
+                    "{op} vertex {v}: Σ|terms|"
+                );
+                assert_eq!(
+                    from_gpu.value_f64(v).to_bits(),
+                    cpu.value_f64(v).to_bits(),
+                    "{op} vertex {v}: rounded"
+                );
+            }
+        }
+    }
+    let mut zero = weights(WeightModel::Normal, n, 4);
+    zero[3] = -0.0;
+    assert!(
+        gpu.exact_reference_of(&t, &zero, Op::Leaffix)
+            .unwrap()
+            .is_none()
+    );
+
+    let base = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let sweep = |exact_on: &str| -> Vec<u8> {
+        let dir = base.join(format!("exact-reference-{exact_on}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_accuracy"))
+            .args([
+                "sweep",
+                "--cond",
+                "1e2,1e12,1e30",
+                "--trees",
+                "2",
+                "--quiet",
+            ])
+            .args([
+                "--topology",
+                "chain,star,random-recursive",
+                "--nodes",
+                "20000",
+            ])
+            .args(["--algos", "parallel,vectorial,vectorial-exact"])
+            .args(["--backend", "gpu", "--exact-on", exact_on])
+            .args(["--out", dir.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read(dir.join("results.csv")).unwrap()
+    };
+    assert!(
+        sweep("cpu") == sweep("gpu"),
+        "results.csv differs with the exact reference computed on the GPU"
+    );
 }

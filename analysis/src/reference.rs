@@ -198,6 +198,62 @@ impl Reference {
         }
     }
 
+    /// The exact reference of `w`'s treefix from exact sums computed elsewhere (the GPU's
+    /// fixed-point scan): per vertex, `limbs` 32-bit two's-complement limbs of the value and
+    /// of Σ|terms|, in units of 2^unit. Held as [`Reference::compute`] holds it (the weights'
+    /// own scale where one applies), so every figure derived from it is the same.
+    pub fn exact_from_limbs(
+        w: &[f32],
+        unit: i32,
+        limbs: usize,
+        values: &[u32],
+        abs_sums: &[u32],
+    ) -> Reference {
+        fn scaled<const L: usize>(
+            scale: Scale,
+            (unit, limbs): (i32, usize),
+            values: &[u32],
+            abs_sums: &[u32],
+            variant: fn(Scale, Vec<Fixed<L>>) -> ExactValues,
+        ) -> Reference {
+            let k: Vec<Fixed<L>> = values
+                .chunks_exact(limbs)
+                .map(|x| scale.from_limbs_u32::<L>(x, unit))
+                .collect();
+            Reference::Exact {
+                rounded: k.iter().map(|&x| scale.to_f64(x)).collect(),
+                abs_sums: abs_sums
+                    .chunks_exact(limbs)
+                    .map(|x| scale.to_f64(scale.from_limbs_u32::<L>(x, unit)))
+                    .collect(),
+                values: variant(scale, k),
+            }
+        }
+        let at = (unit, limbs);
+        match Scale::for_terms(w) {
+            Some(scale) => match scale.limbs() {
+                1 => scaled(scale, at, values, abs_sums, ExactValues::Limbs1),
+                2 => scaled(scale, at, values, abs_sums, ExactValues::Limbs2),
+                3 => scaled(scale, at, values, abs_sums, ExactValues::Limbs3),
+                _ => scaled(scale, at, values, abs_sums, ExactValues::Limbs4),
+            },
+            None => {
+                let values: Vec<ExactSum> = values
+                    .chunks_exact(limbs)
+                    .map(|x| ExactSum::from_limbs_u32(x, unit))
+                    .collect();
+                Reference::Exact {
+                    rounded: values.iter().map(ExactSum::to_f64).collect(),
+                    abs_sums: abs_sums
+                        .chunks_exact(limbs)
+                        .map(|x| ExactSum::from_limbs_u32(x, unit).to_f64())
+                        .collect(),
+                    values: ExactValues::Full(values),
+                }
+            }
+        }
+    }
+
     pub fn kind(&self) -> ReferenceKind {
         match self {
             Reference::Exact { .. } => ReferenceKind::Exact,

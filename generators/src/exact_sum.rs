@@ -207,6 +207,38 @@ impl<const L: usize> Fixed<L> {
     }
 }
 
+impl<const L: usize> Fixed<L> {
+    /// The two's-complement integer k of 32-bit limbs (least significant first) times
+    /// 2^shift; it must fit.
+    fn from_limbs_u32(k: &[u32], shift: usize) -> Fixed<L> {
+        let negative = k.last().is_some_and(|&top| top >> 31 == 1);
+        let mut limbs = [0u64; L];
+        let mut carry = u32::from(negative);
+        for (i, &x) in k.iter().enumerate() {
+            // The magnitude's limb i, placed at bit 32·i + shift.
+            let x = if negative { !x } else { x };
+            let m = x.wrapping_add(carry);
+            carry = u32::from(m < carry);
+            if m == 0 {
+                continue;
+            }
+            let at = 32 * i + shift;
+            let (limb, off) = (at / 64, at % 64);
+            limbs[limb] |= (m as u64) << off;
+            let spill = if off > 32 {
+                (m as u64) >> (64 - off)
+            } else {
+                0
+            };
+            if spill != 0 {
+                limbs[limb + 1] |= spill;
+            }
+        }
+        let f = Fixed { limbs };
+        if negative { -f } else { f }
+    }
+}
+
 impl<const L: usize> Neg for Fixed<L> {
     type Output = Fixed<L>;
     /// Two's-complement negation.
@@ -294,6 +326,16 @@ impl ExactSum {
             fixed: Fixed::from_f32_at(x, UNIT_EXP),
             // −0 stays −0 (a sum of −0 only is −0); any other finite term is +0 here.
             special: if x == 0.0 { x } else { 0.0 },
+        }
+    }
+
+    /// k·2^unit for k a two's-complement integer of 32-bit limbs (least significant first),
+    /// as the GPU's exact scan leaves it; `unit` ≥ −149 and |k|·2^unit below 2^170, as any
+    /// sum of up to 2^31 f32 values is. A zero is +0.
+    pub fn from_limbs_u32(k: &[u32], unit: i32) -> ExactSum {
+        ExactSum {
+            fixed: Fixed::from_limbs_u32(k, (unit - UNIT_EXP) as usize),
+            special: 0.0,
         }
     }
 
@@ -458,6 +500,13 @@ impl Scale {
     pub fn term<const L: usize>(self, x: f32) -> Fixed<L> {
         debug_assert_eq!(L, self.limbs);
         Fixed::from_f32_at(x, self.unit)
+    }
+
+    /// k·2^unit (k as [`ExactSum::from_limbs_u32`] takes it, `unit` ≥ this scale's) on this
+    /// scale: a sum of the terms the scale was made for, computed elsewhere (the GPU).
+    pub fn from_limbs_u32<const L: usize>(self, k: &[u32], unit: i32) -> Fixed<L> {
+        debug_assert_eq!(L, self.limbs);
+        Fixed::from_limbs_u32(k, (unit - self.unit) as usize)
     }
 
     /// `x` on this scale if it is a multiple of its unit below 2^(64·L − 2 + unit).
@@ -780,5 +829,39 @@ mod tests {
         let z = [2f32.powi(100), 1.0, -(2f32.powi(100))];
         assert_eq!(condition_number(&z), 2f64.powi(101));
         assert_eq!(condition_number(&[1.0, -1.0]), f64::INFINITY);
+    }
+
+    /// The GPU's limbs read back: every value of a random sum, at several units, equals the
+    /// sum itself.
+    #[test]
+    fn from_limbs_u32_is_the_value() {
+        let mut rng = crate::rng(17);
+        use rand::RngExt;
+        for unit in [-149, -100, -20, 0, 30] {
+            for _ in 0..500 {
+                let limbs = rng.random_range(1..=10usize);
+                let mut k: Vec<u32> = (0..limbs).map(|_| rng.random::<u32>()).collect();
+                // Keep |k|·2^unit within the documented range.
+                // Whole limbs below 2^(169 − unit): the rest is sign extension.
+                let top = ((169 - unit) / 32 * 32).clamp(32, 32 * limbs as i32) as usize;
+                let fill = if rng.random_bool(0.5) { u32::MAX } else { 0 };
+                for (i, x) in k.iter_mut().enumerate() {
+                    if 32 * i >= top {
+                        *x = fill;
+                    }
+                }
+                let mut want = Float::with_val(EXACT_PREC + 64, 0);
+                for (i, &x) in k.iter().enumerate() {
+                    want += Float::with_val(64, x) << (32 * i as u32);
+                }
+                if k.last().unwrap() >> 31 == 1 {
+                    want -= Float::with_val(8, 1) << (32 * limbs as u32);
+                }
+                want <<= unit;
+                let got = ExactSum::from_limbs_u32(&k, unit).to_float();
+                assert_eq!(got, want, "{k:x?} at 2^{unit}");
+            }
+        }
+        assert_eq!(ExactSum::from_limbs_u32(&[0, 0], -3).to_f64().to_bits(), 0);
     }
 }

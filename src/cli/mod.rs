@@ -125,9 +125,40 @@ pub struct MeasureArgs {
     /// s against 0.52 s on its GPU).
     #[arg(long, default_value = "cpu")]
     pub backend: BackendChoice,
+    /// Where the exact reference is computed: cpu (the fixed-point accumulator along the
+    /// sequential orders) or gpu (vectorial-exact's fixed-point scan on the GPU backend, its
+    /// sums read back unrounded, Σ|terms| by a second scan of |w|). The same exact values
+    /// either way: results.csv is byte-identical (tested). Needs --backend gpu or auto; weights
+    /// holding a −0 are referenced on the CPU (the sign of a zero sum).
+    #[arg(long, default_value = "cpu", value_parser = ["cpu", "gpu"])]
+    pub exact_on: String,
 }
 
 impl MeasureArgs {
+    /// Where the exact reference comes from, when not from the CPU (a line for stderr).
+    pub fn reference_line(&self) -> Option<&'static str> {
+        (self.exact_on == "gpu").then_some(
+            "exact reference: on the GPU (vectorial-exact's scan read back unrounded; \
+             the CPU's for weights holding a -0)",
+        )
+    }
+
+    /// The backend of `--backend`, computing the exact reference if `--exact-on gpu`.
+    pub fn backend(&self) -> Result<Box<dyn treefix_accuracy::experiment::Backend>, Error> {
+        let on_gpu = self.exact_on == "gpu";
+        if on_gpu && self.reference != ReferenceKind::Exact {
+            return Err(Error::Usage(
+                "--exact-on gpu computes the exact reference: it needs --reference exact".into(),
+            ));
+        }
+        if on_gpu && self.backend == BackendChoice::Cpu {
+            return Err(Error::Usage(
+                "--exact-on gpu needs a GPU backend (--backend gpu or auto)".into(),
+            ));
+        }
+        treefix_accuracy::gpu::select_backend(self.backend, on_gpu)
+    }
+
     /// How a tree is evaluated with these options, for the memory estimate.
     pub fn evaluation<'a>(
         &self,

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use treefix_accuracy::experiment::{self, InstanceSpec};
 use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
 use treefix_accuracy::inputs::{self, WeightChoice};
-use treefix_accuracy::{Error, gpu, grid, memory, output, verdict};
+use treefix_accuracy::{Error, grid, memory, output, verdict};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -153,8 +153,13 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     let phases = Phases::start(steps, first);
     let s = subject(&a)?;
     phases.tree_ready(tree_phase, s.tree.len());
-    let backend = gpu::select_backend(a.measure.backend)?;
-    phases.suspend(|| eprintln!("backend: {}", backend.describe()));
+    let backend = a.measure.backend()?;
+    phases.suspend(|| {
+        eprintln!("backend: {}", backend.describe());
+        if let Some(line) = a.measure.reference_line() {
+            eprintln!("{line}");
+        }
+    });
     let results = experiment::evaluate_with_progress(
         &s.tree,
         &s.weights,

@@ -149,6 +149,11 @@ fn ulps_or_inf<S: serde::Serializer>(x: &Option<u64>, s: S) -> Result<S::Ok, S::
 }
 
 pub fn run(a: ScoreArgs) -> Result<(), Error> {
+    if a.measure.exact_on == "gpu" {
+        return Err(Error::Usage(
+            "score computes its reference on the CPU: --exact-on gpu is for run and sweep".into(),
+        ));
+    }
     if let Some(b) = a.max_lost_bits
         && (b.is_nan() || b < 0.0)
     {

@@ -7,7 +7,7 @@ use generators::Topology;
 use std::path::PathBuf;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
 use treefix_accuracy::inputs::{self, WeightChoice};
-use treefix_accuracy::{Error, gpu, memory, sweep};
+use treefix_accuracy::{Error, memory, sweep};
 
 #[derive(Args)]
 pub struct SweepArgs {
@@ -75,7 +75,9 @@ pub struct SweepArgs {
 }
 
 pub fn run(a: SweepArgs) -> Result<(), Error> {
-    let (quiet, backend_choice) = (a.quiet, a.measure.backend);
+    let quiet = a.quiet;
+    let backend = a.measure.backend()?;
+    let reference_line = a.measure.reference_line();
     let (params, files, dir) = prepare(a)?;
     // The files' own numbers become weights here: check them before anything is written.
     if params.weights == WeightChoice::File {
@@ -83,9 +85,11 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
             f.own_weights()?;
         }
     }
-    let backend = gpu::select_backend(backend_choice)?;
     if !quiet {
         eprintln!("backend: {}", backend.describe());
+        if let Some(line) = reference_line {
+            eprintln!("{line}");
+        }
     }
     // Memory and time before the first tree: refuse what cannot fit, say how long it takes.
     let plan = memory::sweep(&params, &files, !backend.is_cpu(), memory::threads());

@@ -37,7 +37,7 @@ use crate::experiment::{Backend, Cpu};
 use analysis::algorithms::{GpuLayout, ScanWord};
 use analysis::limbs::ExactScale;
 use analysis::scan_plan::Plan;
-use analysis::{Algorithm, Op};
+use analysis::{Algorithm, Op, Reference};
 use context::{Context, Recorder};
 use contraction::ContractionTree;
 use generators::Tree;
@@ -88,11 +88,21 @@ impl fmt::Display for BackendChoice {
 
 /// The backend for `choice`. `Auto` without an adapter says so on stderr and returns the CPU
 /// twins; `Gpu` without one is an error.
-pub fn select_backend(choice: BackendChoice) -> Result<Box<dyn Backend>, Error> {
+/// `exact_on_gpu`: the GPU computes the exact reference too ([`Gpu::exact_sums`]).
+pub fn select_backend(
+    choice: BackendChoice,
+    exact_on_gpu: bool,
+) -> Result<Box<dyn Backend>, Error> {
+    let gpu = || {
+        Gpu::with_options(GpuOptions {
+            exact_reference: exact_on_gpu,
+            ..GpuOptions::default()
+        })
+    };
     match choice {
         BackendChoice::Cpu => Ok(Box::new(Cpu)),
-        BackendChoice::Gpu => Ok(Box::new(Gpu::new()?)),
-        BackendChoice::Auto => match Gpu::new() {
+        BackendChoice::Gpu => Ok(Box::new(gpu()?)),
+        BackendChoice::Auto => match gpu() {
             Ok(gpu) => Ok(Box::new(gpu)),
             Err(e) => {
                 eprintln!("backend auto: no usable GPU adapter ({e}); using the CPU twins");
@@ -170,6 +180,8 @@ pub struct GpuOptions {
     pub gather_chunk: Option<u32>,
     /// Loop iterations per invocation and dispatch in narrow-level runs.
     pub loop_budget: Option<u64>,
+    /// Compute the exact reference on the GPU ([`Backend::exact_reference`]).
+    pub exact_reference: bool,
 }
 
 /// What identifies a tree's GPU buffers: its root and its children in child order (which fix
@@ -307,6 +319,8 @@ pub struct Gpu {
     ctx: Context,
     info: wgpu::AdapterInfo,
     state: Mutex<State>,
+    /// Whether the exact reference comes from the GPU's exact scan.
+    exact_reference: bool,
 }
 
 impl Gpu {
@@ -363,6 +377,7 @@ impl Gpu {
                 residents: Vec::new(),
                 staging: transfer::Staging::default(),
             }),
+            exact_reference: options.exact_reference,
         })
     }
 
@@ -445,16 +460,7 @@ impl Gpu {
         let trees: Vec<&Tree> = jobs.iter().map(|(t, _)| *t).collect();
 
         let t0 = Instant::now();
-        let index = match residents.iter().position(|r| r.matches(&trees)) {
-            Some(i) => i,
-            None => {
-                if residents.len() >= CACHE_TREES {
-                    residents.remove(0);
-                }
-                residents.push(Self::resident(ctx, &trees)?);
-                residents.len() - 1
-            }
-        };
+        let index = Self::resident_index(ctx, residents, &trees)?;
         let res = &mut residents[index];
         let forest = Forest::new(trees);
         // The exact scan's buffers are sized by the weights' scale: made again for another.
@@ -578,6 +584,100 @@ impl Gpu {
         Ok((values, timing))
     }
 
+    /// The cached upload of `trees`, made (and the oldest dropped) if absent.
+    fn resident_index(
+        ctx: &Context,
+        residents: &mut Vec<Resident>,
+        trees: &[&Tree],
+    ) -> Result<usize, Error> {
+        if let Some(i) = residents.iter().position(|r| r.matches(trees)) {
+            return Ok(i);
+        }
+        if residents.len() >= CACHE_TREES {
+            residents.remove(0);
+        }
+        residents.push(Self::resident(ctx, trees)?);
+        Ok(residents.len() - 1)
+    }
+
+    /// The exact reference of `op`: every vertex's exact rootfix or leaffix and its
+    /// Σ|terms|, from vectorial-exact's scan left unrounded (its limbs read back, converted
+    /// here), the second over |w|. `None` where the weights hold a −0 (whose sign rules the
+    /// CPU reference keeps) or a non-finite value.
+    pub fn exact_reference_of(
+        &self,
+        tree: &Tree,
+        w: &[f32],
+        op: Op,
+    ) -> Result<Option<Reference>, Error> {
+        if w.iter().any(|x| x.to_bits() == 0x8000_0000) {
+            return Ok(None);
+        }
+        let Some(scale) = ExactScale::for_weights(w) else {
+            return Ok(None);
+        };
+        let abs: Vec<f32> = w.iter().map(|x| x.abs()).collect();
+        let values = self.exact_limbs(tree, w, op, scale)?;
+        let abs_sums = self.exact_limbs(tree, &abs, op, scale)?;
+        Ok(Some(Reference::exact_from_limbs(
+            w,
+            scale.unit,
+            scale.limbs,
+            &values,
+            &abs_sums,
+        )))
+    }
+
+    /// One unrounded exact scan of `w` (of scale `scale`) on `tree`: each vertex's limbs, in
+    /// the tree's labels.
+    fn exact_limbs(
+        &self,
+        tree: &Tree,
+        w: &[f32],
+        op: Op,
+        scale: ExactScale,
+    ) -> Result<Vec<u32>, Error> {
+        assert_eq!(tree.len(), w.len(), "one weight per vertex");
+        let ctx = &self.ctx;
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let State { residents, staging } = &mut *state;
+        let index = Self::resident_index(ctx, residents, &[tree])?;
+        let res = &mut residents[index];
+        let precision = Precision::Exact(scale);
+        if res.exact.as_ref().map(|v| v.precision()) != Some(precision) {
+            let forest = Forest::new(vec![tree]);
+            res.exact = Some(VectorialTree::new(
+                ctx, &forest, &res.w, &res.out, precision,
+            )?);
+        }
+        let kernel = res.exact.as_ref().expect("made above");
+        let n = tree.len();
+        let mut rec = Recorder::new(ctx);
+        rec.encoder
+            .copy_buffer_to_buffer(staging.write(ctx, &[w])?, 0, &res.w, 0, 4 * n as u64);
+        Uploaded::record_in(kernel, ctx, &res.w, &mut rec.encoder);
+        kernel.record_scan(ctx, op, false, &mut rec);
+        let (limbs, orig) = kernel
+            .record_read_limbs(ctx, op, &mut rec)
+            .expect("an exact scan has its unrounded read");
+        let words = scale.limbs * n;
+        let down = staging.down(ctx, 4 * words as u64);
+        rec.encoder
+            .copy_buffer_to_buffer(limbs, 0, down, 0, 4 * words as u64);
+        rec.submit();
+        staging.remap();
+        // The limbs travel as f32 bit patterns (a byte copy, never an f32 operation).
+        let raw = staging.read(ctx, &[words])?.pop().expect("one vector");
+        let mut out = vec![0u32; words];
+        for (label, k) in raw.chunks_exact(scale.limbs).enumerate() {
+            let at = scale.limbs * orig[label] as usize;
+            for (o, x) in out[at..at + scale.limbs].iter_mut().zip(k) {
+                *o = x.to_bits();
+            }
+        }
+        Ok(out)
+    }
+
     fn resident(ctx: &Context, trees: &[&Tree]) -> Result<Resident, Error> {
         let forest = Forest::new(trees.to_vec());
         let n = forest.len();
@@ -632,6 +732,13 @@ impl Backend for Gpu {
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
         let (mut values, _) = self.run(&[(tree, w)], algo, op, false)?;
         Ok(values.pop().unwrap())
+    }
+
+    fn exact_reference(&self, tree: &Tree, w: &[f32], op: Op) -> Result<Option<Reference>, Error> {
+        if !self.exact_reference {
+            return Ok(None);
+        }
+        self.exact_reference_of(tree, w, op)
     }
 
     /// The trees as forests, one call each: `parallel` runs level d of every tree in the same

@@ -163,6 +163,11 @@ const VECTORIAL_READ: StageFile = StageFile {
     source: include_str!("../../shaders/vectorial_read.wgsl"),
     dynamic: false,
 };
+const VECTORIAL_READ_LIMBS: StageFile = StageFile {
+    name: "vectorial_read_limbs",
+    source: include_str!("../../shaders/vectorial_read_limbs.wgsl"),
+    dynamic: false,
+};
 const ADDITION_LEVEL: StageFile = StageFile {
     name: "addition_level",
     source: include_str!("../../shaders/addition_level.wgsl"),
@@ -284,6 +289,8 @@ pub(crate) struct ScanKernels {
     pub scan_add: Kernel,
     /// [rootfix, leaffix].
     pub read: [Kernel; 2],
+    /// The exact scan's unrounded read (the GPU exact reference): [rootfix, leaffix].
+    pub read_limbs: Option<[Kernel; 2]>,
 }
 
 /// Every pipeline, built once per device.
@@ -361,6 +368,12 @@ impl ScanKernels {
                 build(&VECTORIAL_READ, "read_rootfix"),
                 build(&VECTORIAL_READ, "read_leaffix"),
             ],
+            read_limbs: matches!(precision, Precision::Exact(_)).then(|| {
+                [
+                    build(&VECTORIAL_READ_LIMBS, "read_rootfix_limbs"),
+                    build(&VECTORIAL_READ_LIMBS, "read_leaffix_limbs"),
+                ]
+            }),
         }
     }
 }
@@ -451,6 +464,7 @@ mod tests {
             SCAN_ADD,
             SCAN_CHAIN,
             VECTORIAL_READ,
+            VECTORIAL_READ_LIMBS,
             ADDITION_LEVEL,
             PERMUTE,
             COPY,

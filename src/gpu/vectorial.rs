@@ -32,6 +32,9 @@ pub(crate) struct VectorialTree {
     /// Why this adapter cannot run the chained plan on this forest (llvmpipe's loop budget).
     chain_limit: Option<String>,
     read: [wgpu::BindGroup; 2],
+    /// The exact scan's unrounded read: [rootfix, leaffix] bind groups, the limbs in preorder
+    /// labels, and label → the forest's vertex.
+    read_limbs: Option<([wgpu::BindGroup; 2], wgpu::Buffer, Vec<u32>)>,
     /// Kept alive for the bind groups.
     _buffers: Vec<wgpu::Buffer>,
 }
@@ -118,6 +121,24 @@ impl VectorialTree {
                 &[&count, &pos, &data[0], &tiles[0], above(0), &labels.output],
             )
         });
+        let read_limbs = match &k.read_limbs {
+            Some(kernels) => {
+                let limbs = ctx.buffer(
+                    "exact reference limbs",
+                    words * n,
+                    n,
+                    wgpu::BufferUsages::COPY_SRC,
+                )?;
+                let bind = [0, 1].map(|o| {
+                    kernels[o].bind(
+                        &ctx.device,
+                        &[&count, &pos, &data[0], &tiles[0], above(0), &limbs],
+                    )
+                });
+                Some((bind, limbs, layout.orig.clone()))
+            }
+            None => None,
+        };
         let levels = layout.levels.len();
         let scan = (1..levels)
             .map(|i| {
@@ -190,6 +211,7 @@ impl VectorialTree {
             chain,
             chain_limit,
             read,
+            read_limbs,
             _buffers: buffers,
         })
     }
@@ -214,6 +236,37 @@ impl VectorialTree {
     /// Records the two stages, one pass each (timestamp slots: [`STAGES`]), with the scan
     /// plan's block levels (`vectorial`) or the chained plan's stage 2 (`vectorial-chained`).
     pub fn record(&self, ctx: &Context, op: Op, chained: bool, rec: &mut Recorder) {
+        self.record_scan(ctx, op, chained, rec);
+        self.record_read(ctx, op_index(op), rec);
+    }
+
+    /// The exact scan's unrounded read into its limb buffer, after [`Self::record_scan`]:
+    /// returns the buffer (n × limbs words, preorder labels) and label → vertex; `None` for a
+    /// float scan.
+    pub fn record_read_limbs(
+        &self,
+        ctx: &Context,
+        op: Op,
+        rec: &mut Recorder,
+    ) -> Option<(&wgpu::Buffer, &[u32])> {
+        let (bind, limbs, orig) = self.read_limbs.as_ref()?;
+        let kernels = self.kernels(ctx).read_limbs.as_ref()?;
+        let o = op_index(op);
+        let groups = ctx.fold(self.n.div_ceil(ctx.sizes.wg));
+        let mut pass = rec
+            .encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("exact reference read"),
+                timestamp_writes: None,
+            });
+        pass.set_pipeline(&kernels[o].pipeline);
+        pass.set_bind_group(0, &bind[o], &[]);
+        pass.dispatch_workgroups(groups.0, groups.1, 1);
+        Some((limbs, orig))
+    }
+
+    /// The write + scan stage (the first of [`STAGES`]).
+    pub fn record_scan(&self, ctx: &Context, op: Op, chained: bool, rec: &mut Recorder) {
         let k = self.kernels(ctx);
         let o = op_index(op);
         {
@@ -238,7 +291,6 @@ impl VectorialTree {
                 self.record_block_levels(ctx, &mut pass);
             }
         }
-        self.record_read(ctx, o, rec);
     }
 
     /// The scan plan's stages 1 and 3 above level 0: tile scans up, uniform adds down.

@@ -38,8 +38,9 @@ pub(super) fn evaluate(e: &Evaluation<'_>, todo: &[Job], tx: Sender<Outcome>) {
             .zip(built)
             .enumerate()
             .for_each_with(tx.clone(), |tx, (k, (job, b))| {
-                let done =
-                    b.and_then(|b| assess(params, job, b, &computed.tree(k), e.backend_name));
+                let done = b.and_then(|b| {
+                    assess(params, job, b, &computed.tree(k, e.backend), e.backend_name)
+                });
                 e.tree_done(job);
                 let _ = tx.send((first + k, done));
             });
@@ -109,9 +110,14 @@ impl Precomputed {
         })
     }
 
-    /// The backend as seen by tree `k` of the batch.
-    fn tree(&self, k: usize) -> OneTree<'_> {
-        OneTree { batch: self, k }
+    /// The backend as seen by tree `k` of the batch; `real` computes what was not batched
+    /// (the exact reference, when the GPU computes it).
+    fn tree<'a>(&'a self, k: usize, real: &'a dyn Backend) -> OneTree<'a> {
+        OneTree {
+            batch: self,
+            k,
+            real,
+        }
     }
 }
 
@@ -119,6 +125,7 @@ impl Precomputed {
 struct OneTree<'a> {
     batch: &'a Precomputed,
     k: usize,
+    real: &'a dyn Backend,
 }
 
 impl Backend for OneTree<'_> {
@@ -138,5 +145,13 @@ impl Backend for OneTree<'_> {
             .find(|(key, _)| *key == (algo, op))
             .map(|(_, v)| v[self.k].clone())
             .ok_or_else(|| Error::Gpu(format!("no batched result for {algo} {op}")))
+    }
+    fn exact_reference(
+        &self,
+        tree: &generators::Tree,
+        w: &[f32],
+        op: Op,
+    ) -> Result<Option<analysis::Reference>, Error> {
+        self.real.exact_reference(tree, w, op)
     }
 }
