@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU figures of docs/gpu.md in one go, on a machine with a GPU and a built `accuracy`:
 #   scripts/gpu-measure.sh OUT_DIR [ACCURACY_BINARY]
-# Writes OUT_DIR/{info.txt, wide/, deep/, other/, sweeps.txt, mismatches.txt}: bench.csv and
+# Writes OUT_DIR/{info.txt, wide/, deep/, other/, exact/, sweeps.txt, mismatches.txt}: bench.csv and
 # bench.html per bench (each resumable: run the script again after an interruption), the
 # default sweep's wall time on each backend (3 runs each), and a sweep of every algorithm on
 # the GPU, which exits 3 unless every result equals its CPU twin's bits on this device.
@@ -15,7 +15,7 @@ if [ "${SMALL:-0}" = 1 ]; then
 else
   wide=(--min-log2 24 --max-log2 24) deep=(--min-log2 12 --max-log2 18) nodes=10000 reps=3
 fi
-all=parallel,vectorial,vectorial-chained,vectorial-compensated,contraction
+all=parallel,vectorial,vectorial-chained,vectorial-compensated,contraction,vectorial-exact
 
 "$acc" info | tee "$out/info.txt"
 # Wide trees: the star's leaffix gather (the worst case of the level-synchronous kernels),
@@ -29,6 +29,12 @@ all=parallel,vectorial,vectorial-chained,vectorial-compensated,contraction
 # The other kernels against vectorial, in the same run (what each costs relative to it).
 "$acc" bench --topology star,random-recursive,chain "${wide[@]}" --ops rootfix,leaffix \
   --algos "$all" --reps "$reps" --out "$out/other"
+# The exact scan against vectorial and parallel at 2^20 .. 2^22 (its target: at most L + 1
+# times vectorial's time, L = 3 for bench's normal weights; faster than parallel where parallel
+# is more than that slower than vectorial).
+if [ "${SMALL:-0}" = 1 ]; then exact=(--min-log2 12 --max-log2 12); else exact=(--min-log2 20 --max-log2 22); fi
+"$acc" bench --topology star,chain,random-recursive "${exact[@]}" --ops rootfix,leaffix \
+  --algos parallel,vectorial,vectorial-exact --reps "$reps" --out "$out/exact"
 
 # The default sweep on each backend: wall time of fresh runs (no resume).
 : >"$out/sweeps.txt"
@@ -39,6 +45,23 @@ for backend in cpu gpu cpu gpu cpu gpu; do
   end=$(date +%s%N)
   echo "default sweep --backend $backend: $(((end - start) / 1000000)) ms" | tee -a "$out/sweeps.txt"
   rm -rf "$dir"
+done
+# The exact reference computed on the GPU: the default sweep and one 2^22-vertex tree.
+for exact_on in cpu gpu; do
+  for what in default big; do
+    dir=$(mktemp -d)
+    if [ "$what" = big ] && [ "${SMALL:-0}" != 1 ]; then
+      args=(--topology random-recursive --nodes 4194304 --trees 1 --cond 1e8 --algos vectorial,vectorial-exact)
+    else
+      args=(--cond 1e1..1e10 --nodes "$nodes")
+    fi
+    start=$(date +%s%N)
+    "$acc" sweep "${args[@]}" --backend gpu --exact-on "$exact_on" --quiet --out "$dir" >/dev/null
+    end=$(date +%s%N)
+    echo "$what sweep --backend gpu --exact-on $exact_on: $(((end - start) / 1000000)) ms" |
+      tee -a "$out/sweeps.txt"
+    rm -rf "$dir"
+  done
 done
 
 # Bit-exactness of every GPU kernel on this device against its CPU twin: the sweep exits 3
