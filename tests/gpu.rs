@@ -826,7 +826,7 @@ fn exact_scan_at_every_scale(gpu: &Gpu) {
 }
 
 /// The exact reference from the GPU's exact scan: every node's value and Σ|terms| equal the
-/// CPU reference's (1 to 10 limbs, both ops), a −0 weight falls back to the CPU, and a sweep
+/// CPU reference's (1 to 9 limbs, both ops), a −0 weight falls back to the CPU, and a sweep
 /// writes the same results.csv bytes with `--exact-on gpu` as without.
 fn exact_reference_on_the_gpu(gpu: &Gpu) {
     use analysis::{Reference, ReferenceKind};
