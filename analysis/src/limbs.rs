@@ -118,8 +118,14 @@ impl ExactScale {
     /// The scale of the treefix results of `w` (one weight per vertex), or None if a weight is
     /// not finite.
     pub fn for_weights(w: &[f32]) -> Option<ExactScale> {
+        ExactScale::for_parts(&[w])
+    }
+
+    /// One scale for the weights of several trees scanned together (a forest on the GPU),
+    /// without joining them: their results are sums of at most all of them.
+    pub fn for_parts(parts: &[&[f32]]) -> Option<ExactScale> {
         let (mut low, mut high) = (i32::MAX, i32::MIN);
-        for &x in w {
+        for &x in parts.iter().flat_map(|w| w.iter()) {
             if !x.is_finite() {
                 return None;
             }
@@ -131,7 +137,8 @@ impl ExactScale {
         if low == i32::MAX {
             return Some(ExactScale { unit: 0, limbs: 1 }); // every weight ±0
         }
-        let count_bits = (usize::BITS - w.len().leading_zeros()) as i32;
+        let n: usize = parts.iter().map(|w| w.len()).sum();
+        let count_bits = (usize::BITS - n.leading_zeros()) as i32;
         let bits = (high - low + count_bits + 1) as usize;
         let limbs = bits.div_ceil(LIMB_BITS as usize);
         debug_assert!(limbs <= MAX_LIMBS);

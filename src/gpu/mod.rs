@@ -88,7 +88,7 @@ impl fmt::Display for BackendChoice {
 
 /// The backend for `choice`. `Auto` without an adapter says so on stderr and returns the CPU
 /// twins; `Gpu` without one is an error.
-/// `exact_on_gpu`: the GPU computes the exact reference too ([`Gpu::exact_sums`]).
+/// `exact_on_gpu`: the GPU computes the exact reference too ([`Gpu::exact_reference_of`]).
 pub fn select_backend(
     choice: BackendChoice,
     exact_on_gpu: bool,
@@ -469,8 +469,8 @@ impl Gpu {
                 word: ScanWord::Exact,
                 ..
             } => {
-                let all: Vec<f32> = jobs.iter().flat_map(|(_, w)| w.iter().copied()).collect();
-                let scale = ExactScale::for_weights(&all).ok_or_else(|| {
+                let parts: Vec<&[f32]> = jobs.iter().map(|(_, w)| *w).collect();
+                let scale = ExactScale::for_parts(&parts).ok_or_else(|| {
                     Error::Usage(format!(
                         "{algo}: a weight is not finite (no fixed point holds it)"
                     ))
@@ -492,7 +492,7 @@ impl Gpu {
                         ScanWord::Exact => (&mut res.exact, exact.expect("scale found above")),
                     };
                     *slot = Some(VectorialTree::new(
-                        ctx, &forest, &res.w, &res.out, precision,
+                        ctx, &forest, &res.w, &res.out, precision, false,
                     )?);
                 }
                 GpuLayout::Levels => {
@@ -644,10 +644,14 @@ impl Gpu {
         let index = Self::resident_index(ctx, residents, &[tree])?;
         let res = &mut residents[index];
         let precision = Precision::Exact(scale);
-        if res.exact.as_ref().map(|v| v.precision()) != Some(precision) {
+        let reusable = res
+            .exact
+            .as_ref()
+            .is_some_and(|v| v.precision() == precision && v.has_unrounded_read());
+        if !reusable {
             let forest = Forest::new(vec![tree]);
             res.exact = Some(VectorialTree::new(
-                ctx, &forest, &res.w, &res.out, precision,
+                ctx, &forest, &res.w, &res.out, precision, true,
             )?);
         }
         let kernel = res.exact.as_ref().expect("made above");

@@ -48,13 +48,15 @@ fn op_index(op: Op) -> usize {
 
 impl VectorialTree {
     /// Relabels `forest` in preorder and uploads its positions and scan plan; `w` and `out`
-    /// are the forest's weights and results in the original labels.
+    /// are the forest's weights and results in the original labels. `unrounded_read`: an
+    /// exact scan also gets its unrounded read (the GPU exact reference).
     pub fn new(
         ctx: &Context,
         forest: &Forest,
         w: &wgpu::Buffer,
         out: &wgpu::Buffer,
         precision: Precision,
+        unrounded_read: bool,
     ) -> Result<VectorialTree, Error> {
         let n = forest.len();
         let layout = PreorderLayout::new(forest);
@@ -121,7 +123,9 @@ impl VectorialTree {
                 &[&count, &pos, &data[0], &tiles[0], above(0), &labels.output],
             )
         });
-        let read_limbs = match &k.read_limbs {
+        // The exact reference's buffer and labels only where asked for: a kernel run alone
+        // does not carry them.
+        let read_limbs = match k.read_limbs.as_ref().filter(|_| unrounded_read) {
             Some(kernels) => {
                 let limbs = ctx.buffer(
                     "exact reference limbs",
@@ -231,6 +235,11 @@ impl VectorialTree {
     /// What this forest's scan buffers carry.
     pub fn precision(&self) -> Precision {
         self.precision
+    }
+
+    /// Whether it was made with the exact scan's unrounded read ([`Self::record_read_limbs`]).
+    pub fn has_unrounded_read(&self) -> bool {
+        self.read_limbs.is_some()
     }
 
     /// Records the two stages, one pass each (timestamp slots: [`STAGES`]), with the scan
