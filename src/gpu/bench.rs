@@ -67,7 +67,10 @@ impl Warmer {
             },
         );
         Ok(Warmer {
-            bind: ctx.kernels.copy.bind(&ctx.device, &[&count, &src, &dst]),
+            bind: ctx.kernels.copy.bind(
+                &ctx.device,
+                &[("count", &count), ("src", &src), ("dst", &dst)],
+            ),
             groups: ctx.fold((words as u32).div_ceil(ctx.sizes.wg)),
             _buffers: vec![src, dst, count],
         })
@@ -380,7 +383,10 @@ fn baselines_warm(
             ..Default::default()
         },
     );
-    let bind = ctx.kernels.copy.bind(&ctx.device, &[&count, &src, &dst]);
+    let bind = ctx.kernels.copy.bind(
+        &ctx.device,
+        &[("count", &count), ("src", &src), ("dst", &dst)],
+    );
     let bytes = 4 * n as u64;
     let host: Vec<u8> = (0..bytes).map(|i| i as u8).collect();
     let down = ctx.device.create_buffer(&wgpu::BufferDescriptor {

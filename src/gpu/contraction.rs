@@ -155,10 +155,24 @@ impl ProgramBuffers {
         let k = &ctx.kernels;
         Ok(ProgramBuffers {
             groups,
-            levels: k
-                .addition_level
-                .bind(&ctx.device, &[&uniforms, &lhs, &rhs, slots]),
-            results: k.gather.bind(&ctx.device, &[&count, &result, slots, out]),
+            levels: k.addition_level.bind(
+                &ctx.device,
+                &[
+                    ("level", &uniforms),
+                    ("lhs", &lhs),
+                    ("rhs", &rhs),
+                    ("slot", slots),
+                ],
+            ),
+            results: k.gather.bind(
+                &ctx.device,
+                &[
+                    ("count", &count),
+                    ("orig", &result),
+                    ("src", slots),
+                    ("dst", out),
+                ],
+            ),
             _buffers: vec![uniforms, lhs, rhs, result, count],
         })
     }

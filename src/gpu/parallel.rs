@@ -57,18 +57,24 @@ impl ParallelTree {
             narrow: k.rootfix_narrow.bind(
                 &ctx.device,
                 &[
-                    &b.narrow,
-                    &b.windows,
-                    &b.steps,
-                    &level_start,
-                    &parent,
-                    w,
-                    values,
+                    ("run", &b.narrow),
+                    ("windows", &b.windows),
+                    ("steps", &b.steps),
+                    ("level_start", &level_start),
+                    ("parent", &parent),
+                    ("w", w),
+                    ("r", values),
                 ],
             ),
-            wide: k
-                .rootfix_level
-                .bind(&ctx.device, &[&b.wide, &parent, w, values]),
+            wide: k.rootfix_level.bind(
+                &ctx.device,
+                &[
+                    ("level", &b.wide),
+                    ("parent", &parent),
+                    ("w", w),
+                    ("r", values),
+                ],
+            ),
             _buffers: b,
         };
         let plan = LevelPlan::leaffix(&bfs, &ctx.sizes);
@@ -78,18 +84,25 @@ impl ParallelTree {
             narrow: k.leaffix_narrow.bind(
                 &ctx.device,
                 &[
-                    &b.narrow,
-                    &b.windows,
-                    &b.steps,
-                    &level_start,
-                    &child_start,
-                    w,
-                    values,
+                    ("run", &b.narrow),
+                    ("windows", &b.windows),
+                    ("steps", &b.steps),
+                    ("level_start", &level_start),
+                    ("child_start", &child_start),
+                    ("w", w),
+                    ("l", values),
                 ],
             ),
-            wide: k
-                .leaffix_level
-                .bind(&ctx.device, &[&b.wide, &child_start, w, &b.tasks, values]),
+            wide: k.leaffix_level.bind(
+                &ctx.device,
+                &[
+                    ("level", &b.wide),
+                    ("child_start", &child_start),
+                    ("w", w),
+                    ("tasks", &b.tasks),
+                    ("l", values),
+                ],
+            ),
             _buffers: b,
         };
         Ok(ParallelTree {

@@ -58,10 +58,24 @@ impl Relabel {
             },
         );
         let k = &ctx.kernels;
-        let gather = k.gather.bind(&ctx.device, &[&count, &labels, w, &input]);
-        let scatter = k
-            .scatter
-            .bind(&ctx.device, &[&count, &labels, &output, out]);
+        let gather = k.gather.bind(
+            &ctx.device,
+            &[
+                ("count", &count),
+                ("orig", &labels),
+                ("src", w),
+                ("dst", &input),
+            ],
+        );
+        let scatter = k.scatter.bind(
+            &ctx.device,
+            &[
+                ("count", &count),
+                ("orig", &labels),
+                ("src", &output),
+                ("dst", out),
+            ],
+        );
         Ok(Relabel {
             n: n as u32,
             input,

@@ -9,14 +9,23 @@ use analysis::scan_plan;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-/// How a kernel binds one buffer (binding numbers are the positions in the list).
+/// How a kernel binds one buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Slot {
+pub(crate) enum Access {
     Uniform,
     /// A uniform read at a dynamic offset (one entry per dispatch).
     UniformDynamic,
     Read,
     ReadWrite,
+}
+
+/// One `@group(0) @binding(i) var<…> name: …;` declaration of a stage file: the host binds
+/// buffers by the WGSL variable's name, and the binding number and access come from the
+/// declaration, so neither is written twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Slot {
+    pub name: &'static str,
+    pub access: Access,
 }
 
 /// One WGSL file: its entry points share one bind group layout, read from its
@@ -30,8 +39,8 @@ struct StageFile {
 }
 
 impl StageFile {
-    /// How each binding is bound, in binding order, from the file's declarations: `uniform`,
-    /// `storage, read` or `storage, read_write`.
+    /// Each binding's variable name and access, in binding order, from the file's
+    /// declarations: `uniform`, `storage, read` or `storage, read_write`.
     fn slots(&self) -> Vec<Slot> {
         let mut slots = Vec::new();
         for line in self.source.lines() {
@@ -46,7 +55,7 @@ impl StageFile {
                 "{}: bindings 0, 1, … in order",
                 self.name
             );
-            let slot = if decl.contains("var<uniform>") {
+            let access = if decl.contains("var<uniform>") {
                 if self.dynamic {
                     UniformDynamic
                 } else {
@@ -59,13 +68,19 @@ impl StageFile {
             } else {
                 panic!("{}: binding {index}: {decl}", self.name)
             };
-            slots.push(slot);
+            let name = decl
+                .split_once('>')
+                .and_then(|(_, rest)| rest.split_once(':'))
+                .map(|(name, _)| name.trim())
+                .filter(|name| !name.is_empty())
+                .unwrap_or_else(|| panic!("{}: binding {index}: no variable name", self.name));
+            slots.push(Slot { name, access });
         }
         slots
     }
 }
 
-use Slot::*;
+use Access::*;
 
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
 
@@ -245,6 +260,8 @@ impl Sizes {
 /// A compute pipeline and the layout of its bind group 0.
 pub(crate) struct Kernel {
     pub pipeline: wgpu::ComputePipeline,
+    /// The stage file's name, for the messages of [`Kernel::bind`].
+    file: &'static str,
     layout: wgpu::BindGroupLayout,
     slots: Vec<Slot>,
     /// Bytes a dynamic-offset uniform binding covers (its struct's size).
@@ -252,28 +269,45 @@ pub(crate) struct Kernel {
 }
 
 impl Kernel {
-    /// A bind group over `buffers`, bound at 0, 1, … in order.
-    pub fn bind(&self, device: &wgpu::Device, buffers: &[&wgpu::Buffer]) -> wgpu::BindGroup {
-        assert_eq!(buffers.len(), self.slots.len(), "one buffer per binding");
-        let entries: Vec<wgpu::BindGroupEntry> = buffers
+    /// A bind group over `buffers`, each named by the WGSL variable it binds: every
+    /// declared binding gets exactly one buffer, at the number its declaration gives.
+    pub fn bind(
+        &self,
+        device: &wgpu::Device,
+        buffers: &[(&str, &wgpu::Buffer)],
+    ) -> wgpu::BindGroup {
+        for (name, _) in buffers {
+            assert!(
+                self.slots.iter().any(|slot| slot.name == *name),
+                "{}.wgsl declares no binding `{name}`",
+                self.file
+            );
+        }
+        let entries: Vec<wgpu::BindGroupEntry> = self
+            .slots
             .iter()
-            .zip(&self.slots)
             .enumerate()
-            .map(|(i, (buffer, slot))| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource: if *slot == UniformDynamic {
-                    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer,
-                        offset: 0,
-                        size: wgpu::BufferSize::new(self.dynamic_size),
-                    })
-                } else {
-                    buffer.as_entire_binding()
-                },
+            .map(|(i, slot)| {
+                let mut named = buffers.iter().filter(|(name, _)| *name == slot.name);
+                let (Some((_, buffer)), None) = (named.next(), named.next()) else {
+                    panic!("{}.wgsl: one buffer for `{}`", self.file, slot.name)
+                };
+                wgpu::BindGroupEntry {
+                    binding: i as u32,
+                    resource: if slot.access == UniformDynamic {
+                        wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(self.dynamic_size),
+                        })
+                    } else {
+                        buffer.as_entire_binding()
+                    },
+                }
             })
             .collect();
         device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: None,
+            label: Some(self.file),
             layout: &self.layout,
             entries: &entries,
         })
@@ -401,12 +435,12 @@ fn build(
             binding: i as u32,
             visibility: wgpu::ShaderStages::COMPUTE,
             ty: wgpu::BindingType::Buffer {
-                ty: match slot {
+                ty: match slot.access {
                     Uniform | UniformDynamic => wgpu::BufferBindingType::Uniform,
                     Read => wgpu::BufferBindingType::Storage { read_only: true },
                     ReadWrite => wgpu::BufferBindingType::Storage { read_only: false },
                 },
-                has_dynamic_offset: *slot == UniformDynamic,
+                has_dynamic_offset: slot.access == UniformDynamic,
                 min_binding_size: None,
             },
             count: None,
@@ -440,6 +474,7 @@ fn build(
     });
     Kernel {
         pipeline,
+        file: file.name,
         layout,
         slots,
         dynamic_size: dynamic,
@@ -452,23 +487,63 @@ mod tests {
 
     /// Every stage file opens with a one-line purpose comment that names its CPU twin (or says
     /// it has none), and declares the overrides it is given.
+    const FILES: [StageFile; 13] = [
+        ROOTFIX_LEVEL,
+        ROOTFIX_NARROW,
+        LEAFFIX_LEVEL,
+        LEAFFIX_NARROW,
+        SCAN_TILE,
+        SCAN_TILE_EXACT,
+        SCAN_ADD,
+        SCAN_CHAIN,
+        VECTORIAL_READ,
+        VECTORIAL_READ_LIMBS,
+        ADDITION_LEVEL,
+        PERMUTE,
+        COPY,
+    ];
+
+    /// Buffers are bound by variable name, so each file's names must be distinct, and
+    /// binding 0 is the uniform a dynamic file reads at an offset.
+    #[test]
+    fn stage_files_declare_named_bindings() {
+        for file in FILES {
+            let slots = file.slots();
+            assert!(!slots.is_empty(), "{}", file.name);
+            for (i, slot) in slots.iter().enumerate() {
+                assert!(
+                    slot.name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_'),
+                    "{}: `{}`",
+                    file.name,
+                    slot.name
+                );
+                assert!(
+                    slots[..i].iter().all(|other| other.name != slot.name),
+                    "{}: `{}` twice",
+                    file.name,
+                    slot.name
+                );
+            }
+            let uniforms: Vec<usize> = (0..slots.len())
+                .filter(|&i| matches!(slots[i].access, Uniform | UniformDynamic))
+                .collect();
+            assert_eq!(uniforms, [0], "{}", file.name);
+            assert_eq!(
+                slots[0].access == UniformDynamic,
+                file.dynamic,
+                "{}",
+                file.name
+            );
+        }
+        // The exact scan's tile shader stands in for the float one: same buffers, same names.
+        assert_eq!(SCAN_TILE.slots(), SCAN_TILE_EXACT.slots());
+    }
+
     #[test]
     fn stage_files_name_their_twin() {
-        for file in [
-            ROOTFIX_LEVEL,
-            ROOTFIX_NARROW,
-            LEAFFIX_LEVEL,
-            LEAFFIX_NARROW,
-            SCAN_TILE,
-            SCAN_TILE_EXACT,
-            SCAN_ADD,
-            SCAN_CHAIN,
-            VECTORIAL_READ,
-            VECTORIAL_READ_LIMBS,
-            ADDITION_LEVEL,
-            PERMUTE,
-            COPY,
-        ] {
+        for file in FILES {
             let first = file.source.lines().next().unwrap();
             assert!(first.starts_with("// "), "{}", file.name);
             assert!(

@@ -108,19 +108,26 @@ impl VectorialTree {
             k.scan_tour[o].bind(
                 &ctx.device,
                 &[
-                    &params[0],
-                    &tiles[0],
-                    &data[0],
-                    above(0),
-                    &tour,
-                    &labels.input,
+                    ("scan", &params[0]),
+                    ("tiles", &tiles[0]),
+                    ("data", &data[0]),
+                    ("totals", above(0)),
+                    ("tour", &tour),
+                    ("w", &labels.input),
                 ],
             )
         });
         let read = [0, 1].map(|o| {
             k.read[o].bind(
                 &ctx.device,
-                &[&count, &pos, &data[0], &tiles[0], above(0), &labels.output],
+                &[
+                    ("count", &count),
+                    ("pos", &pos),
+                    ("x", &data[0]),
+                    ("tiles", &tiles[0]),
+                    ("block_prefix", above(0)),
+                    ("out", &labels.output),
+                ],
             )
         });
         // The exact reference's buffer and labels only where asked for: a kernel run alone
@@ -136,7 +143,14 @@ impl VectorialTree {
                 let bind = [0, 1].map(|o| {
                     kernels[o].bind(
                         &ctx.device,
-                        &[&count, &pos, &data[0], &tiles[0], above(0), &limbs],
+                        &[
+                            ("count", &count),
+                            ("pos", &pos),
+                            ("x", &data[0]),
+                            ("tiles", &tiles[0]),
+                            ("block_prefix", above(0)),
+                            ("out", &limbs),
+                        ],
                     )
                 });
                 Some((bind, limbs, layout.orig.clone()))
@@ -149,12 +163,12 @@ impl VectorialTree {
                 let bind = k.scan_tile.bind(
                     &ctx.device,
                     &[
-                        &params[i],
-                        &tiles[i],
-                        &data[i],
-                        above(i),
-                        &unused_ro,
-                        &unused_ro,
+                        ("scan", &params[i]),
+                        ("tiles", &tiles[i]),
+                        ("data", &data[i]),
+                        ("totals", above(i)),
+                        ("tour", &unused_ro),
+                        ("w", &unused_ro),
                     ],
                 );
                 (bind, layout.levels[i].tiles.len() as u32)
@@ -163,9 +177,15 @@ impl VectorialTree {
         let add = (1..levels.saturating_sub(1))
             .rev()
             .map(|i| {
-                let bind = k
-                    .scan_add
-                    .bind(&ctx.device, &[&params[i], &tiles[i], &data[i], above(i)]);
+                let bind = k.scan_add.bind(
+                    &ctx.device,
+                    &[
+                        ("scan", &params[i]),
+                        ("tiles", &tiles[i]),
+                        ("data", &data[i]),
+                        ("block_prefix", above(i)),
+                    ],
+                );
                 (bind, layout.levels[i].tiles.len() as u32)
             })
             .collect();
@@ -192,10 +212,10 @@ impl VectorialTree {
                     ..Default::default()
                 },
             );
-            let bind = ctx
-                .kernels
-                .scan_chain
-                .bind(&ctx.device, &[&count, &segs, &data[1]]);
+            let bind = ctx.kernels.scan_chain.bind(
+                &ctx.device,
+                &[("count", &count), ("segments", &segs), ("data", &data[1])],
+            );
             params.extend([segs, count]);
             Some((bind, segments))
         } else {
