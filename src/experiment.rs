@@ -96,21 +96,38 @@ impl Backend for Cpu {
     }
 }
 
-/// One algorithm's results and errors on one operation.
-pub struct Outcome {
+/// What is kept of one algorithm's outcome on one op once its per-node data is gone: the
+/// summaries every table, row and verdict reads.
+#[derive(Debug, Clone)]
+pub struct Measured {
     pub algorithm: Algorithm,
     pub op: Op,
-    pub values: Vec<f32>,
-    pub errors: Vec<NodeError>,
     pub summary: ErrorSummary,
-    /// Per-node error bounds of this algorithm's summation tree (analysis::bounds).
-    pub bounds: NodeBounds,
     /// The errors against the bounds: violations, tightness.
     pub bound_summary: BoundSummary,
     /// Nodes where the backend's result differs from its CPU twin's bits (a bug), as the
     /// bounds' replay of the twin's additions finds them; `None` when the results are the
     /// twin's own.
     pub gpu_mismatches: Option<usize>,
+    /// The largest distance, in ulps, from the correctly rounded result (+∞ for a non-finite
+    /// one).
+    pub max_ulps: f64,
+}
+
+/// One algorithm's results and errors on one operation, node by node.
+pub struct Outcome {
+    pub measured: Measured,
+    pub values: Vec<f32>,
+    pub errors: Vec<NodeError>,
+    /// Per-node error bounds of this algorithm's summation tree (analysis::bounds).
+    pub bounds: NodeBounds,
+}
+
+impl std::ops::Deref for Outcome {
+    type Target = Measured;
+    fn deref(&self) -> &Measured {
+        &self.measured
+    }
 }
 
 /// All outcomes of one operation with their shared reference.
@@ -118,6 +135,61 @@ pub struct OpResults {
     pub op: Op,
     pub reference: Reference,
     pub outcomes: Vec<Outcome>,
+}
+
+/// The summaries of every outcome of `results`, op by op.
+pub fn measured(results: &[OpResults]) -> impl Iterator<Item = &Measured> {
+    results
+        .iter()
+        .flat_map(|r| r.outcomes.iter().map(|o| &o.measured))
+}
+
+/// Where a streaming evaluation puts its outcomes, each as it is complete: a consumer takes
+/// from its per-node data what it keeps (dump rows, a sample, a grid cell) and drops the rest,
+/// so one tree's evaluation holds the per-node data of the outcomes in flight only.
+pub trait Sink {
+    /// One outcome of the op being evaluated, in the order of the algorithms given.
+    fn outcome(&mut self, reference: &Reference, outcome: Outcome) -> Result<(), Error>;
+    /// The op's outcomes are all given; its reference is no longer needed by the evaluation.
+    fn op_done(&mut self, op: Op, reference: Reference) -> Result<(), Error>;
+}
+
+/// A sink that keeps everything: every op's reference and outcomes.
+#[derive(Default)]
+struct Collect {
+    outcomes: Vec<Outcome>,
+    done: Vec<OpResults>,
+}
+
+impl Sink for Collect {
+    fn outcome(&mut self, _reference: &Reference, outcome: Outcome) -> Result<(), Error> {
+        self.outcomes.push(outcome);
+        Ok(())
+    }
+    fn op_done(&mut self, op: Op, reference: Reference) -> Result<(), Error> {
+        self.done.push(OpResults {
+            op,
+            reference,
+            outcomes: std::mem::take(&mut self.outcomes),
+        });
+        Ok(())
+    }
+}
+
+/// A sink that keeps the summaries only (what `run` and a sweep's rows print).
+#[derive(Default)]
+pub struct Summaries {
+    pub measured: Vec<Measured>,
+}
+
+impl Sink for Summaries {
+    fn outcome(&mut self, _reference: &Reference, outcome: Outcome) -> Result<(), Error> {
+        self.measured.push(outcome.measured);
+        Ok(())
+    }
+    fn op_done(&mut self, _op: Op, _reference: Reference) -> Result<(), Error> {
+        Ok(())
+    }
 }
 
 /// Runs every algorithm on every op and measures each against the reference.
@@ -147,15 +219,23 @@ pub fn evaluate_weighted(
     reference: ReferenceKind,
     backend: &dyn Backend,
 ) -> Result<Vec<OpResults>, Error> {
-    evaluate_with_progress(tree, w, ops, algos, reference, backend, &|_| {})
+    let mut all = Collect::default();
+    evaluate_into(tree, w, ops, algos, reference, backend, &|_| {}, &mut all)?;
+    Ok(all.done)
 }
 
-/// [`evaluate_weighted`], calling `done` with a label ("rootfix reference", "rootfix
-/// vectorial") as each step finishes. The backend's kernels run one after another (a device
-/// runs them in turn); the CPU twins and every evaluation (errors, bounds) run in parallel
-/// over the algorithms, each independent of the others, so the results are those of a
-/// sequential evaluation.
-pub fn evaluate_with_progress(
+/// Evaluates every algorithm on every op, giving each outcome to `sink` as it is complete and
+/// calling `done` with a label ("rootfix reference", "rootfix vectorial") as each step
+/// finishes.
+///
+/// The ops run one after another, each with its own reference, dropped when the op is done.
+/// The algorithms run as many at a time as rayon has threads (a backend's kernels one after
+/// another, as a device runs them; the CPU twins, errors and bounds in parallel), and their
+/// outcomes reach the sink in the order given: the results are those of a sequential
+/// evaluation, and the per-node data alive at once is that of one op's reference and of the
+/// algorithms in flight.
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate_into(
     tree: &Tree,
     w: &[f32],
     ops: &[Op],
@@ -163,18 +243,19 @@ pub fn evaluate_with_progress(
     reference: ReferenceKind,
     backend: &dyn Backend,
     done: &(dyn Fn(&str) + Sync),
-) -> Result<Vec<OpResults>, Error> {
+    sink: &mut dyn Sink,
+) -> Result<(), Error> {
     let on_backend = |a: Algorithm| a.has_gpu_kernel() && !backend.is_cpu();
-    ops.iter()
-        .map(|&op| {
-            let from_backend = match reference {
-                ReferenceKind::Exact => backend.exact_reference(tree, w, op)?,
-                ReferenceKind::Dd => None,
-            };
-            let reference =
-                from_backend.unwrap_or_else(|| Reference::compute(reference, tree, w, op));
-            done(&format!("{op} reference"));
-            let from_backend = algos
+    let at_once = rayon::current_num_threads().max(1);
+    for &op in ops {
+        let from_backend = match reference {
+            ReferenceKind::Exact => backend.exact_reference(tree, w, op)?,
+            ReferenceKind::Dd => None,
+        };
+        let reference = from_backend.unwrap_or_else(|| Reference::compute(reference, tree, w, op));
+        done(&format!("{op} reference"));
+        for chunk in algos.chunks(at_once) {
+            let from_backend = chunk
                 .iter()
                 .map(|&a| {
                     on_backend(a)
@@ -182,7 +263,7 @@ pub fn evaluate_with_progress(
                         .transpose()
                 })
                 .collect::<Result<Vec<_>, Error>>()?;
-            let outcomes = algos
+            let outcomes: Vec<Result<Outcome, Error>> = chunk
                 .par_iter()
                 .zip(from_backend)
                 .map_init(
@@ -195,14 +276,14 @@ pub fn evaluate_with_progress(
                         outcome
                     },
                 )
-                .collect::<Result<Vec<_>, Error>>()?;
-            Ok(OpResults {
-                op,
-                reference,
-                outcomes,
-            })
-        })
-        .collect()
+                .collect();
+            for outcome in outcomes {
+                sink.outcome(&reference, outcome?)?;
+            }
+        }
+        sink.op_done(op, reference)?;
+    }
+    Ok(())
 }
 
 /// One algorithm's outcome: its results (the backend's, else its CPU twin's) against the
@@ -215,57 +296,60 @@ fn evaluate_one(
     (backend, from_backend): (&dyn Backend, Option<Vec<f32>>),
     scratch: &mut Float,
 ) -> Result<Outcome, Error> {
+    if let Some(values) = &from_backend
+        && values.len() != tree.len()
+    {
+        return Err(Error::Gpu(format!(
+            "{} returned {} values of {algorithm} {op} for {} vertices",
+            backend.describe(),
+            values.len(),
+            tree.len()
+        )));
+    }
+    // One pass of the algorithm's order gives the twin's values (its f32 additions,
+    // replayed) with every bound; a backend's own values are checked against that replay,
+    // without running the twin a second time.
     let on_backend = from_backend.is_some();
-    let values = match from_backend {
-        Some(values) if values.len() != tree.len() => {
-            return Err(Error::Gpu(format!(
-                "{} returned {} values of {algorithm} {op} for {} vertices",
-                backend.describe(),
-                values.len(),
-                tree.len()
-            )));
-        }
-        Some(values) => values,
-        None => algorithm.twin(tree, w, op),
-    };
+    let (values, bounds) = bounds::evaluate(tree, w, algorithm, op, from_backend);
     let errors: Vec<NodeError> = values
         .iter()
         .enumerate()
         .map(|(v, &x)| reference.error(v, x, scratch))
         .collect();
     let summary = ErrorSummary::from_errors(&errors);
-    let bounds = bounds::node_bounds(tree, w, algorithm, op, &values);
-    // The bounds replay the algorithm's f32 additions (its twin's bits, by the same generic
-    // order): the backend's result is checked against that, without running the twin a
-    // second time.
     let gpu_mismatches = on_backend.then_some(bounds.replay_mismatches);
     let bound_summary = bounds::summarize(reference, &values, &errors, &bounds, scratch);
+    let max_ulps = analysis::metrics::max_ulps(&values, reference);
     Ok(Outcome {
-        algorithm,
-        op,
+        measured: Measured {
+            algorithm,
+            op,
+            summary,
+            bound_summary,
+            gpu_mismatches,
+            max_ulps,
+        },
         values,
         errors,
-        summary,
         bounds,
-        bound_summary,
-        gpu_mismatches,
     })
 }
 
 /// The backend-vs-twin mismatches of evaluated results, one line per op × algorithm with any;
 /// the count is the total over all nodes.
-pub fn mismatch_report(context: &str, results: &[OpResults]) -> (usize, Vec<String>) {
+pub fn mismatch_report<'a>(
+    context: &str,
+    measured: impl IntoIterator<Item = &'a Measured>,
+) -> (usize, Vec<String>) {
     let mut total = 0;
     let mut lines = Vec::new();
-    for r in results {
-        for o in &r.outcomes {
-            if let Some(k) = o.gpu_mismatches.filter(|&k| k > 0) {
-                total += k;
-                lines.push(format!(
-                    "{context} {} {}: {k} node(s) differ from the CPU twin",
-                    r.op, o.algorithm
-                ));
-            }
+    for o in measured {
+        if let Some(k) = o.gpu_mismatches.filter(|&k| k > 0) {
+            total += k;
+            lines.push(format!(
+                "{context} {} {}: {k} node(s) differ from the CPU twin",
+                o.op, o.algorithm
+            ));
         }
     }
     (total, lines)

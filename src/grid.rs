@@ -10,7 +10,7 @@ use analysis::algorithms::PaperRole;
 use analysis::bounds::NodeBounds;
 use analysis::bounds::{bound_lost_bits, extra_bits, tightness};
 pub use analysis::records::bounds_table::GridParams;
-use analysis::{Algorithm, Op, ReferenceKind};
+use analysis::{Algorithm, Op, Reference, ReferenceKind};
 use generators::Topology;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -147,28 +147,39 @@ pub fn fingerprint(tree: &generators::Tree, w: &[f32]) -> String {
 /// The outcome the vectorial algorithms are compared with: the paper's Algorithm 1
 /// (parallel), or its sequential baseline (the same additions) when that was not run.
 pub fn baseline_outcome(r: &OpResults) -> Option<&Outcome> {
+    let base = baseline_algorithm(r.outcomes.iter().map(|o| o.algorithm))?;
+    r.outcomes.iter().find(|o| o.algorithm == base)
+}
+
+/// Which of `algos` the vectorial algorithms are compared with ([`baseline_outcome`]).
+pub fn baseline_algorithm(algos: impl Iterator<Item = Algorithm> + Clone) -> Option<Algorithm> {
     [PaperRole::Algorithm1, PaperRole::Baseline]
         .into_iter()
         .map(Algorithm::with_role)
-        .find_map(|a| r.outcomes.iter().find(|o| o.algorithm == a))
+        .find(|&a| algos.clone().any(|b| b == a))
 }
 
 /// Predicted and measured extra lost bits of `o` over `base` at node v (x = exact value):
 /// `extra_bits` of the a priori bounds ([`NodeBounds::det`]) and of the errors. None when
 /// x = 0.
-pub fn node_extra_bits(r: &OpResults, o: &Outcome, base: &Outcome, v: usize) -> Option<(f64, f64)> {
-    node_extra_bits_by(r, o, base, v, 0)
+pub fn node_extra_bits(
+    reference: &Reference,
+    o: &Outcome,
+    base: &Outcome,
+    v: usize,
+) -> Option<(f64, f64)> {
+    node_extra_bits_by(reference, o, base, v, 0)
 }
 
 /// As [`node_extra_bits`], predicted by bound `which` of [`PREDICTORS`].
 pub fn node_extra_bits_by(
-    r: &OpResults,
+    reference: &Reference,
     o: &Outcome,
     base: &Outcome,
     v: usize,
     which: usize,
 ) -> Option<(f64, f64)> {
-    let x = r.reference.value_f64(v);
+    let x = reference.value_f64(v);
     Some((
         extra_bits(
             predictor(&o.bounds, which)[v],
@@ -225,7 +236,7 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
                 sci(spec.target_cond),
                 spec.n
             );
-            let bad = verdict::violations(&context, &results);
+            let bad = verdict::violations(&context, experiment::measured(&results));
             let mut cells = Vec::new();
             for r in &results {
                 let base = baseline_outcome(r);
@@ -269,7 +280,9 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
                     if let (true, Some(base)) = (o.algorithm.is_vectorial(), base) {
                         for (which, diffs) in cell.extra_diff.iter_mut().enumerate() {
                             for v in 0..o.values.len() {
-                                if let Some((p, m)) = node_extra_bits_by(r, o, base, v, which) {
+                                if let Some((p, m)) =
+                                    node_extra_bits_by(&r.reference, o, base, v, which)
+                                {
                                     diffs.push((p - m) as f32);
                                 }
                             }

@@ -3,8 +3,9 @@
 //! [`PER_OUTCOME`] vertices plus the worst node, so its size does not grow with `--nodes`.
 
 use crate::Error;
-use crate::experiment::OpResults;
+use crate::experiment::Outcome;
 use crate::sweep::files;
+use analysis::Reference;
 pub use analysis::records::nodes_sample::{FILE, NodeRecord};
 use std::collections::HashSet;
 use std::fs;
@@ -12,40 +13,36 @@ use std::path::{Path, PathBuf};
 
 /// Vertices sampled per tree × algorithm × op (plus the worst one).
 pub const PER_OUTCOME: usize = 24;
-/// The sampled nodes of one tree. Only nodes with a finite relative error are sampled: flagged
+/// The sampled nodes of one outcome of tree `tree`. Only nodes with a finite relative error are sampled: flagged
 /// nodes (exact value 0, computed value not), non-finite results and overflowing nodes are
 /// left out; results.csv counts them.
-pub fn sample(tree: usize, results: &[OpResults]) -> Vec<NodeRecord> {
+pub fn sample(tree: usize, reference: &Reference, o: &Outcome) -> Vec<NodeRecord> {
     let mut out = Vec::new();
-    for r in results {
-        for o in &r.outcomes {
-            let n = o.errors.len();
-            let stride = n.div_ceil(PER_OUTCOME).max(1);
-            let worst = o
-                .errors
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| sampled(e))
-                .max_by(|a, b| a.1.rel.total_cmp(&b.1.rel).then(b.0.cmp(&a.0)))
-                .map(|(v, _)| v);
-            for (v, e) in o.errors.iter().enumerate() {
-                if !sampled(e) || (v % stride != 0 && Some(v) != worst) {
-                    continue;
-                }
-                let x = r.reference.value_f64(v).abs();
-                out.push(NodeRecord {
-                    tree,
-                    algorithm: o.algorithm.to_string(),
-                    op: o.op.to_string(),
-                    vertex: v as u32,
-                    cond: r.reference.cond(v),
-                    rel_error: e.rel,
-                    lost_bits: e.lost_bits(),
-                    bound_rel: (x > 0.0).then(|| o.bounds.det[v] / x),
-                    worst: u8::from(Some(v) == worst),
-                });
-            }
+    let n = o.errors.len();
+    let stride = n.div_ceil(PER_OUTCOME).max(1);
+    let worst = o
+        .errors
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| sampled(e))
+        .max_by(|a, b| a.1.rel.total_cmp(&b.1.rel).then(b.0.cmp(&a.0)))
+        .map(|(v, _)| v);
+    for (v, e) in o.errors.iter().enumerate() {
+        if !sampled(e) || (v % stride != 0 && Some(v) != worst) {
+            continue;
         }
+        let x = reference.value_f64(v).abs();
+        out.push(NodeRecord {
+            tree,
+            algorithm: o.algorithm.to_string(),
+            op: o.op.to_string(),
+            vertex: v as u32,
+            cond: reference.cond(v),
+            rel_error: e.rel,
+            lost_bits: e.lost_bits(),
+            bound_rel: (x > 0.0).then(|| o.bounds.det[v] / x),
+            worst: u8::from(Some(v) == worst),
+        });
     }
     out
 }

@@ -3,7 +3,7 @@
 //! bugs, never noise.
 
 use crate::Error;
-use crate::experiment::OpResults;
+use crate::experiment::Measured;
 use analysis::ReferenceKind;
 
 /// Deterministic-bound violations found by a command, with one line per reported node.
@@ -22,37 +22,38 @@ impl Violations {
 }
 
 /// The violations of one evaluated instance; `context` names the instance.
-pub fn violations(context: &str, results: &[OpResults]) -> Violations {
+pub fn violations<'a>(
+    context: &str,
+    measured: impl IntoIterator<Item = &'a Measured>,
+) -> Violations {
     let mut out = Violations::default();
-    for r in results {
-        for o in &r.outcomes {
-            let s = &o.bound_summary;
-            let total = s.bound_violations + s.sharp_violations + s.running_violations;
-            if total == 0 {
-                continue;
-            }
-            out.count += total;
-            for v in &s.violations {
-                out.lines.push(format!(
-                    "{context} {} {} vertex {}: computed {:e}, exact {:e}, |error| {:e} > {} bound {:e}",
-                    r.op,
-                    o.algorithm,
-                    v.vertex,
-                    v.computed,
-                    v.reference,
-                    v.abs_error,
-                    v.bound_kind,
-                    v.bound
-                ));
-            }
-            if total > s.violations.len() {
-                out.lines.push(format!(
-                    "{context} {} {}: … and {} more",
-                    r.op,
-                    o.algorithm,
-                    total - s.violations.len()
-                ));
-            }
+    for o in measured {
+        let s = &o.bound_summary;
+        let total = s.bound_violations + s.sharp_violations + s.running_violations;
+        if total == 0 {
+            continue;
+        }
+        out.count += total;
+        for v in &s.violations {
+            out.lines.push(format!(
+                "{context} {} {} vertex {}: computed {:e}, exact {:e}, |error| {:e} > {} bound {:e}",
+                o.op,
+                o.algorithm,
+                v.vertex,
+                v.computed,
+                v.reference,
+                v.abs_error,
+                v.bound_kind,
+                v.bound
+            ));
+        }
+        if total > s.violations.len() {
+            out.lines.push(format!(
+                "{context} {} {}: … and {} more",
+                o.op,
+                o.algorithm,
+                total - s.violations.len()
+            ));
         }
     }
     out

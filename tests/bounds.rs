@@ -109,7 +109,7 @@ fn no_deterministic_bound_violation_over_two_million_nodes() {
         let results =
             experiment::evaluate(&inst, &Op::ALL, &Algorithm::ALL, ReferenceKind::Exact, &Cpu)
                 .unwrap();
-        let bad = verdict::violations(&format!("{:?}", inst.spec), &results);
+        let bad = verdict::violations(&format!("{:?}", inst.spec), experiment::measured(&results));
         assert_eq!(bad.count, 0, "{}", bad.lines.join("\n"));
         for r in &results {
             for o in &r.outcomes {
@@ -171,7 +171,7 @@ fn contraction_bounds_hold_and_its_sums_are_shallow() {
                 &Cpu,
             )
             .unwrap();
-            let bad = verdict::violations(&format!("{spec:?}"), &results);
+            let bad = verdict::violations(&format!("{spec:?}"), experiment::measured(&results));
             assert_eq!(bad.count, 0, "{}", bad.lines.join("\n"));
             let rounds = analysis::orders::contraction::Schedule::new(&inst.tree)
                 .rounds()
@@ -362,7 +362,7 @@ fn a_wrong_result_is_a_violation_with_exit_code_3() {
         &Corrupt,
     )
     .unwrap();
-    let bad = verdict::violations("test", &results);
+    let bad = verdict::violations("test", experiment::measured(&results));
     // Every corrupted node violates both a priori bounds (Σγ|t| and sharp).
     assert_eq!(bad.count, 8, "{:?}", bad.lines);
     assert!(bad.lines.iter().all(|l| l.contains("vertex 500")));

@@ -62,7 +62,7 @@ fn evaluate_grid() -> Vec<String> {
                     &Cpu,
                 )
                 .unwrap();
-                let bad = verdict::violations(&format!("{spec:?}"), &results);
+                let bad = verdict::violations(&format!("{spec:?}"), experiment::measured(&results));
                 assert_eq!(bad.count, 0, "{}", bad.lines.join("\n"));
                 for (i, r) in results.iter().enumerate() {
                     let [par, vcp] = [0, 1].map(|k| &r.outcomes[k]);

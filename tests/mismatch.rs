@@ -50,7 +50,10 @@ fn mismatches_are_counted_per_algorithm() {
         // sequential never runs on a backend; parallel has the flipped bit; vectorial agrees.
         assert_eq!(counts, [None, Some(1), Some(0)], "{}", r.op);
     }
-    assert_eq!(experiment::mismatch_report("t", &bad).0, 2);
+    assert_eq!(
+        experiment::mismatch_report("t", experiment::measured(&bad)).0,
+        2
+    );
     let good = experiment::evaluate(&instance, &ops, &algos, ReferenceKind::Exact, &Cpu).unwrap();
     assert!(
         good.iter()

@@ -4,12 +4,13 @@ use super::phases::Phases;
 use super::{
     AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, parse_single_cond,
 };
+use analysis::bounds::extra_bits;
 use analysis::limbs::ExactScale;
-use analysis::{Algorithm, ErrorClass};
+use analysis::{Algorithm, ErrorClass, Op, Reference};
 use clap::Args;
 use generators::Topology;
 use std::path::{Path, PathBuf};
-use treefix_accuracy::experiment::{self, InstanceSpec};
+use treefix_accuracy::experiment::{self, InstanceSpec, Measured, Outcome, Sink};
 use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
 use treefix_accuracy::inputs::{self, WeightChoice};
 use treefix_accuracy::{Error, grid, memory, output, verdict};
@@ -160,22 +161,41 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
             eprintln!("{line}");
         }
     });
-    let results = experiment::evaluate_with_progress(
+    // The dump is written outcome by outcome as each is evaluated, into a file made
+    // visible only once complete; it compares the vectorial algorithms with the baseline,
+    // which must then come before them.
+    let algos = match &a.dump {
+        Some(_) => baseline_first(&a.algos.algos),
+        None => a.algos.algos.clone(),
+    };
+    let mut sink = RunSink {
+        subject: &s,
+        dump: a.dump.as_deref().map(Dump::create).transpose()?,
+        baseline: grid::baseline_algorithm(algos.iter().copied()),
+        order: a.algos.algos.clone(),
+        next: 0,
+        early: None,
+        measured: Vec::new(),
+    };
+    let evaluated = experiment::evaluate_into(
         &s.tree,
         &s.weights,
         &a.ops.ops,
-        &a.algos.algos,
+        &algos,
         a.measure.reference,
         &*backend,
         &|done| phases.done(done),
+        &mut sink,
     );
     drop(phases);
-    let results = results?;
+    evaluated?;
+    let RunSink { dump, measured, .. } = sink;
     // The dump first: the tables below may meet a closed pipe (`| head`), which ends the
     // process (SIGPIPE), and the file must be complete by then.
-    if let Some(path) = &a.dump {
-        dump(path, &s, &results)?;
+    if let Some(dump) = dump {
+        dump.commit()?;
     }
+    let results = measured;
     println!(
         "{} height={} mean branching={:.1} achieved κ={} seed={}",
         s.title,
@@ -207,7 +227,7 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
 }
 
 /// `run`'s first table: the errors of each op × algorithm.
-fn error_summary(results: &[experiment::OpResults]) -> String {
+fn error_summary(results: &[Measured]) -> String {
     let mut s = format!(
         "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8} {:>7} {:>9} {:>8}\n",
         "op",
@@ -220,12 +240,12 @@ fn error_summary(results: &[experiment::OpResults]) -> String {
         "nonfinite",
         "overflow"
     );
-    for r in results {
-        for o in &r.outcomes {
+    for o in results {
+        {
             let e = &o.summary;
             s += &format!(
                 "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8.2} {:>7} {:>9} {:>8}\n",
-                r.op.name(),
+                o.op.name(),
                 o.algorithm.name(),
                 sci(e.max_rel_error),
                 sci(e.median_rel_error),
@@ -241,20 +261,18 @@ fn error_summary(results: &[experiment::OpResults]) -> String {
 }
 
 /// One line per op × algorithm where f32 overflowed, saying why.
-fn overflow_summary(results: &[experiment::OpResults]) -> String {
+fn overflow_summary(results: &[Measured]) -> String {
     let mut s = String::new();
-    for r in results {
-        for o in &r.outcomes {
-            if let Some(why) = o.bound_summary.overflow.describe() {
-                s += &format!("{} {}: {why}\n", r.op, o.algorithm);
-            }
+    for o in results {
+        if let Some(why) = o.bound_summary.overflow.describe() {
+            s += &format!("{} {}: {why}\n", o.op, o.algorithm);
         }
     }
     s
 }
 
 /// `run`'s second table: the bounds of each op × algorithm.
-fn bounds_summary(results: &[experiment::OpResults]) -> String {
+fn bounds_summary(results: &[Measured]) -> String {
     let mut s = format!(
         "{:<8} {:<21} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
         "op",
@@ -266,12 +284,12 @@ fn bounds_summary(results: &[experiment::OpResults]) -> String {
         "violations",
         "prob viol"
     );
-    for r in results {
-        for o in &r.outcomes {
+    for o in results {
+        {
             let b = &o.bound_summary;
             s += &format!(
                 "{:<8} {:<21} {:>10.2} {:>10.2} {:>10} {:>10} {:>10} {:>10}\n",
-                r.op.name(),
+                o.op.name(),
                 o.algorithm.name(),
                 b.max_bound_lost_bits,
                 b.max_sharp_lost_bits,
@@ -313,53 +331,162 @@ const DUMP_COLUMNS: [&str; 24] = [
     "ulps",
 ];
 
-/// Per-node CSV: one row per op × algorithm × vertex.
-// A vertex indexes a dozen per-node arrays at once: a range loop reads best.
-#[allow(clippy::needless_range_loop)]
-fn dump(path: &Path, s: &Subject, results: &[experiment::OpResults]) -> Result<(), Error> {
-    let file = output::OutputFile::create(path)?;
-    let mut w = csv::Writer::from_writer(std::io::BufWriter::new(file));
-    let tree = &s.tree;
-    w.write_record(DUMP_COLUMNS)
-        .map_err(output::csv_error(path))?;
-    for r in results {
-        let scan_prefix = analysis::metrics::scan_abs_prefix(tree, &s.weights, r.op);
-        let base = grid::baseline_outcome(r);
-        for o in &r.outcomes {
-            let vectorial = o.algorithm.is_vectorial();
-            let mut overflowed = o.bounds.overflowed.iter().copied().peekable();
-            for v in 0..tree.len() {
-                let overflow = if r.reference.beyond_f32(v) {
-                    overflowed.next_if_eq(&(v as u32));
-                    "beyond-range"
-                } else if overflowed.next_if_eq(&(v as u32)).is_some() {
-                    "partial-sum"
-                } else {
-                    ""
-                };
-                let e = &o.errors[v];
-                let correct = r.reference.rounded_f32(v);
-                let x = r.reference.value_f64(v).abs();
-                let extra = base
-                    .filter(|_| vectorial)
-                    .and_then(|b| grid::node_extra_bits(r, o, b, v));
-                w.write_record([
+/// `algos` with the dump's baseline ([`grid::baseline_algorithm`]) moved before the first
+/// vectorial algorithm, if it came after one: the vectorial rows compare with it. Its rows
+/// and summary still come in the order asked for ([`RunSink`]).
+fn baseline_first(algos: &[Algorithm]) -> Vec<Algorithm> {
+    let mut out = algos.to_vec();
+    let base = grid::baseline_algorithm(algos.iter().copied());
+    let first_vectorial = out.iter().position(|a| a.is_vectorial());
+    let at = base.and_then(|b| out.iter().position(|&a| a == b));
+    if let (Some(at), Some(first)) = (at, first_vectorial)
+        && at > first
+    {
+        let b = out.remove(at);
+        out.insert(first, b);
+    }
+    out
+}
+
+/// What `run` keeps of its outcomes: their summaries, and the dump's rows as they come, both
+/// in the order of `--algos`.
+struct RunSink<'a> {
+    subject: &'a Subject,
+    dump: Option<Dump>,
+    baseline: Option<Algorithm>,
+    /// The algorithms in the order asked for, and the position of the next one this op.
+    order: Vec<Algorithm>,
+    next: usize,
+    /// The baseline's outcome when it was evaluated before its turn ([`baseline_first`]).
+    early: Option<Outcome>,
+    measured: Vec<Measured>,
+}
+
+impl RunSink<'_> {
+    fn emit(&mut self, reference: &Reference, outcome: Outcome) -> Result<(), Error> {
+        if let Some(dump) = &mut self.dump {
+            dump.outcome(self.subject, reference, &outcome)?;
+        }
+        self.measured.push(outcome.measured);
+        self.next += 1;
+        Ok(())
+    }
+}
+
+impl Sink for RunSink<'_> {
+    fn outcome(&mut self, reference: &Reference, outcome: Outcome) -> Result<(), Error> {
+        let is_baseline = Some(outcome.algorithm) == self.baseline;
+        if is_baseline && let Some(dump) = &mut self.dump {
+            dump.baseline = Some(Baseline {
+                det: outcome.bounds.det.clone(),
+                abs: outcome.errors.iter().map(|e| e.abs).collect(),
+            });
+        }
+        if is_baseline && self.order.get(self.next) != Some(&outcome.algorithm) {
+            self.early = Some(outcome);
+            return Ok(());
+        }
+        self.emit(reference, outcome)?;
+        while let Some(early) = self
+            .early
+            .take_if(|e| self.order.get(self.next) == Some(&e.algorithm))
+        {
+            self.emit(reference, early)?;
+        }
+        Ok(())
+    }
+    fn op_done(&mut self, _op: Op, _reference: Reference) -> Result<(), Error> {
+        self.next = 0;
+        if let Some(dump) = &mut self.dump {
+            dump.baseline = None;
+            dump.scan_prefix = None;
+        }
+        Ok(())
+    }
+}
+
+/// The per-node CSV being written: one row per op × algorithm × vertex.
+struct Dump {
+    path: PathBuf,
+    writer: csv::Writer<std::io::BufWriter<output::OutputFile>>,
+    /// This op's baseline: its deterministic bounds and absolute errors, which the vectorial
+    /// algorithms' extra bits are measured against.
+    baseline: Option<Baseline>,
+    /// This op's Σ|E| up to each vertex's read (κ of the scan).
+    scan_prefix: Option<Vec<f64>>,
+}
+
+struct Baseline {
+    det: Vec<f64>,
+    abs: Vec<f64>,
+}
+
+impl Dump {
+    fn create(path: &Path) -> Result<Dump, Error> {
+        let file = output::OutputFile::create(path)?;
+        let mut writer = csv::Writer::from_writer(std::io::BufWriter::new(file));
+        writer
+            .write_record(DUMP_COLUMNS)
+            .map_err(output::csv_error(path))?;
+        Ok(Dump {
+            path: path.to_path_buf(),
+            writer,
+            baseline: None,
+            scan_prefix: None,
+        })
+    }
+
+    /// One outcome's rows.
+    // A vertex indexes a dozen per-node arrays at once: a range loop reads best.
+    #[allow(clippy::needless_range_loop)]
+    fn outcome(&mut self, s: &Subject, r: &Reference, o: &Outcome) -> Result<(), Error> {
+        let tree = &s.tree;
+        let path = &self.path;
+        let scan_prefix = self
+            .scan_prefix
+            .get_or_insert_with(|| analysis::metrics::scan_abs_prefix(tree, &s.weights, o.op));
+        let base = self
+            .baseline
+            .as_ref()
+            .filter(|_| o.algorithm.is_vectorial());
+        let mut overflowed = o.bounds.overflowed.iter().copied().peekable();
+        for v in 0..tree.len() {
+            let overflow = if r.beyond_f32(v) {
+                overflowed.next_if_eq(&(v as u32));
+                "beyond-range"
+            } else if overflowed.next_if_eq(&(v as u32)).is_some() {
+                "partial-sum"
+            } else {
+                ""
+            };
+            let e = &o.errors[v];
+            let correct = r.rounded_f32(v);
+            let exact = r.value_f64(v);
+            let x = exact.abs();
+            let extra = base.and_then(|b| {
+                Some((
+                    extra_bits(o.bounds.det[v], b.det[v], exact)?,
+                    extra_bits(e.abs, b.abs[v], exact)?,
+                ))
+            });
+            self.writer
+                .write_record([
                     v.to_string(),
                     tree.parent(v as u32)
                         .map(|p| p.to_string())
                         .unwrap_or_default(),
                     tree.depth(v as u32).to_string(),
                     f32_shortest(s.weights[v]),
-                    r.op.to_string(),
+                    o.op.to_string(),
                     o.algorithm.to_string(),
                     f32_shortest(o.values[v]),
-                    r.reference.value_string(v),
+                    r.value_string(v),
                     match e.class {
                         ErrorClass::Flagged => "flagged".into(),
                         _ => format!("{:e}", e.rel),
                     },
                     format!("{:.3}", e.lost_bits()),
-                    format!("{:e}", r.reference.cond(v)),
+                    format!("{:e}", r.cond(v)),
                     f64_shortest(o.bounds.det[v]),
                     f64_shortest(o.bounds.sharp[v]),
                     f64_shortest(o.bounds.prob[v]),
@@ -382,13 +509,19 @@ fn dump(path: &Path, s: &Subject, results: &[experiment::OpResults]) -> Result<(
                         .map_or_else(|| "inf".into(), |d| d.to_string()),
                 ])
                 .map_err(output::csv_error(path))?;
-            }
         }
+        Ok(())
     }
-    let file = w
-        .into_inner()
-        .map_err(|e| Error::write(path)(e.into_error()))?
-        .into_inner()
-        .map_err(|e| Error::write(path)(e.into_error()))?;
-    file.commit()
+
+    /// Makes the complete file visible.
+    fn commit(self) -> Result<(), Error> {
+        let path = &self.path;
+        let file = self
+            .writer
+            .into_inner()
+            .map_err(|e| Error::write(path)(e.into_error()))?
+            .into_inner()
+            .map_err(|e| Error::write(path)(e.into_error()))?;
+        file.commit()
+    }
 }

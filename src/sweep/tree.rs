@@ -3,10 +3,11 @@
 
 use super::params::{Job, Source, SweepParams};
 use crate::Error;
-use crate::experiment::{self, Backend, InstanceSpec, OpResults};
+use crate::experiment::{self, Backend, InstanceSpec, Measured, Outcome, Sink};
 use crate::inputs::{LoadedTree, TreeInput, WeightChoice};
 use crate::verdict::Violations;
 use analysis::records::results::ResultRow;
+use analysis::{Op, Reference};
 use std::time::Instant;
 
 /// What one evaluated tree contributes to the sweep's files.
@@ -100,25 +101,51 @@ pub(super) fn assess(
 ) -> Result<TreeDone, Error> {
     let t1 = Instant::now();
     let achieved = experiment::achieved_cond(&built.weights);
-    let results = experiment::evaluate_weighted(
+    let mut kept = Kept {
+        tree: job.index,
+        measured: Vec::new(),
+        sample: Vec::new(),
+    };
+    experiment::evaluate_into(
         &built.tree,
         &built.weights,
         &params.ops,
         &params.algos,
         params.reference,
         backend,
+        &|_| {},
+        &mut kept,
     )?;
     let t2 = Instant::now();
-    let rows = rows(params, job, &built, achieved, &results, backend_name);
+    let rows = rows(params, job, &built, achieved, &kept.measured, backend_name);
     let context = format!("tree {} ({}, seed {})", job.index, built.name, job.seed);
     Ok(TreeDone {
         rows,
-        sample: crate::nodes_sample::sample(job.index, &results),
-        violations: crate::verdict::violations(&context, &results),
-        mismatches: experiment::mismatch_report(&context, &results),
+        sample: kept.sample,
+        violations: crate::verdict::violations(&context, &kept.measured),
+        mismatches: experiment::mismatch_report(&context, &kept.measured),
         generate_s: built.generate_s,
         evaluate_s: (t2 - t1).as_secs_f64(),
     })
+}
+
+/// What a sweep keeps of a tree's outcomes: their summaries and a sample of their nodes.
+struct Kept {
+    tree: usize,
+    measured: Vec<Measured>,
+    sample: Vec<crate::nodes_sample::NodeRecord>,
+}
+
+impl Sink for Kept {
+    fn outcome(&mut self, reference: &Reference, outcome: Outcome) -> Result<(), Error> {
+        self.sample
+            .extend(crate::nodes_sample::sample(self.tree, reference, &outcome));
+        self.measured.push(outcome.measured);
+        Ok(())
+    }
+    fn op_done(&mut self, _op: Op, _reference: Reference) -> Result<(), Error> {
+        Ok(())
+    }
 }
 
 /// The tree's rows of results.csv: one per op × algorithm, in evaluation order.
@@ -127,14 +154,13 @@ fn rows(
     job: &Job,
     built: &Built<'_>,
     achieved: f64,
-    results: &[OpResults],
+    measured: &[Measured],
     backend_name: &str,
 ) -> Vec<ResultRow> {
     let (tree, source) = (&built.tree, built.source);
-    results
+    measured
         .iter()
-        .flat_map(|r| r.outcomes.iter().map(move |o| (r, o)))
-        .map(|(r, o)| ResultRow {
+        .map(|o| ResultRow {
             tree: job.index,
             topology: built.name.clone(),
             n: tree.len(),
@@ -170,7 +196,7 @@ fn rows(
             source_sha256: source.map(|s| s.sha256.clone()),
             nonfinite_nodes: Some(o.summary.nonfinite_nodes),
             overflow_nodes: Some(o.bound_summary.overflow.total()),
-            max_ulps: Some(analysis::metrics::max_ulps(&o.values, &r.reference)),
+            max_ulps: Some(o.max_ulps),
         })
         .collect()
 }
