@@ -228,12 +228,12 @@ pub fn evaluate_weighted(
 /// calling `done` with a label ("rootfix reference", "rootfix vectorial") as each step
 /// finishes.
 ///
-/// The ops run one after another, each with its own reference, dropped when the op is done.
-/// The algorithms run as many at a time as rayon has threads (a backend's kernels one after
-/// another, as a device runs them; the CPU twins, errors and bounds in parallel), and their
-/// outcomes reach the sink in the order given: the results are those of a sequential
-/// evaluation, and the per-node data alive at once is that of one op's reference and of the
-/// algorithms in flight.
+/// The ops run one after another, each with its own reference, dropped when the op is done,
+/// and so do the algorithms, each outcome reaching the sink before the next algorithm starts:
+/// the per-node data alive at once is one op's reference and one algorithm's evaluation. The
+/// threads work inside an evaluation instead (the scan plan's tiles, the vectorial reads, the
+/// per-node errors), each piece computed exactly as alone, so the results are those of a
+/// sequential evaluation.
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate_into(
     tree: &Tree,
@@ -246,7 +246,7 @@ pub fn evaluate_into(
     sink: &mut dyn Sink,
 ) -> Result<(), Error> {
     let on_backend = |a: Algorithm| a.has_gpu_kernel() && !backend.is_cpu();
-    let at_once = rayon::current_num_threads().max(1);
+    let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
     for &op in ops {
         let from_backend = match reference {
             ReferenceKind::Exact => backend.exact_reference(tree, w, op)?,
@@ -254,32 +254,20 @@ pub fn evaluate_into(
         };
         let reference = from_backend.unwrap_or_else(|| Reference::compute(reference, tree, w, op));
         done(&format!("{op} reference"));
-        for chunk in algos.chunks(at_once) {
-            let from_backend = chunk
-                .iter()
-                .map(|&a| {
-                    on_backend(a)
-                        .then(|| backend.compute(tree, w, a, op))
-                        .transpose()
-                })
-                .collect::<Result<Vec<_>, Error>>()?;
-            let outcomes: Vec<Result<Outcome, Error>> = chunk
-                .par_iter()
-                .zip(from_backend)
-                .map_init(
-                    || Float::new(generators::exact_sum::EXACT_PREC),
-                    |scratch, (&algorithm, device)| {
-                        let computed = (backend, device);
-                        let outcome =
-                            evaluate_one(tree, w, (algorithm, op), &reference, computed, scratch);
-                        done(&format!("{op} {algorithm}"));
-                        outcome
-                    },
-                )
-                .collect();
-            for outcome in outcomes {
-                sink.outcome(&reference, outcome?)?;
-            }
+        for &algorithm in algos {
+            let device = on_backend(algorithm)
+                .then(|| backend.compute(tree, w, algorithm, op))
+                .transpose()?;
+            let outcome = evaluate_one(
+                tree,
+                w,
+                (algorithm, op),
+                &reference,
+                (backend, device),
+                &mut scratch,
+            )?;
+            done(&format!("{op} {algorithm}"));
+            sink.outcome(&reference, outcome)?;
         }
         sink.op_done(op, reference)?;
     }
@@ -312,9 +300,12 @@ fn evaluate_one(
     let on_backend = from_backend.is_some();
     let (values, bounds) = bounds::evaluate(tree, w, algorithm, op, from_backend);
     let errors: Vec<NodeError> = values
-        .iter()
+        .par_iter()
         .enumerate()
-        .map(|(v, &x)| reference.error(v, x, scratch))
+        .map_init(
+            || Float::new(generators::exact_sum::EXACT_PREC),
+            |scratch, (v, &x)| reference.error(v, x, scratch),
+        )
         .collect();
     let summary = ErrorSummary::from_errors(&errors);
     let gpu_mismatches = on_backend.then_some(bounds.replay_mismatches);

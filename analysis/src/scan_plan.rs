@@ -21,6 +21,8 @@
 //! Zero padding adds exact zeros, so it never rounds. IEEE addition is commutative, so only
 //! the pairing of the operands matters, never their order.
 
+use rayon::prelude::*;
+
 /// Threads per workgroup of the scan shaders.
 pub const WORKGROUP_SIZE: usize = 256;
 /// Consecutive elements each thread scans serially.
@@ -79,7 +81,7 @@ pub fn scan_tiles<T: ScanValue>(data: &mut [T]) -> Vec<T> {
 
 /// Stage 1 on every tile, then `scan_totals` on the tile totals (nothing for a single tile).
 fn scan_tiles_then<T: ScanValue>(data: &mut [T], scan_totals: fn(&mut [T])) -> Vec<T> {
-    let mut totals: Vec<T> = data.chunks_mut(TILE).map(scan_tile).collect();
+    let mut totals: Vec<T> = data.par_chunks_mut(TILE).map(scan_tile).collect();
     if totals.len() <= 1 {
         return Vec::new();
     }
@@ -89,9 +91,14 @@ fn scan_tiles_then<T: ScanValue>(data: &mut [T], scan_totals: fn(&mut [T])) -> V
 
 /// Stage 3: every element of tile k ≥ 1 becomes `blocks[k − 1] + local`.
 pub fn uniform_add<T: ScanValue>(data: &mut [T], blocks: &[T]) {
-    for (p, x) in data.iter_mut().enumerate().skip(TILE) {
-        *x = uniform_add_at(blocks, p, *x);
-    }
+    data.par_chunks_mut(TILE)
+        .enumerate()
+        .skip(1)
+        .for_each(|(k, tile)| {
+            for x in tile {
+                *x = blocks[k - 1].plus(*x);
+            }
+        });
 }
 
 /// Stage 3 for the element at position p, from its tile-local value.
@@ -165,7 +172,7 @@ pub fn chained_scan_tiles<T: ScanValue>(data: &mut [T]) -> Vec<T> {
 /// [`chained_scan_tiles`], also returning the tile totals T_k before their scan (the chain's
 /// operands, whose errors the bounds charge one by one).
 pub fn chained_scan_tiles_with_totals<T: ScanValue>(data: &mut [T]) -> (Vec<T>, Vec<T>) {
-    let totals: Vec<T> = data.chunks_mut(TILE).map(scan_tile).collect();
+    let totals: Vec<T> = data.par_chunks_mut(TILE).map(scan_tile).collect();
     if totals.len() <= 1 {
         return (Vec::new(), totals);
     }

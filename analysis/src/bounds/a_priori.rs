@@ -6,7 +6,7 @@ use super::*;
 /// The arithmetic of one addition of a summation order, for the a priori bounds: its unit
 /// roundoff (every addition is fl(a + b) = (a + b)(1 + δ), |δ| ≤ unit) and how the read
 /// stage finishes.
-pub trait Roundoff: Copy + std::fmt::Debug + PartialEq {
+pub trait Roundoff: Copy + std::fmt::Debug + PartialEq + Send + Sync {
     /// x·unit for x ≥ 0, rounded upward.
     fn times(x: f64) -> f64;
     /// Whether the vectorial read rounds its float-float result once more to f32.

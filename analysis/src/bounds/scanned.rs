@@ -28,22 +28,29 @@ pub fn vectorial_a_priori<R: Roundoff>(
 ) -> APrioriBounds {
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
     let reader = vectorial_reader::<R>(tree, w, plan, op, GammaTilde::new(lambda));
+    let read = euler::read(tree, op, &reader);
+    // The scanned tour goes before the bounds are split into their vectors.
+    drop(reader);
     let mut out = APrioriBounds::with_capacity(tree.len());
-    out.extend(euler::read(tree, op, &reader));
+    out.extend(read);
     out
 }
 
 /// An Euler-tour order's f32 additions replayed with `plan`, with their running bounds.
 pub fn vectorial_running(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> (Vec<f32>, Vec<f64>) {
     let scanned = Scanned::new(plan, euler::write::<Running>(tree, w, op));
-    euler::read(tree, op, &scanned).into_iter().unzip()
+    let read = euler::read(tree, op, &scanned);
+    drop(scanned);
+    read.into_iter().unzip()
 }
 
 /// The float-float (compensated) order's additions replayed with `plan`, with their running
 /// bounds, the final rounding to f32 included.
 pub fn vectorial_running_dw(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> (Vec<f32>, Vec<f64>) {
     let scanned = Scanned::new(plan, euler::write::<RunningDw>(tree, w, op));
-    euler::read(tree, op, &scanned).into_iter().unzip()
+    let read = euler::read(tree, op, &scanned);
+    drop(scanned);
+    read.into_iter().unzip()
 }
 
 /// The vectorial orders' a priori reader: the scan on `R`'s bound values, read per vertex.
@@ -246,12 +253,16 @@ impl<T: Charged> Scanned<T> {
                 }
             }
             Plan::Sequential => {
-                let mut out = e.clone();
-                scan_plan::sequential_scan(&mut out);
-                // Position 0 is E[0] itself: no addition.
-                let (up, down) = prefix_charges((0..e.len()).map(|k| match k {
-                    0 => 0.0,
-                    _ => T::step(&out[k - 1], &e[k], &out[k]),
+                // The scan in place (`scan_plan::sequential_scan`'s additions), each step's
+                // charge taken as it is made. Position 0 is E[0] itself: no addition.
+                let mut out = e;
+                let (up, down) = prefix_charges((0..out.len()).map(|k| {
+                    if k == 0 {
+                        return 0.0;
+                    }
+                    let term = out[k];
+                    out[k] = out[k - 1].plus(term);
+                    T::step(&out[k - 1], &term, &out[k])
                 }));
                 Scanned {
                     scanned: out,
@@ -317,7 +328,8 @@ impl<T: Charged> Scanned<T> {
 /// Prefix sums of rounding charges, rounded up and down: Σ_{j ≤ k} charge_j enclosed, so
 /// that a range's Σ_{o < j ≤ c} is at most up[c] − down[o] rounded up.
 pub(crate) fn prefix_charges(charges: impl Iterator<Item = f64>) -> (Vec<f64>, Vec<f64>) {
-    let (mut up, mut down) = (Vec::new(), Vec::new());
+    let len = charges.size_hint().0;
+    let (mut up, mut down) = (Vec::with_capacity(len), Vec::with_capacity(len));
     let (mut u, mut d) = (0.0, 0.0);
     for charge in charges {
         u = add_up(u, charge);

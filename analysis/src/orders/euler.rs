@@ -7,6 +7,7 @@ use crate::float_float::{FloatFloat, dw_add};
 use crate::limbs::{ExactScale, Limbs};
 use crate::scan_plan::{self, Plan};
 use generators::Tree;
+use rayon::prelude::*;
 
 /// Stage "write": rootfix `E[open v] = w, E[close v] = −w`; leaffix `E[open v] = w,
 /// E[close v] = 0`.
@@ -29,9 +30,9 @@ pub fn write_with<T: ScanValue>(tree: &Tree, w: &[f32], op: Op, term: impl Fn(f3
 
 /// An inclusive scan S of the Euler-tour vector, as the read stage sees it. The f32 twin
 /// reads plain values; the bounds read values together with how their errors combine.
-pub trait ScannedTour {
+pub trait ScannedTour: Sync {
     /// What the read yields per vertex.
-    type Out;
+    type Out: Send;
     /// Rootfix: `S[p]` with p = open v.
     fn prefix(&self, p: usize) -> Self::Out;
     /// Leaffix of vertex v: `S[close] − S[before]`, with `before = None` standing for
@@ -54,7 +55,9 @@ impl ScannedTour for [f32] {
 /// Stage "read" from the inclusive scan S: rootfix `r[v] = S[open v]`; leaffix
 /// `l[v] = S[close v] − S[open v − 1]` with S[−1] = 0.
 pub fn read<S: ScannedTour + ?Sized>(tree: &Tree, op: Op, s: &S) -> Vec<S::Out> {
+    // Each vertex reads on its own: in parallel, the same values.
     (0..tree.len())
+        .into_par_iter()
         .map(|v| {
             let open = tree.open()[v] as usize;
             match op {

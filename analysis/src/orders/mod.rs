@@ -34,8 +34,9 @@ pub mod program;
 pub mod tree;
 
 /// Something that can be summed along an order: an f32 partial sum (the twins), a bound on
-/// one (the bounds), an exact sum (the references), a magnitude.
-pub trait ScanValue: Copy {
+/// one (the bounds), an exact sum (the references), a magnitude. Plain data, shared between
+/// threads: the scan plan's tiles are scanned in parallel, each exactly as alone.
+pub trait ScanValue: Copy + Send + Sync {
     /// One input weight as a value of this type.
     fn term(w: f32) -> Self;
     /// The exact zero: the scan plan's padding, leaffix's E[close v], S[−1].
