@@ -104,6 +104,8 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
             ),
         ],
         bars: Vec::new(),
+        bands: Vec::new(),
+        legend: true,
     };
     let r = plots::render(&chart, title)?;
     let mut cap = format!(

@@ -156,6 +156,8 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
                 prop_line(format!("γₙ₋₁·κᵥ (n = {n})"), LINE_BOUND, Dash::Solid, g),
             ],
             bars: Vec::new(),
+            bands: Vec::new(),
+            legend: true,
         };
         let r = plots::render(&chart, &title)?;
         let mut cap = format!(

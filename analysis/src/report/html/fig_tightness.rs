@@ -116,6 +116,8 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
             points: vec![(1.0, 0.0), (1.0, ytop)],
         }],
         bars: Vec::new(),
+        bands: Vec::new(),
+        legend: true,
     };
     let r = plots::render(&chart, title)?;
     let mut cap = format!(
