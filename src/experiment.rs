@@ -111,6 +111,9 @@ pub struct Outcome {
     /// bounds' replay of the twin's additions finds them; `None` when the results are the
     /// twin's own.
     pub gpu_mismatches: Option<usize>,
+    /// Seconds the values took: the backend's kernel, else the CPU twin (no reference, errors
+    /// or bounds), the report's measure of what an algorithm costs.
+    pub compute_s: f64,
 }
 
 /// All outcomes of one operation with their shared reference.
@@ -178,7 +181,11 @@ pub fn evaluate_with_progress(
                 .iter()
                 .map(|&a| {
                     on_backend(a)
-                        .then(|| backend.compute(tree, w, a, op))
+                        .then(|| {
+                            let t0 = std::time::Instant::now();
+                            let values = backend.compute(tree, w, a, op)?;
+                            Ok::<_, Error>((values, t0.elapsed().as_secs_f64()))
+                        })
                         .transpose()
                 })
                 .collect::<Result<Vec<_>, Error>>()?;
@@ -212,12 +219,13 @@ fn evaluate_one(
     w: &[f32],
     (algorithm, op): (Algorithm, Op),
     reference: &Reference,
-    (backend, from_backend): (&dyn Backend, Option<Vec<f32>>),
+    (backend, from_backend): (&dyn Backend, Option<(Vec<f32>, f64)>),
     scratch: &mut Float,
 ) -> Result<Outcome, Error> {
     let on_backend = from_backend.is_some();
-    let values = match from_backend {
-        Some(values) if values.len() != tree.len() => {
+    let t0 = std::time::Instant::now();
+    let (values, compute_s) = match from_backend {
+        Some((values, _)) if values.len() != tree.len() => {
             return Err(Error::Gpu(format!(
                 "{} returned {} values of {algorithm} {op} for {} vertices",
                 backend.describe(),
@@ -226,7 +234,10 @@ fn evaluate_one(
             )));
         }
         Some(values) => values,
-        None => algorithm.twin(tree, w, op),
+        None => {
+            let values = algorithm.twin(tree, w, op);
+            (values, t0.elapsed().as_secs_f64())
+        }
     };
     let errors: Vec<NodeError> = values
         .iter()
@@ -249,6 +260,7 @@ fn evaluate_one(
         bounds,
         bound_summary,
         gpu_mismatches,
+        compute_s,
     })
 }
 
