@@ -256,7 +256,7 @@ fn loss(c: &Cell) -> String {
         "an infinite loss (a NaN or ±∞ result)".into()
     };
     match c.ulps {
-        Some(u) if u == 0.0 => format!("{bits}; correctly rounded at every node"),
+        Some(0.0) => format!("{bits} (correctly rounded at every node)"),
         Some(u) => format!("{bits}, {} ulps", sci(u)),
         None => bits,
     }
@@ -362,5 +362,129 @@ fn sentence(a: &OpAnswer) -> String {
                 }
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::data::ResultRow;
+
+    fn row(tree: usize, algo: &str, op: &str, topology: &str, bits: f64) -> ResultRow {
+        ResultRow {
+            tree,
+            topology: topology.into(),
+            n: 100,
+            height: 99,
+            child_order: "natural".into(),
+            weights: "gensum".into(),
+            seed: 0,
+            target_cond: 1e4,
+            achieved_cond: 1e4,
+            algorithm: algo.into(),
+            op: op.into(),
+            backend: "cpu".into(),
+            reference: "exact".into(),
+            max_rel_error: 2f64.powf(bits - 24.0),
+            median_rel_error: 0.0,
+            p99_rel_error: 0.0,
+            max_lost_bits: bits,
+            flagged_nodes: 0,
+            bound_violations: None,
+            prob_violations: None,
+            median_tightness: None,
+            max_tightness: None,
+            sharp_violations: None,
+            running_violations: None,
+            max_bound_lost_bits: None,
+            gpu_mismatches: None,
+            max_flagged_abs_error: None,
+            source: None,
+            source_sha256: None,
+            nonfinite_nodes: None,
+            overflow_nodes: None,
+            max_ulps: None,
+        }
+    }
+
+    /// Three algorithms on two topologies: `a` is fast and loses 10 bits, `b` takes 3× as
+    /// long and loses at most 1, `c` takes 5× and is exact; per-vertex times in summary.json.
+    fn data(timed: bool) -> ReportData {
+        let mut rows = Vec::new();
+        for (t, topology) in ["chain", "star"].into_iter().enumerate() {
+            rows.push(row(t, "a", "rootfix", topology, 10.0));
+            rows.push(row(
+                t,
+                "b",
+                "rootfix",
+                topology,
+                if t == 0 { 1.0 } else { 0.5 },
+            ));
+            rows.push(row(t, "c", "rootfix", topology, 0.0));
+        }
+        let kernels: Vec<Value> = [("a", 1.0), ("b", 3.0), ("c", 5.0)]
+            .iter()
+            .map(|(a, s)| {
+                serde_json::json!({"algorithm": a, "op": "rootfix", "backend": "cpu",
+                    "compute_s": s * 1e-6, "trees": 2, "vertices": 200})
+            })
+            .collect();
+        ReportData {
+            dir: "d".into(),
+            rows,
+            header: vec![],
+            raw: vec![],
+            bound_columns: vec![],
+            nodes: None,
+            summary: timed.then(|| serde_json::json!({"timings": {"kernels": kernels}})),
+            params: None,
+            bounds_table: None,
+        }
+    }
+
+    #[test]
+    fn the_cheapest_algorithm_within_one_bit_and_its_cost() {
+        let a = &answers(&data(true))[0];
+        assert_eq!(a.lines.len(), 2);
+        assert!(!a.meets(0) && a.meets(1) && a.meets(2));
+        assert!((a.costs[1].unwrap().relative - 3.0).abs() < 1e-12);
+        assert!(
+            a.sentence
+                .starts_with("rootfix: use b — the cheapest algorithm that lost at most 1 bit"),
+            "{}",
+            a.sentence
+        );
+        assert!(
+            a.sentence.contains("(1 other also met it, at more cost): its worst was 1.0 bits; its values took 3.0× the time of the fastest, a (which lost up to 10.0 bits)."),
+            "{}",
+            a.sentence
+        );
+    }
+
+    #[test]
+    fn without_timings_or_without_a_winner_the_sentence_says_so() {
+        let a = &answers(&data(false))[0];
+        assert!(a.costs.iter().all(Option::is_none));
+        assert!(
+            a.sentence
+                .starts_with("rootfix: b and c are the algorithms that lost at most 1 bit")
+                && a.sentence.ends_with("so which costs least is not known."),
+            "{}",
+            a.sentence
+        );
+        let mut d = data(true);
+        d.rows.retain(|r| r.algorithm == "a");
+        let a = &answers(&d)[0];
+        assert_eq!(
+            a.sentence,
+            "rootfix: no algorithm lost at most 1 bit (relative error ≤ 2⁻²³, about one ulp) at every node in every topology and κ band of this sweep (2 lines of the table); the most accurate, a, lost up to 10.0 bits; it is also the fastest."
+        );
+    }
+
+    #[test]
+    fn few_names_at_most_three() {
+        let n = |k: usize| (0..k).map(|i| format!("x{i}")).collect::<Vec<_>>();
+        assert_eq!(few(&n(3)), "x0, x1 and x2");
+        assert_eq!(few(&n(8)), "x0, x1 and 6 others");
     }
 }

@@ -45,7 +45,7 @@ ul.answer{padding-left:1.2em}
 ul.answer li{margin:6px 0;font-size:1.05rem}
 table.answer{font-size:.85rem}
 table.answer caption{text-align:left;font-weight:bold;font-size:1rem;padding:4px 0}
-table.answer th{white-space:normal;vertical-align:bottom;max-width:7.5em}
+table.answer th{white-space:normal;vertical-align:bottom}
 table.answer td,table.answer th{padding:3px 6px}
 table.answer th.meets{box-shadow:inset 0 -3px 0 #2e7d32}
 table.answer tr.first td{border-top:2px solid var(--rule)}
