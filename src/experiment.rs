@@ -112,6 +112,9 @@ pub struct Measured {
     /// The largest distance, in ulps, from the correctly rounded result (+∞ for a non-finite
     /// one).
     pub max_ulps: f64,
+    /// Seconds the values took: the backend's kernel, else the CPU twin (no reference, errors
+    /// or bounds), the report's measure of what an algorithm costs.
+    pub compute_s: f64,
 }
 
 /// One algorithm's results and errors on one operation, node by node.
@@ -255,15 +258,18 @@ pub fn evaluate_into(
         let reference = from_backend.unwrap_or_else(|| Reference::compute(reference, tree, w, op));
         done(&format!("{op} reference"));
         for &algorithm in algos {
-            let device = on_backend(algorithm)
-                .then(|| backend.compute(tree, w, algorithm, op))
-                .transpose()?;
+            let t0 = std::time::Instant::now();
+            let values = match on_backend(algorithm) {
+                true => backend.compute(tree, w, algorithm, op)?,
+                false => algorithm.twin(tree, w, op),
+            };
+            let computed = (values, t0.elapsed().as_secs_f64());
             let outcome = evaluate_one(
                 tree,
                 w,
                 (algorithm, op),
                 &reference,
-                (backend, device),
+                (backend, on_backend(algorithm), computed),
                 &mut scratch,
             )?;
             done(&format!("{op} {algorithm}"));
@@ -274,19 +280,17 @@ pub fn evaluate_into(
     Ok(())
 }
 
-/// One algorithm's outcome: its results (the backend's, else its CPU twin's) against the
-/// reference, and its bounds.
+/// One algorithm's outcome: its results (the backend's, else its CPU twin's, computed in
+/// `compute_s` seconds) against the reference, and its bounds.
 fn evaluate_one(
     tree: &Tree,
     w: &[f32],
     (algorithm, op): (Algorithm, Op),
     reference: &Reference,
-    (backend, from_backend): (&dyn Backend, Option<Vec<f32>>),
+    (backend, on_backend, (values, compute_s)): (&dyn Backend, bool, (Vec<f32>, f64)),
     scratch: &mut Float,
 ) -> Result<Outcome, Error> {
-    if let Some(values) = &from_backend
-        && values.len() != tree.len()
-    {
+    if values.len() != tree.len() {
         return Err(Error::Gpu(format!(
             "{} returned {} values of {algorithm} {op} for {} vertices",
             backend.describe(),
@@ -294,11 +298,10 @@ fn evaluate_one(
             tree.len()
         )));
     }
-    // One pass of the algorithm's order gives the twin's values (its f32 additions,
-    // replayed) with every bound; a backend's own values are checked against that replay,
-    // without running the twin a second time.
-    let on_backend = from_backend.is_some();
-    let (values, bounds) = bounds::evaluate(tree, w, algorithm, op, from_backend);
+    // The bounds replay the algorithm's f32 additions (its twin's bits, by the same generic
+    // order): a backend's result is checked against that, without running the twin a second
+    // time.
+    let bounds = bounds::node_bounds(tree, w, algorithm, op, &values);
     let errors: Vec<NodeError> = values
         .par_iter()
         .enumerate()
@@ -319,6 +322,7 @@ fn evaluate_one(
             bound_summary,
             gpu_mismatches,
             max_ulps,
+            compute_s,
         },
         values,
         errors,

@@ -70,63 +70,79 @@ fn report_parses_and_holds_every_figure_and_table() {
     assert!(text.len() < 5_000_000, "report is {} bytes", text.len());
 
     for id in [
+        "#answer-sentences li",
+        "#answer-rootfix",
+        "#answer-leaffix",
         "#findings-list li",
         "#run-params",
         "#fig-max-rel svg",
         "#fig-lost-bits svg",
-        "#fig-nodes-rootfix svg",
-        "#fig-nodes-leaffix svg",
-        "#fig-tightness-hist",
+        "#fig-nodes-panels svg",
+        "#fig-tightness-hist svg",
         "#topology-table",
         "#bounds-table-missing",
         "#results-table",
     ] {
         assert!(doc.select(&sel(id)).next().is_some(), "missing {id}");
     }
-    // The sweep computes per-node bounds: the tightness histogram and the bound markers exist.
-    assert!(doc.select(&sel("#fig-tightness-hist svg")).next().is_some());
-    assert!(
-        doc.select(&sel("#fig-nodes-rootfix svg text"))
-            .any(|t| text_of(t).starts_with("bound: "))
-    );
-    assert!(
-        doc.select(&sel("#fig-max-rel svg text"))
-            .any(|t| text_of(t).starts_with("largest bound: "))
-    );
+    // The sweep computes per-node bounds: every figure but the histogram shades them, with a
+    // legend entry in each panel.
+    for fig in ["#fig-max-rel", "#fig-lost-bits", "#fig-nodes-panels"] {
+        for panel in doc.select(&sel(&format!("{fig} .panel"))) {
+            assert_eq!(panel.select(&sel(".legend li.band")).count(), 1, "{fig}");
+        }
+    }
 
-    // Every plot has labelled axes and a legend naming every series of results.csv.
+    // Every panel has labelled axes, and the legends of a figure's panels name every series
+    // of results.csv (the paper's panels by algorithm, one panel per op; the others by op).
     let (header, rows) = read_results(dir);
     let col = |name: &str| header.iter().position(|h| h == name).unwrap();
-    let mut series: Vec<String> = rows
+    let mut series: Vec<(String, String)> = rows
         .iter()
-        .map(|r| format!("{} · {}", r[col("algorithm")], r[col("op")]))
+        .map(|r| (r[col("algorithm")].clone(), r[col("op")].clone()))
         .collect();
     series.sort();
     series.dedup();
     assert_eq!(series.len(), 8);
     for fig in ["#fig-max-rel", "#fig-lost-bits"] {
-        let svg = doc.select(&sel(&format!("{fig} svg"))).next().unwrap();
-        let texts: Vec<String> = svg.select(&sel("text")).map(text_of).collect();
-        for s in &series {
-            assert!(texts.contains(s), "{fig}: no legend entry {s}");
+        let mut named: Vec<(String, String)> = Vec::new();
+        for panel in doc.select(&sel(&format!("{fig} .panel"))) {
+            let title = text_of(panel.select(&sel("h4")).next().unwrap());
+            for li in panel.select(&sel(".legend li.series")) {
+                let label = text_of(li);
+                named.push(match title.split_once(": ") {
+                    Some((op, _)) => (label, op.to_string()),
+                    None => (title.clone(), label),
+                });
+            }
+            let texts: Vec<String> = panel.select(&sel("svg text")).map(text_of).collect();
+            assert!(
+                texts.iter().any(|t| t.contains("κ of the whole tree")),
+                "{fig}"
+            );
+            assert!(
+                panel.select(&sel("svg circle")).count() + panel.select(&sel("svg path")).count()
+                    > 0
+            );
         }
+        named.sort();
+        assert_eq!(named, series, "{fig}");
+        let shared: Vec<String> = doc
+            .select(&sel(&format!("{fig} .legend.shared li")))
+            .map(text_of)
+            .collect();
         assert!(
-            texts.iter().any(|t| t.contains("condition number κ")),
-            "{fig}"
-        );
-        assert!(
-            texts
+            shared
                 .iter()
                 .any(|t| t.contains("u·κ") || t.contains("log₂ κ")),
-            "{fig}"
+            "{fig}: {shared:?}"
         );
-        assert!(svg.select(&sel("circle")).count() > 0, "{fig}: no markers");
     }
     let y_desc = |fig: &str| -> bool {
         doc.select(&sel(&format!("{fig} svg text")))
             .any(|t| text_of(t).contains("relative error"))
     };
-    assert!(y_desc("#fig-max-rel") && y_desc("#fig-nodes-rootfix"));
+    assert!(y_desc("#fig-max-rel") && y_desc("#fig-nodes-panels"));
 }
 
 #[test]
@@ -382,10 +398,7 @@ fn a_run_without_bounds_says_not_available() {
     let tight = doc.select(&sel("#fig-tightness-hist")).next().unwrap();
     assert!(text_of(tight).contains("Not available in this run"));
     assert!(tight.select(&sel("svg")).next().is_none());
-    assert!(
-        !doc.select(&sel("svg text"))
-            .any(|t| text_of(t).contains("bound:") || text_of(t).starts_with("largest bound"))
-    );
+    assert_eq!(doc.select(&sel(".legend li.band")).count(), 0);
     for tr in doc.select(&sel("#topology-table tbody tr")) {
         let cells: Vec<String> = tr.select(&sel("td")).map(text_of).collect();
         assert!(cells[9..].iter().all(|c| c == "—"), "{cells:?}");

@@ -367,10 +367,17 @@ impl<'a> MergeSummary<'a> {
             backend: backends.join(", "),
             trees: params.jobs().len(),
             resumed_trees: parts.iter().map(|p| number(p, "resumed_trees")).sum(),
-            timings: Timings {
-                generate_s: time("generate_s"),
-                evaluate_s: time("evaluate_s"),
-                wall_s: time("wall_s"),
+            timings: {
+                let mut t = Timings {
+                    generate_s: time("generate_s"),
+                    evaluate_s: time("evaluate_s"),
+                    wall_s: time("wall_s"),
+                    kernels: Vec::new(),
+                };
+                for p in parts {
+                    t.add_kernels(kernel_times(&p.summary));
+                }
+                t
             },
             threads: parts.iter().map(|p| number(p, "threads")).sum(),
             worst: worst(params, rows),
@@ -389,4 +396,27 @@ impl<'a> MergeSummary<'a> {
                 .collect(),
         }
     }
+}
+
+/// A shard's kernel times (`timings.kernels` of its summary.json; none in older files).
+fn kernel_times(summary: &Value) -> Vec<super::summary::KernelTime> {
+    let Some(list) = summary
+        .get("timings")
+        .and_then(|t| t.get("kernels"))
+        .and_then(Value::as_array)
+    else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|k| {
+            Some(super::summary::KernelTime {
+                algorithm: k.get("algorithm")?.as_str()?.to_string(),
+                op: k.get("op")?.as_str()?.to_string(),
+                backend: k.get("backend")?.as_str()?.to_string(),
+                compute_s: k.get("compute_s")?.as_f64()?,
+                trees: k.get("trees")?.as_u64()? as usize,
+                vertices: k.get("vertices")?.as_u64()? as usize,
+            })
+        })
+        .collect()
 }

@@ -212,6 +212,7 @@ impl Log {
         self.mismatches.1.extend(d.mismatches.1);
         self.timings.generate_s += d.generate_s;
         self.timings.evaluate_s += d.evaluate_s;
+        self.timings.add_kernels(d.kernels);
         self.rows.extend(d.rows);
         Ok(())
     }

@@ -11,6 +11,42 @@ pub struct Timings {
     pub generate_s: f64,
     pub evaluate_s: f64,
     pub wall_s: f64,
+    /// Per algorithm and op: the time its values took (kernel or CPU twin, without reference,
+    /// errors and bounds) over the trees this run evaluated (the report's relative cost).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kernels: Vec<KernelTime>,
+}
+
+/// The time one algorithm's values took on one op, summed over trees.
+#[derive(Debug, Clone, Serialize)]
+pub struct KernelTime {
+    pub algorithm: String,
+    pub op: String,
+    /// `cpu` (the twin) or the adapter that ran the kernel.
+    pub backend: String,
+    pub compute_s: f64,
+    pub trees: usize,
+    pub vertices: usize,
+}
+
+impl Timings {
+    /// Adds one tree's (or one shard's) kernel times.
+    pub fn add_kernels(&mut self, more: impl IntoIterator<Item = KernelTime>) {
+        for k in more {
+            match self
+                .kernels
+                .iter_mut()
+                .find(|x| x.algorithm == k.algorithm && x.op == k.op && x.backend == k.backend)
+            {
+                Some(x) => {
+                    x.compute_s += k.compute_s;
+                    x.trees += k.trees;
+                    x.vertices += k.vertices;
+                }
+                None => self.kernels.push(k),
+            }
+        }
+    }
 }
 
 /// What `summary.json` holds.

@@ -19,6 +19,8 @@ pub(super) struct TreeDone {
     pub mismatches: (usize, Vec<String>),
     pub generate_s: f64,
     pub evaluate_s: f64,
+    /// Each algorithm's time on each op (its kernel or CPU twin).
+    pub kernels: Vec<super::summary::KernelTime>,
 }
 
 /// One weighted tree, built and named.
@@ -126,6 +128,18 @@ pub(super) fn assess(
         mismatches: experiment::mismatch_report(&context, &kept.measured),
         generate_s: built.generate_s,
         evaluate_s: (t2 - t1).as_secs_f64(),
+        kernels: kept
+            .measured
+            .iter()
+            .map(|o| super::summary::KernelTime {
+                algorithm: o.algorithm.to_string(),
+                op: o.op.to_string(),
+                backend: row_backend(o.algorithm, backend_name),
+                compute_s: o.compute_s,
+                trees: 1,
+                vertices: built.tree.len(),
+            })
+            .collect(),
     })
 }
 
@@ -172,11 +186,7 @@ fn rows(
             achieved_cond: achieved,
             algorithm: o.algorithm.to_string(),
             op: o.op.to_string(),
-            backend: if o.algorithm.has_gpu_kernel() {
-                backend_name.to_string()
-            } else {
-                "cpu".into()
-            },
+            backend: row_backend(o.algorithm, backend_name),
             reference: params.reference.name().into(),
             max_rel_error: o.summary.max_rel_error,
             median_rel_error: o.summary.median_rel_error,
@@ -199,4 +209,13 @@ fn rows(
             max_ulps: Some(o.max_ulps),
         })
         .collect()
+}
+
+/// Where an algorithm ran: the backend if it has a kernel there, else the CPU.
+fn row_backend(algorithm: analysis::Algorithm, backend_name: &str) -> String {
+    if algorithm.has_gpu_kernel() {
+        backend_name.to_string()
+    } else {
+        "cpu".into()
+    }
 }

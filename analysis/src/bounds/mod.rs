@@ -158,46 +158,28 @@ pub fn running_of_sums(sums: Vec<Running>) -> (Vec<f32>, Vec<f64>) {
 /// All three bounds of every node. `values` are the evaluated results (CPU twin or GPU): the
 /// running bound applies where they equal the replay bit for bit, and is +∞ elsewhere.
 pub fn node_bounds(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, values: &[f32]) -> NodeBounds {
-    evaluate(tree, w, algo, op, Some(values.to_vec())).1
-}
-
-/// One evaluation of `algo` on `op`: its values and every bound of every node. Without
-/// `values` (a backend's results) the values are the replay of the algorithm's f32 additions,
-/// which are its CPU twin's bits (a test checks): the order runs once for the twin and the
-/// running bound together. With them, the running bound applies where they equal the replay
-/// bit for bit and is +∞ elsewhere, and the nodes where they differ are counted.
-pub fn evaluate(
-    tree: &Tree,
-    w: &[f32],
-    algo: Algorithm,
-    op: Op,
-    values: Option<Vec<f32>>,
-) -> (Vec<f32>, NodeBounds) {
     let APrioriBounds { det, sharp, prob } = a_priori(tree, w, algo, op, LAMBDA);
     let (replay, mut running) = running(tree, w, algo, op);
     let mut replay_mismatches = 0;
     let mut overflowed = Vec::new();
-    for (v, &a) in replay.iter().enumerate() {
-        if let Some(values) = &values {
-            let b = values[v];
-            if a.to_bits() != b.to_bits() && !(a.is_nan() && b.is_nan()) {
-                running[v] = f64::INFINITY;
-                replay_mismatches += 1;
-            }
+    for (v, r) in running.iter_mut().enumerate() {
+        let (a, b) = (replay[v], values[v]);
+        if a.to_bits() != b.to_bits() && !(a.is_nan() && b.is_nan()) {
+            *r = f64::INFINITY;
+            replay_mismatches += 1;
         }
         if !a.is_finite() {
             overflowed.push(v as u32);
         }
     }
-    let bounds = NodeBounds {
+    NodeBounds {
         det,
         sharp,
         prob,
         running,
         replay_mismatches,
         overflowed,
-    };
-    (values.unwrap_or(replay), bounds)
+    }
 }
 
 /// Σ|w| over every subtree, rounded upward (≥ |leaffix(v)|): the sequential leaffix order

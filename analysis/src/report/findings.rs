@@ -1,46 +1,14 @@
-//! Plain-language findings computed from the numbers of a report.
+//! Plain-language findings computed from the numbers of a report. A sentence names at most
+//! three algorithms; comparisons across more go to the table of [`comparison`].
 
+use super::answer::few;
+use super::comparison::{self, mean, median};
 use super::data::{ReportData, ResultRow};
 use super::fmt::sci;
 use crate::Algorithm;
 use crate::algorithms::{Family, PaperRole};
 use crate::bounds::U;
 use std::collections::BTreeMap;
-
-fn mean(v: &[f64]) -> f64 {
-    v.iter().sum::<f64>() / v.len().max(1) as f64
-}
-
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    crate::stats::median(&mut v)
-}
-
-/// Least-squares slope of y over x.
-fn slope(pts: &[(f64, f64)]) -> Option<f64> {
-    if pts.len() < 3 {
-        return None;
-    }
-    let n = pts.len() as f64;
-    let (mx, my) = (
-        pts.iter().map(|p| p.0).sum::<f64>() / n,
-        pts.iter().map(|p| p.1).sum::<f64>() / n,
-    );
-    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
-    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    if sxx < 1e-9 { None } else { Some(sxy / sxx) }
-}
-
-/// The threshold of the "high κ" comparison: the largest power of ten at or below the median
-/// achieved condition number, so at least half of the trees are compared.
-pub fn high_cond_threshold(rows: &[&ResultRow]) -> Option<f64> {
-    let m = median(
-        rows.iter()
-            .map(|r| r.achieved_cond)
-            .filter(|c| c.is_finite() && *c > 0.0)
-            .collect(),
-    )?;
-    Some(10f64.powi(m.log10().floor() as i32))
-}
 
 /// The findings, most important first, as plain sentences.
 pub fn findings(data: &ReportData) -> Vec<String> {
@@ -50,8 +18,6 @@ pub fn findings(data: &ReportData) -> Vec<String> {
         out.push("results.csv holds no results yet: nothing to compare.".into());
         return out;
     }
-    let keys = data.series_keys();
-
     // 1. The worst case.
     if rows
         .iter()
@@ -97,7 +63,7 @@ pub fn findings(data: &ReportData) -> Vec<String> {
             nonfinite.iter().map(|r| r.nonfinite_nodes.unwrap_or(0)).sum::<usize>(),
             nonfinite.len(),
             rows.len(),
-            who.join(", ")
+            few(&who)
         ));
     }
     let overflow: usize = rows.iter().map(|r| r.overflow_nodes.unwrap_or(0)).sum();
@@ -126,27 +92,22 @@ pub fn findings(data: &ReportData) -> Vec<String> {
             mismatched.iter().map(|(_, m)| m).sum::<usize>(),
             mismatched.len(),
             gpu.len(),
-            who.join(", ")
+            few(&who)
         ));
     }
 
     // 2. Algorithms compared at high condition numbers, per op.
-    for op in data.ops() {
-        let here: Vec<&ResultRow> = rows.iter().filter(|r| r.op == op).collect();
-        let Some(t) = high_cond_threshold(&here) else {
+    let comparisons = comparison::comparisons(data);
+    for c in &comparisons {
+        let op = &c.op;
+        let Some(t) = c.threshold else {
             continue;
         };
-        let mut per_algo: Vec<(String, f64, usize)> = Vec::new();
-        for (_, algo) in keys.iter().filter(|(o, _)| *o == op) {
-            let bits: Vec<f64> = here
-                .iter()
-                .filter(|r| &r.algorithm == algo && r.achieved_cond >= t)
-                .map(|r| r.max_lost_bits)
-                .collect();
-            if !bits.is_empty() {
-                per_algo.push((algo.clone(), mean(&bits), bits.len()));
-            }
-        }
+        let per_algo: Vec<(String, f64, usize)> = c
+            .entries
+            .iter()
+            .filter_map(|e| e.mean_bits_high.map(|(b, k)| (e.algorithm.clone(), b, k)))
+            .collect();
         if per_algo.len() < 2 {
             continue;
         }
@@ -155,23 +116,40 @@ pub fn findings(data: &ReportData) -> Vec<String> {
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .cloned()
             .unwrap();
-        let mut parts: Vec<String> = Vec::new();
-        for (a, bits, _) in &per_algo {
-            if *a != best.0 && bits - best.1 >= 0.05 {
-                parts.push(format!(
-                    "{a} {op} lost {:.1} bits more than {}",
-                    bits - best.1,
-                    best.0
-                ));
-            }
-        }
+        let worst = per_algo
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .cloned()
+            .unwrap();
         let trees = per_algo.iter().map(|p| p.2).max().unwrap_or(0);
-        if parts.is_empty() {
+        if worst.1 - best.1 < 0.05 {
             out.push(format!(
                 "For κ ≥ {}, every algorithm lost the same number of bits on {op} within 0.05 (mean of per-tree maxima, {trees} trees).",
                 sci(t)
             ));
+        } else if per_algo.len() > 3 {
+            out.push(format!(
+                "For κ ≥ {}, {} {op} lost the fewest bits ({:.1} on average) and {} the most ({:.1}), {:.1} bits more (mean of per-tree maxima over {trees} trees; all {} algorithms in the table below).",
+                sci(t),
+                best.0,
+                best.1,
+                worst.0,
+                worst.1,
+                worst.1 - best.1,
+                per_algo.len()
+            ));
         } else {
+            let parts: Vec<String> = per_algo
+                .iter()
+                .filter(|(a, bits, _)| *a != best.0 && bits - best.1 >= 0.05)
+                .map(|(a, bits, _)| {
+                    format!(
+                        "{a} {op} lost {:.1} bits more than {}",
+                        bits - best.1,
+                        best.0
+                    )
+                })
+                .collect();
             out.push(format!(
                 "For κ ≥ {}, {} (mean of per-tree maxima over {trees} trees; {} {op} lost {:.1} bits on average).",
                 sci(t),
@@ -209,29 +187,28 @@ pub fn findings(data: &ReportData) -> Vec<String> {
     }
 
     // 4. Growth of the loss with the condition number.
-    for op in data.ops() {
-        let mut parts = Vec::new();
-        for (_, algo) in keys.iter().filter(|(o, _)| *o == op) {
-            let pts: Vec<(f64, f64)> = rows
-                .iter()
-                .filter(|r| {
-                    &r.algorithm == algo
-                        && r.op == op
-                        && r.achieved_cond > 1.0
-                        && r.achieved_cond.is_finite()
-                        && r.max_lost_bits > 0.0
-                })
-                .map(|r| (r.achieved_cond.log10(), r.max_lost_bits))
-                .collect();
-            let spread = pts.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max)
-                - pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
-            if spread >= 1.0 {
-                if let Some(s) = slope(&pts) {
-                    parts.push(format!("{s:.1} ({algo})"));
-                }
-            }
+    for c in &comparisons {
+        let op = &c.op;
+        let growth: Vec<(f64, &str)> = c
+            .entries
+            .iter()
+            .filter_map(|e| e.growth.map(|g| (g, e.algorithm.as_str())))
+            .collect();
+        if growth.is_empty() {
+            continue;
         }
-        if !parts.is_empty() {
+        if growth.len() > 3 {
+            let lo = growth.iter().min_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
+            let hi = growth.iter().max_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
+            out.push(format!(
+                "Per decade of κ the {op} loss grew by {:.1} ({}) to {:.1} ({}) bits; u·κ predicts log₂10 ≈ 3.3 (every algorithm in the table below).",
+                lo.0, lo.1, hi.0, hi.1
+            ));
+        } else {
+            let parts: Vec<String> = growth
+                .iter()
+                .map(|(g, a)| format!("{g:.1} ({a})"))
+                .collect();
             out.push(format!(
                 "Per decade of κ the {op} loss grew by {} bits; u·κ predicts log₂10 ≈ 3.3.",
                 parts.join(", ")
@@ -261,7 +238,7 @@ pub fn findings(data: &ReportData) -> Vec<String> {
             "In {} of {} runs the largest relative error exceeded u·κ (κ of the whole tree; nodes have their own κ): {}.",
             beyond.len(),
             rows.len(),
-            who.join(", ")
+            few(&who)
         )
     });
 
@@ -423,12 +400,20 @@ fn vectorial_family(rows: &[ResultRow]) -> Vec<String> {
             ),
         ] {
             if let Some((b, _)) = mean_bits(rows, algo, op, |_| true) {
-                parts.push(format!("{algo} {b:.1} ({what})"));
+                parts.push((b, format!("{algo} {b:.1} ({what})")));
             }
         }
         if parts.is_empty() {
             continue;
         }
+        // Vectorial, parallel and one variant at most: the closest to parallel (fewest bits).
+        if parts.len() > 1 {
+            let k = parts.len();
+            parts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            parts.truncate(1);
+            parts[0].1 = format!("{}; the best of {k} variants of the scan", parts[0].1);
+        }
+        let parts: Vec<String> = parts.into_iter().map(|p| p.1).collect();
         let par = par.map_or(String::new(), |p| format!(", parallel {p:.1}"));
         let why = if op == "leaffix" {
             " The difference S[close v] − S[open v − 1] costs bits only where its two prefixes were rounded along different paths: every rounding they share cancels. The scan plan's tiles (Kogge–Stone thread prefixes, uniform adds) give every few positions such a break, so a node with a small subtree sum next to a break loses log₂(|S|/|l|) bits; chaining the tile prefixes removes only the breaks between tiles."

@@ -7,14 +7,18 @@
 //! embedded DejaVu Sans font (as an `@font-face` data URI, also used for the plots' text
 //! metrics), so it looks the same on every machine, offline, without JavaScript.
 
+pub mod answer;
 pub mod bench;
+pub mod comparison;
 pub mod data;
 pub mod figure;
 pub mod findings;
 mod fmt;
 pub mod font;
 pub mod html;
+pub mod legend;
 mod page;
+pub mod panels;
 pub mod plots;
 pub mod style;
 

@@ -40,6 +40,28 @@ table.kv th{width:15em}
 .bad{color:#b00020;font-weight:bold}
 details summary{cursor:pointer;font-weight:bold;margin:8px 0}
 .wide{overflow-x:auto}
+figure.grid svg{margin:0}
+ul.answer{padding-left:1.2em}
+ul.answer li{margin:6px 0;font-size:1.05rem}
+table.answer{font-size:.85rem}
+table.answer caption{text-align:left;font-weight:bold;font-size:1rem;padding:4px 0}
+table.answer th{white-space:normal;vertical-align:bottom}
+table.answer td,table.answer th{padding:3px 6px}
+table.answer th.meets{box-shadow:inset 0 -3px 0 #2e7d32}
+table.answer tr.first td{border-top:2px solid var(--rule)}
+table.answer tfoot th{text-align:left;font-weight:normal;background:#fff}
+table.answer tfoot tr:first-child td,table.answer tfoot tr:first-child th{border-top:2px solid #888}
+.ulps{display:block;font-size:.72rem;color:var(--muted)}
+td.q0{background:#d9f0d3}td.q1{background:#eef6e4}td.q2{background:#fdf3d8}td.q3{background:#fde0c5}td.q4{background:#f7c7c2}
+.panels{display:grid;gap:8px 14px;margin:4px 0 10px}
+.panels.two{grid-template-columns:repeat(2,minmax(0,1fr))}
+.panels.three{grid-template-columns:repeat(3,minmax(0,1fr))}
+.panel h4{margin:2px 0 0;font-size:.95rem}
+h4.panel-row{margin:12px 0 2px;font-size:1rem;color:var(--muted)}
+ul.legend{list-style:none;margin:2px 0 4px;padding:0;display:flex;flex-wrap:wrap;gap:2px 14px;font-size:.82rem;color:var(--muted)}
+ul.legend li{display:flex;align-items:center;gap:4px;margin:0}
+ul.legend svg{display:inline-block;margin:0;flex:none}
+ul.legend.shared{font-size:.9rem;color:var(--ink)}
 footer{margin-top:40px;color:var(--muted);font-size:.85rem;border-top:1px solid var(--rule);padding-top:10px}
 "#;
 

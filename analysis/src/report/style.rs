@@ -129,6 +129,8 @@ pub fn styles_for(keys: &[(String, String)]) -> Vec<SeriesStyle> {
 pub const LINE_U_KAPPA: RGBColor = RGBColor(0x44, 0x44, 0x44);
 pub const LINE_BOUND: RGBColor = RGBColor(0xB2, 0x18, 0x2B);
 pub const LINE_PROB: RGBColor = RGBColor(0x21, 0x66, 0xAC);
+/// A band that spans several series (their bounds' range).
+pub const BAND_GREY: RGBColor = RGBColor(0x70, 0x70, 0x70);
 
 /// The open (outline) variant of a filled marker shape; open shapes stay as they are.
 pub fn open_variant(shape: Shape) -> Shape {

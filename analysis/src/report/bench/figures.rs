@@ -144,6 +144,8 @@ pub(super) fn fig7(h: &mut String, data: &BenchData) -> Result<(), ReportError> 
                 series,
                 lines: vec![],
                 bars: vec![],
+                bands: Vec::new(),
+                legend: true,
             };
             let r = plots::render(&chart, &title)?;
             let shape = if topo == "star" {
@@ -255,6 +257,8 @@ pub(super) fn fig5(h: &mut String, data: &BenchData) -> Result<(), ReportError> 
                 points: vec![(1e-30, 1.0), (1e30, 1.0)],
             }],
             bars: vec![],
+            bands: Vec::new(),
+            legend: true,
         };
         let r = plots::render(&chart, &title)?;
         let cap = format!(
@@ -369,6 +373,8 @@ pub(super) fn fig4(h: &mut String, data: &BenchData) -> Result<(), ReportError> 
                 series: vec![],
                 lines: vec![],
                 bars,
+                bands: Vec::new(),
+                legend: true,
             };
             let r = plots::render(&chart, &title)?;
             let cap = "One group of bars per tree, ordered by vertices: per algorithm the compute time (dark) and the transfer time (light, weights up and results down); whiskers span the fastest and slowest repetition. The y axis is logarithmic.";

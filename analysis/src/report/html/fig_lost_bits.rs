@@ -1,18 +1,19 @@
-//! Lost bits of each tree versus its κ.
+//! Lost bits of each tree versus its κ, one panel per algorithm.
 
-use super::common::{max_n, series_label};
+use super::common::{algorithm_groups, max_n, range_band};
 use crate::bounds::{U, gamma};
 use crate::report::ReportError;
 use crate::report::data::ReportData;
-use crate::report::figure::{FIG_H, FIG_W, decade_range, figure, not_available};
-use crate::report::plots::{self, Axis, Chart, Dash, RefLine, Series};
-use crate::report::style::{self, LINE_BOUND, LINE_U_KAPPA};
+use crate::report::figure::{FIG_H, FIG_W, decade_range, not_available};
+use crate::report::legend::Entry;
+use crate::report::panels::{Panel, PanelRow, grid, line_entry};
+use crate::report::plots::{Axis, Chart, Dash, RefLine, Series};
+use crate::report::style::{LINE_BOUND, LINE_U_KAPPA};
 
-/// Bits lost by each tree versus its condition number, with the bits the bound allows.
+/// Bits lost by each tree versus its condition number, with the bits the bound allows, as
+/// small multiples: one panel per algorithm with both ops, on shared axes.
 pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
     let title = "Bits lost versus condition number";
-    let keys = data.series_keys();
-    let styles = style::styles_for(&keys);
     let Some(xr) = decade_range(data.rows.iter().map(|r| r.achieved_cond)) else {
         not_available(
             h,
@@ -24,47 +25,12 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
     };
     let n = max_n(data);
     let g = gamma(n.saturating_sub(1) as u64);
-    let series: Vec<Series> = keys
+    let have_bounds = data.rows.iter().any(|r| r.max_bound_lost_bits.is_some());
+    let top = data
+        .rows
         .iter()
-        .zip(&styles)
-        .map(|((op, algo), st)| Series {
-            label: series_label(op, algo),
-            style: *st,
-            points: data
-                .rows
-                .iter()
-                .filter(|r| &r.op == op && &r.algorithm == algo)
-                // An infinite loss cannot be drawn (a finding counts it).
-                .filter(|r| r.max_lost_bits.is_finite())
-                .map(|r| (r.achieved_cond, r.max_lost_bits))
-                .collect(),
-            size: 4,
-            connect: false,
-            opacity: 1.0,
-        })
-        .collect();
-    let mut series = series;
-    for ((op, algo), st) in keys.iter().zip(&styles) {
-        let pts: Vec<(f64, f64)> = data
-            .rows
-            .iter()
-            .filter(|r| &r.op == op && &r.algorithm == algo)
-            .filter_map(|r| r.max_bound_lost_bits.map(|b| (r.achieved_cond, b)))
-            .collect();
-        if !pts.is_empty() {
-            series.push(Series {
-                label: format!("bits allowed by the bound: {}", series_label(op, algo)),
-                style: *st,
-                points: pts,
-                size: 3,
-                connect: false,
-                opacity: 0.45,
-            });
-        }
-    }
-    let top = series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .flat_map(|r| [Some(r.max_lost_bits), r.max_bound_lost_bits])
+        .flatten()
         .filter(|b| b.is_finite())
         .fold(0.0f64, f64::max)
         .max(xr.1.log2().min(24.0))
@@ -79,39 +45,97 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
             .map(|&k| (k, (c * k).log2() + 24.0))
             .collect(),
     };
-    let chart = Chart {
-        width: FIG_W,
-        height: FIG_H,
-        x: Axis::log("achieved condition number κ of the whole tree (dimensionless)")
-            .with_range(xr.0, xr.1),
-        y: Axis::linear("largest loss over the tree's nodes (bits)").with_range(0.0, top),
-        series,
-        lines: vec![
-            line(
-                "log₂ κ: the loss of an error u·κ".into(),
-                LINE_U_KAPPA,
-                Dash::Dashed,
-                U,
-            ),
-            line(
-                format!("log₂(γₙ₋₁·κ) + 24, chain worst case (n = {n})"),
-                LINE_BOUND,
-                Dash::Solid,
-                g,
-            ),
-        ],
-        bars: Vec::new(),
-    };
-    let r = plots::render(&chart, title)?;
-    let mut cap = format!(
-        "Lost bits = log₂(relative error) + 24, floored at 0 (a correctly rounded f32 loses 0 bits); one marker per tree, algorithm and operation ({} drawn). A result that lost 24 bits or more has no correct significant bit left.",
-        r.markers
-    );
-    if data.rows.iter().any(|r| r.max_bound_lost_bits.is_some()) {
-        cap.push_str(" Faint markers: the most bits the a priori deterministic bound allows any node of the tree to lose (max_bound_lost_bits).");
-    } else {
-        cap.push_str(" Bits allowed by the bounds are not available in this run (no max_bound_lost_bits column).");
-    }
-    figure(h, "fig-lost-bits", title, Some(&r.svg), &cap);
+    let lines = vec![
+        line(
+            "log₂ κ: the loss of an error u·κ".into(),
+            LINE_U_KAPPA,
+            Dash::Dashed,
+            U,
+        ),
+        line(
+            format!("log₂(γₙ₋₁·κ) + 24, chain worst case (n = {n})"),
+            LINE_BOUND,
+            Dash::Solid,
+            g,
+        ),
+    ];
+    let panels: Vec<Panel> = algorithm_groups(data, &[])
+        .into_iter()
+        .map(|grp| {
+            let rows = |op: &str, algo: &str| {
+                data.rows
+                    .iter()
+                    .filter(move |r| r.op == op && r.algorithm == algo)
+                    .collect::<Vec<_>>()
+            };
+            let series = grp
+                .keys
+                .iter()
+                .map(|((op, algo), st)| Series {
+                    label: op.clone(),
+                    style: *st,
+                    // An infinite loss cannot be drawn (a finding counts it).
+                    points: rows(op, algo)
+                        .iter()
+                        .filter(|r| r.max_lost_bits.is_finite())
+                        .map(|r| (r.achieved_cond, r.max_lost_bits))
+                        .collect(),
+                    size: 4,
+                    connect: false,
+                    opacity: 1.0,
+                })
+                .collect();
+            // Bits allowed are ≥ 0 on a linear axis: the band's lower edge may be 0, which
+            // range_band drops, so it is lifted to a hair above.
+            let bands = grp
+                .keys
+                .iter()
+                .filter_map(|((op, algo), st)| {
+                    let pts: Vec<(f64, f64, f64)> = rows(op, algo)
+                        .iter()
+                        .filter_map(|r| {
+                            r.max_bound_lost_bits
+                                .map(|b| (r.target_cond, r.achieved_cond, b.max(1e-9)))
+                        })
+                        .collect();
+                    range_band(&pts, st.color, 0.16)
+                })
+                .collect();
+            Panel {
+                chart: Chart {
+                    width: FIG_W,
+                    height: FIG_H,
+                    x: Axis::log("κ of the whole tree").with_range(xr.0, xr.1),
+                    y: Axis::linear("largest loss (bits)").with_range(0.0, top),
+                    series,
+                    lines: lines.clone(),
+                    bars: Vec::new(),
+                    bands,
+                    legend: false,
+                },
+                title: grp.title,
+                band_label: have_bounds
+                    .then(|| "bits the bound allows (range), per operation in its colour".into()),
+            }
+        })
+        .collect();
+    let shared: Vec<Entry> = lines.iter().map(line_entry).collect();
+    let rows = vec![PanelRow {
+        heading: None,
+        wide: panels.len() <= 2,
+        panels,
+    }];
+    grid(h, "fig-lost-bits", title, &shared, rows, |d| {
+        let mut cap = format!(
+            "Lost bits = log₂(relative error) + 24, floored at 0 (a correctly rounded f32 loses 0 bits); one marker per tree, algorithm and operation ({} drawn), every panel on the same axes. A result that lost 24 bits or more has no correct significant bit left.",
+            d.markers
+        );
+        if have_bounds {
+            cap.push_str(" Shaded: the most bits the a priori deterministic bound allows any node of a tree to lose (max_bound_lost_bits), from its smallest to its largest value over the trees of each κ target.");
+        } else {
+            cap.push_str(" Bits allowed by the bounds are not available in this run (no max_bound_lost_bits column).");
+        }
+        cap
+    })?;
     Ok(())
 }

@@ -1,18 +1,23 @@
 //! Per-node errors from `nodes-sample.csv`.
 
-use super::common::{max_n, prop_line, series_label};
+use super::common::{algorithm_groups, max_n, prop_line, range_band};
 use crate::bounds::{U, gamma};
 use crate::report::ReportError;
 use crate::report::data::{NodeRecord, ReportData};
-use crate::report::figure::{FIG_H, FIG_W, decade_range, figure, not_available};
-use crate::report::plots::{self, Axis, Chart, Dash, Series};
-use crate::report::style::{self, LINE_BOUND, LINE_U_KAPPA, SeriesStyle};
+use crate::report::figure::{FIG_H, FIG_W, decade_range, not_available};
+use crate::report::legend::Entry;
+use crate::report::panels::{Panel, PanelRow, grid, line_entry};
+use crate::report::plots::{Axis, Chart, Dash, Series};
+use crate::report::style::{LINE_BOUND, LINE_U_KAPPA};
 use std::fmt::Write;
 
-/// The most per-node records drawn in one scatter (before merging markers on one pixel), and
-/// the most of them that also show their bound: together they keep a report under ~5 MB.
+/// The most per-node records drawn per op (before merging markers on one pixel), over all
+/// panels: it keeps a report under ~5 MB. The bound is drawn as a band of per-bin ranges, so
+/// it costs a few points whatever the sample.
 pub const MAX_NODE_POINTS: usize = 6000;
-pub const MAX_BOUND_POINTS: usize = 2000;
+
+/// Bins per decade of κᵥ of the bound's band.
+const BAND_BINS_PER_DECADE: f64 = 4.0;
 
 /// A deterministic subset of at most `max` records: every run's worst node, then an even
 /// stride over the rest.
@@ -30,144 +35,152 @@ fn thin(records: Vec<&NodeRecord>, max: usize) -> Vec<&NodeRecord> {
     out
 }
 
-/// One scatter per op: each sampled node's relative error versus its own κᵥ, with its bound.
+/// Each sampled node's relative error versus its own κᵥ, one panel per algorithm with both
+/// ops, and the bound's range per bin of κᵥ shaded.
 pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
     h.push_str("<section id=\"fig-nodes\">\n<h2>Per-node errors</h2>\n");
+    let title = "Relative error of each sampled node versus its own condition number κᵥ";
     let Some(nodes) = &data.nodes else {
         not_available(
             h,
             "fig-nodes-none",
-            "Relative error of each node versus the node's own condition number",
+            title,
             "the sweep wrote no nodes-sample.csv (it predates per-node samples).",
         );
         h.push_str("</section>\n");
         return Ok(());
     };
-    let keys = data.series_keys();
-    let styles = style::styles_for(&keys);
     let n = max_n(data);
     let g = gamma(n.saturating_sub(1) as u64);
+    // Thinned per op, as one scatter per op was: the same markers, now spread over panels.
+    let mut shown: Vec<&NodeRecord> = Vec::new();
+    let mut total = 0;
     for op in data.ops() {
-        let title =
-            format!("{op}: relative error of each sampled node versus its own condition number κᵥ");
-        let id = format!(
-            "fig-nodes-{}",
-            op.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
-        );
         let all: Vec<&NodeRecord> = nodes.iter().filter(|r| r.op == op).collect();
-        let total = all.len();
-        if total == 0 {
-            not_available(
-                h,
-                &id,
-                &title,
-                "nodes-sample.csv has no records of this operation.",
-            );
-            continue;
-        }
-        let shown = thin(all, MAX_NODE_POINTS);
-        let exact = shown.iter().filter(|r| r.rel_error == 0.0).count();
-        let inf_cond = shown.iter().filter(|r| !r.cond.is_finite()).count();
-        let drawable = || {
-            shown
-                .iter()
-                .filter(|r| r.rel_error > 0.0 && r.cond.is_finite() && r.cond > 0.0)
-        };
-        let mut series = Vec::new();
-        let mut bound_points = 0;
-        for ((o, algo), st) in keys.iter().zip(&styles) {
-            if *o != op {
-                continue;
-            }
-            let pts: Vec<(f64, f64)> = drawable()
-                .filter(|r| &r.algorithm == algo)
-                .map(|r| (r.cond, r.rel_error))
-                .collect();
-            series.push(Series {
-                label: series_label(o, algo),
-                style: *st,
-                points: pts,
-                size: 3,
-                connect: false,
-                opacity: 0.6,
-            });
-        }
-        let with_bound = thin(
-            shown
-                .iter()
-                .copied()
-                .filter(|r| r.bound_rel.is_some_and(|b| b > 0.0) && r.cond.is_finite())
-                .collect(),
-            MAX_BOUND_POINTS,
+        total += all.len();
+        shown.extend(thin(all, MAX_NODE_POINTS));
+    }
+    if total == 0 {
+        not_available(
+            h,
+            "fig-nodes-panels",
+            title,
+            "nodes-sample.csv has no records.",
         );
-        for ((o, algo), st) in keys.iter().zip(&styles) {
-            if *o != op {
-                continue;
-            }
-            let pts: Vec<(f64, f64)> = with_bound
-                .iter()
-                .filter(|r| &r.algorithm == algo)
-                .filter_map(|r| r.bound_rel.filter(|b| *b > 0.0).map(|b| (r.cond, b)))
-                .collect();
-            if pts.is_empty() {
-                continue;
-            }
-            bound_points += pts.len();
-            series.push(Series {
-                label: format!("bound: {}", series_label(o, algo)),
-                style: SeriesStyle {
-                    color: st.color,
-                    shape: style::Shape::Plus,
-                },
-                points: pts,
-                size: 2,
-                connect: false,
-                opacity: 0.8,
-            });
-        }
-        let xr = decade_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
-        let Some(xr) = xr else {
-            not_available(
-                h,
-                &id,
-                &title,
-                "no sampled node of this operation has a non-zero error and a finite condition number.",
-            );
-            continue;
-        };
-        let yr = decade_range(
-            series
-                .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.1))
-                .chain([U * xr.0, U * xr.1]),
-        )
-        .unwrap_or((1e-8, 1.0));
-        let chart = Chart {
-            width: FIG_W,
-            height: FIG_H,
-            x: Axis::log(
-                "condition number of the node's own sum κᵥ = Σ|terms| / |Σ terms| (dimensionless)",
+        h.push_str("</section>\n");
+        return Ok(());
+    }
+    let exact = shown.iter().filter(|r| r.rel_error == 0.0).count();
+    let inf_cond = shown.iter().filter(|r| !r.cond.is_finite()).count();
+    let drawable: Vec<&NodeRecord> = shown
+        .iter()
+        .copied()
+        .filter(|r| r.rel_error > 0.0 && r.cond.is_finite() && r.cond > 0.0)
+        .collect();
+    let with_bound = |r: &&&NodeRecord| r.bound_rel.is_some_and(|b| b > 0.0 && b.is_finite());
+    let bound_points = drawable.iter().filter(with_bound).count();
+    let Some(xr) = decade_range(drawable.iter().map(|r| r.cond)) else {
+        not_available(
+            h,
+            "fig-nodes-panels",
+            title,
+            "no sampled node has a non-zero error and a finite condition number.",
+        );
+        h.push_str("</section>\n");
+        return Ok(());
+    };
+    let yr = decade_range(
+        drawable
+            .iter()
+            .map(|r| r.rel_error)
+            .chain(
+                drawable
+                    .iter()
+                    .filter(with_bound)
+                    .filter_map(|r| r.bound_rel),
             )
-            .with_range(xr.0, xr.1),
-            y: Axis::log("relative error of the node (dimensionless)").with_range(yr.0, yr.1),
-            series,
-            lines: vec![
-                prop_line("u·κᵥ".into(), LINE_U_KAPPA, Dash::Dashed, U),
-                prop_line(format!("γₙ₋₁·κᵥ (n = {n})"), LINE_BOUND, Dash::Solid, g),
-            ],
-            bars: Vec::new(),
-        };
-        let r = plots::render(&chart, &title)?;
+            .chain([U * xr.0, U * xr.1]),
+    )
+    .unwrap_or((1e-8, 1.0));
+    let lines = vec![
+        prop_line("u·κᵥ".into(), LINE_U_KAPPA, Dash::Dashed, U),
+        prop_line(format!("γₙ₋₁·κᵥ (n = {n})"), LINE_BOUND, Dash::Solid, g),
+    ];
+    let panels: Vec<Panel> = algorithm_groups(data, &[])
+        .into_iter()
+        .map(|grp| {
+            let mine = |op: &str, algo: &str| {
+                drawable
+                    .iter()
+                    .copied()
+                    .filter(|r| r.op == op && r.algorithm == algo)
+                    .collect::<Vec<&NodeRecord>>()
+            };
+            let series = grp
+                .keys
+                .iter()
+                .map(|((op, algo), st)| Series {
+                    label: op.clone(),
+                    style: *st,
+                    points: mine(op, algo)
+                        .iter()
+                        .map(|r| (r.cond, r.rel_error))
+                        .collect(),
+                    size: 3,
+                    connect: false,
+                    opacity: 0.6,
+                })
+                .collect();
+            let bands = grp
+                .keys
+                .iter()
+                .filter_map(|((op, algo), st)| {
+                    let pts: Vec<(f64, f64, f64)> = mine(op, algo)
+                        .iter()
+                        .filter(with_bound)
+                        .filter_map(|r| {
+                            let bin = (r.cond.log10() * BAND_BINS_PER_DECADE).floor();
+                            Some((bin, r.cond, r.bound_rel?))
+                        })
+                        .collect();
+                    range_band(&pts, st.color, 0.16)
+                })
+                .collect();
+            Panel {
+                chart: Chart {
+                    width: FIG_W,
+                    height: FIG_H,
+                    x: Axis::log("κᵥ of the node's own sum").with_range(xr.0, xr.1),
+                    y: Axis::log("relative error of the node").with_range(yr.0, yr.1),
+                    series,
+                    lines: lines.clone(),
+                    bars: Vec::new(),
+                    bands,
+                    legend: false,
+                },
+                title: grp.title,
+                band_label: (bound_points > 0)
+                    .then(|| "a priori bound (range), per operation in its colour".into()),
+            }
+        })
+        .collect();
+    let shared: Vec<Entry> = lines.iter().map(line_entry).collect();
+    let rows = vec![PanelRow {
+        heading: None,
+        wide: panels.len() <= 2,
+        panels,
+    }];
+    grid(h, "fig-nodes-panels", title, &shared, rows, |d| {
         let mut cap = format!(
-            "{} of the {} sampled nodes shown{} ({} markers after merging markers that fall on the same pixel). nodes-sample.csv holds, for every tree × algorithm × op, an even sample of the vertices plus the worst node.",
+            "{} of the {} sampled nodes shown{} ({} markers after merging markers that fall on the same pixel), every panel on the same axes: κᵥ = Σ|terms| / |Σ terms| of the node's own sum. nodes-sample.csv holds, for every tree × algorithm × op, an even sample of the vertices plus the worst node.",
             shown.len(),
             total,
             if shown.len() < total {
-                " (every run's worst node, then an even stride)"
+                " (per operation, every run's worst node, then an even stride)"
             } else {
                 ""
             },
-            r.markers
+            d.markers
         );
         if exact + inf_cond > 0 {
             let _ = write!(
@@ -180,11 +193,11 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
         } else {
             let _ = write!(
                 cap,
-                " Small + markers: the a priori deterministic bound of the node, for {bound_points} of the nodes shown (every run's worst node, then an even stride)."
+                " Shaded: the a priori deterministic bound of the {bound_points} nodes shown that have one, from its smallest to its largest value in each quarter decade of κᵥ."
             );
         }
-        figure(h, &id, &title, Some(&r.svg), &cap);
-    }
+        cap
+    })?;
     h.push_str("</section>\n");
     Ok(())
 }

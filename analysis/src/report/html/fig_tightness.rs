@@ -1,10 +1,12 @@
-//! How tight the bound is: a histogram of measured error ÷ deterministic bound.
+//! How tight the bound is: a histogram of measured error ÷ deterministic bound, one panel per
+//! algorithm.
 
-use super::common::series_label;
+use super::common::algorithm_groups;
 use crate::report::ReportError;
 use crate::report::data::ReportData;
-use crate::report::figure::{FIG_H, FIG_W, figure, not_available};
-use crate::report::plots::{self, Axis, Chart, Dash, RefLine, Series};
+use crate::report::figure::{FIG_H, FIG_W, not_available};
+use crate::report::panels::{Panel, PanelRow, grid, line_entry};
+use crate::report::plots::{Axis, Chart, Dash, RefLine, Series};
 use crate::report::style::{self, LINE_PROB};
 use std::fmt::Write;
 
@@ -71,10 +73,11 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
     const BINS_PER_DECADE: f64 = 4.0;
     let nbins = ((b - a) * BINS_PER_DECADE).round().max(1.0) as usize;
     let zero_total: usize = per_key.iter().flatten().filter(|t| **t <= 0.0).count();
-    let mut series = Vec::new();
+    let mut hists: Vec<Option<Series>> = Vec::new();
     let mut ymax = 0.0f64;
-    for (((op, algo), st), vals) in keys.iter().zip(&styles).zip(&per_key) {
+    for (((op, _), st), vals) in keys.iter().zip(&styles).zip(&per_key) {
         if vals.is_empty() {
+            hists.push(None);
             continue;
         }
         let mut counts = vec![0usize; nbins];
@@ -92,43 +95,75 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
             })
             .collect();
         ymax = ymax.max(pts.iter().map(|p| p.1).fold(0.0, f64::max));
-        series.push(Series {
-            label: series_label(op, algo),
+        hists.push(Some(Series {
+            label: op.clone(),
             style: *st,
             points: pts,
             size: 4,
             connect: true,
             opacity: 1.0,
-        });
+        }));
     }
     let ytop = (ymax * 1.1).max(1.0);
-    let chart = Chart {
-        width: FIG_W,
-        height: FIG_H,
-        x: Axis::log("tightness = measured relative error ÷ deterministic bound (dimensionless)")
-            .with_range(10f64.powf(a), 10f64.powf(b)),
-        y: Axis::linear("share of the series' values in the bin (%)").with_range(0.0, ytop),
-        series,
-        lines: vec![RefLine {
-            label: "tightness 1: error equals the bound".into(),
-            color: LINE_PROB,
-            dash: Dash::Dashed,
-            points: vec![(1.0, 0.0), (1.0, ytop)],
-        }],
-        bars: Vec::new(),
+    let line = RefLine {
+        label: "tightness 1: error equals the bound".into(),
+        color: LINE_PROB,
+        dash: Dash::Dashed,
+        points: vec![(1.0, 0.0), (1.0, ytop)],
     };
-    let r = plots::render(&chart, title)?;
-    let mut cap = format!(
-        "Histogram with {} bins per decade, {source}; each series sums to 100 %. Values right of 1 would be bound violations.",
-        BINS_PER_DECADE
-    );
-    if zero_total > 0 {
-        let _ = write!(
-            cap,
-            " {zero_total} values were 0 (exact results) and are not binned."
-        );
-    }
-    figure(h, "fig-tightness-hist", title, Some(&r.svg), &cap);
+    // One panel per algorithm with both ops, on shared axes.
+    let panels: Vec<Panel> = algorithm_groups(data, &[])
+        .into_iter()
+        .filter_map(|grp| {
+            let series: Vec<Series> = grp
+                .keys
+                .iter()
+                .filter_map(|(k, _)| keys.iter().position(|x| x == k))
+                .filter_map(|i| hists[i].clone())
+                .collect();
+            (!series.is_empty()).then(|| Panel {
+                chart: Chart {
+                    width: FIG_W,
+                    height: FIG_H,
+                    x: Axis::log("error ÷ deterministic bound")
+                        .with_range(10f64.powf(a), 10f64.powf(b)),
+                    y: Axis::linear("share in the bin (%)").with_range(0.0, ytop),
+                    series,
+                    lines: vec![line.clone()],
+                    bars: Vec::new(),
+                    bands: Vec::new(),
+                    legend: false,
+                },
+                title: grp.title,
+                band_label: None,
+            })
+        })
+        .collect();
+    let rows = vec![PanelRow {
+        heading: None,
+        wide: panels.len() <= 2,
+        panels,
+    }];
+    grid(
+        h,
+        "fig-tightness-hist",
+        title,
+        &[line_entry(&line)],
+        rows,
+        |_| {
+            let mut cap = format!(
+                "Histogram with {} bins per decade, {source}; each series sums to 100 %, every panel on the same axes. Values right of 1 would be bound violations.",
+                BINS_PER_DECADE
+            );
+            if zero_total > 0 {
+                let _ = write!(
+                    cap,
+                    " {zero_total} values were 0 (exact results) and are not binned."
+                );
+            }
+            cap
+        },
+    )?;
     h.push_str("</section>\n");
     Ok(())
 }

@@ -8,7 +8,7 @@
 //! covers data or text.
 
 use super::ReportError;
-use super::fmt::{escape, pow10_label};
+use super::fmt::escape;
 use super::font::{self, FAMILY};
 use super::style::{SeriesStyle, Shape};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
@@ -17,6 +17,10 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::collections::HashSet;
+
+mod geometry;
+pub use geometry::log_page_range;
+use geometry::{clip_polyline, page_range, tick_label, ticks};
 
 /// How an axis maps data to the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,6 +145,17 @@ pub struct Bars {
     pub ranges: Vec<Option<(f64, f64)>>,
 }
 
+/// A shaded region between two curves over the same x values (a bound's range, say): drawn
+/// behind everything else, clamped to the plot area.
+#[derive(Debug, Clone)]
+pub struct Band {
+    pub color: RGBColor,
+    /// Opacity of the fill.
+    pub opacity: f64,
+    /// (x, lower y, upper y), in data units, in the order of x.
+    pub points: Vec<(f64, f64, f64)>,
+}
+
 /// A whole chart.
 #[derive(Debug, Clone)]
 pub struct Chart {
@@ -152,6 +167,11 @@ pub struct Chart {
     pub lines: Vec<RefLine>,
     /// Bar groups (for a categorical x axis), drawn behind the lines and markers.
     pub bars: Vec<Bars>,
+    /// Shaded bands, drawn behind everything.
+    pub bands: Vec<Band>,
+    /// Whether the SVG holds its own legend (a column right of the plot); small multiples
+    /// leave it to the page, which shows one per panel.
+    pub legend: bool,
 }
 
 /// An SVG chart and what it showed.
@@ -208,187 +228,6 @@ impl Ranged for Ticked {
 }
 
 type Coord = Ticked;
-
-/// Ticks in page coordinates: (bold with labels, light without).
-fn ticks(scale: Scale, lo: f64, hi: f64, max_labels: usize) -> (Vec<f64>, Vec<f64>) {
-    match scale {
-        Scale::Log10 => {
-            let (a, b) = (lo.ceil() as i32, hi.floor() as i32);
-            let decades = (b - a + 1).max(1) as usize;
-            let step = decades.div_ceil(max_labels.max(1)).max(1) as i32;
-            let bold: Vec<f64> = (a..=b)
-                .filter(|k| k.rem_euclid(step) == 0)
-                .map(f64::from)
-                .collect();
-            let mut light = Vec::new();
-            for k in (lo.floor() as i32)..=(hi.ceil() as i32) {
-                if step == 1 {
-                    for m in 2..=9 {
-                        let v = f64::from(k) + f64::from(m).log10();
-                        if v > lo && v < hi {
-                            light.push(v);
-                        }
-                    }
-                } else if k.rem_euclid(step) != 0 && f64::from(k) > lo && f64::from(k) < hi {
-                    light.push(f64::from(k));
-                }
-            }
-            (bold, light)
-        }
-        Scale::Linear => {
-            let step = nice_step((hi - lo) / max_labels.max(1) as f64);
-            let first = (lo / step).ceil() as i64;
-            let last = (hi / step).floor() as i64;
-            let bold = (first..=last).map(|i| i as f64 * step).collect();
-            (bold, vec![])
-        }
-    }
-}
-
-fn nice_step(raw: f64) -> f64 {
-    if raw <= 0.0 || !raw.is_finite() {
-        return 1.0;
-    }
-    let p = 10f64.powf(raw.log10().floor());
-    let m = raw / p;
-    let nice = if m <= 1.0 {
-        1.0
-    } else if m <= 2.0 {
-        2.0
-    } else if m <= 5.0 {
-        5.0
-    } else {
-        10.0
-    };
-    nice * p
-}
-
-fn tick_label(scale: Scale, v: f64, step: f64) -> String {
-    match scale {
-        Scale::Log10 => pow10_label(v.round() as i32),
-        Scale::Linear => {
-            let decimals = if step >= 1.0 {
-                0
-            } else {
-                (-step.log10().floor()) as usize
-            };
-            let s = format!("{v:.decimals$}");
-            if s.starts_with('-') && s.trim_start_matches(['-', '0', '.']).is_empty() {
-                s[1..].to_string()
-            } else {
-                s.replace('-', "−")
-            }
-        }
-    }
-}
-
-/// Page-space range of an axis: the fixed range, or the data's (whole decades for log axes).
-fn page_range(axis: &Axis, values: impl Iterator<Item = f64>) -> (f64, f64) {
-    if let Some((lo, hi)) = axis.range {
-        return (axis.to_page(lo), axis.to_page(hi));
-    }
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for v in values.map(|v| axis.to_page(v)).filter(|v| v.is_finite()) {
-        lo = lo.min(v);
-        hi = hi.max(v);
-    }
-    if !lo.is_finite() {
-        return (0.0, 1.0);
-    }
-    match axis.scale {
-        Scale::Log10 => log_page_range(lo, hi),
-        Scale::Linear => {
-            if lo == hi {
-                (lo - 1.0, hi + 1.0)
-            } else {
-                let pad = (hi - lo) * 0.04;
-                (lo - pad, hi + pad)
-            }
-        }
-    }
-}
-
-/// Whole decades around [lo, hi] (log10 units), widened by a little where the data sit on a
-/// decade, so no marker lies on the axis line.
-pub fn log_page_range(lo: f64, hi: f64) -> (f64, f64) {
-    // A marker's radius is a few pixels: ~3 % of the axis keeps it whole on either end.
-    let pad = (0.03 * (hi - lo)).max(0.12);
-    let l = lo.floor().min(lo - pad);
-    let h = hi.ceil().max(hi + pad);
-    (l, h)
-}
-
-/// Liang–Barsky: the part of segment p–q inside the rectangle.
-fn clip(
-    p: (f64, f64),
-    q: (f64, f64),
-    (x0, x1, y0, y1): (f64, f64, f64, f64),
-) -> Option<((f64, f64), (f64, f64))> {
-    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
-    let (mut t0, mut t1) = (0.0f64, 1.0f64);
-    for (num, den) in [
-        (p.0 - x0, -dx),
-        (x1 - p.0, dx),
-        (p.1 - y0, -dy),
-        (y1 - p.1, dy),
-    ] {
-        if den == 0.0 {
-            if num < 0.0 {
-                return None;
-            }
-        } else {
-            let t = num / den;
-            if den < 0.0 {
-                t0 = t0.max(t);
-            } else {
-                t1 = t1.min(t);
-            }
-        }
-    }
-    if t0 > t1 {
-        return None;
-    }
-    Some((
-        (p.0 + t0 * dx, p.1 + t0 * dy),
-        (p.0 + t1 * dx, p.1 + t1 * dy),
-    ))
-}
-
-/// Polylines of `pts` (page coordinates) clipped to the rectangle.
-fn clip_polyline(pts: &[(f64, f64)], rect: (f64, f64, f64, f64)) -> Vec<Vec<(f64, f64)>> {
-    let mut out: Vec<Vec<(f64, f64)>> = Vec::new();
-    let mut current: Vec<(f64, f64)> = Vec::new();
-    for w in pts.windows(2) {
-        if !(w[0].0.is_finite() && w[0].1.is_finite() && w[1].0.is_finite() && w[1].1.is_finite()) {
-            if current.len() > 1 {
-                out.push(std::mem::take(&mut current));
-            }
-            current.clear();
-            continue;
-        }
-        match clip(w[0], w[1], rect) {
-            Some((a, b)) => {
-                if current.last() != Some(&a) {
-                    if current.len() > 1 {
-                        out.push(std::mem::take(&mut current));
-                    }
-                    current = vec![a];
-                }
-                current.push(b);
-            }
-            None => {
-                if current.len() > 1 {
-                    out.push(std::mem::take(&mut current));
-                }
-                current.clear();
-            }
-        }
-    }
-    if current.len() > 1 {
-        out.push(current);
-    }
-    out
-}
 
 /// Runs `$body` with `$it` bound to an iterator of marker elements (one per point of
 /// `$points`) of the series style `$style` and radius `$r`. A macro rather than a function
@@ -519,9 +358,12 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
     let legend_style = text(LEGEND_PX);
 
     // Legend column width from the measured labels.
-    let mut legend_labels: Vec<&str> = chart.lines.iter().map(|l| l.label.as_str()).collect();
-    legend_labels.extend(chart.series.iter().map(|s| s.label.as_str()));
-    legend_labels.extend(chart.bars.iter().map(|b| b.label.as_str()));
+    let mut legend_labels: Vec<&str> = Vec::new();
+    if chart.legend {
+        legend_labels.extend(chart.lines.iter().map(|l| l.label.as_str()));
+        legend_labels.extend(chart.series.iter().map(|s| s.label.as_str()));
+        legend_labels.extend(chart.bars.iter().map(|b| b.label.as_str()));
+    }
     let measure = |s: &str, st: &TextStyle| -> Result<(u32, u32), ReportError> {
         st.font.box_size(s).map_err(plot_err(what))
     };
@@ -537,7 +379,11 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
 
     let max_x_labels = ((chart.width - legend_w) / 70).max(2) as usize;
     // A chart grows taller rather than cut its legend (one row per line, series and bars).
-    let legend_rows = (chart.lines.len() + chart.series.len() + chart.bars.len()) as u32;
+    let legend_rows = if chart.legend {
+        (chart.lines.len() + chart.series.len() + chart.bars.len()) as u32
+    } else {
+        0
+    };
     let height = chart
         .height
         .max(LEGEND_TOP as u32 + legend_rows * LEGEND_ROW as u32);
@@ -633,6 +479,9 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
             .map_err(&err)?;
 
         let rect = (xr.0, xr.1, yr.0, yr.1);
+        for band in &chart.bands {
+            draw_band(&mut cc, chart, band, rect).map_err(&err)?;
+        }
         draw_bars(&mut cc, chart, yr).map_err(&err)?;
         for line in &chart.lines {
             let pts: Vec<(f64, f64)> = line
@@ -687,78 +536,80 @@ pub fn render(chart: &Chart, what: &str) -> Result<Rendered, ReportError> {
         }
 
         // Legend: reference lines first, then the series, one row each.
-        let row_h = LEGEND_ROW;
-        let x_mark = 16;
-        let x_text = 38;
-        let mut y = LEGEND_TOP;
-        let anchor = legend_style.pos(Pos::new(HPos::Left, VPos::Center));
-        for line in &chart.lines {
-            legend_area
-                .draw(&PathElement::new(
-                    vec![(x_mark - 12, y), (x_mark + 12, y)],
-                    line_style(line.color),
-                ))
-                .map_err(&err)?;
-            if line.dash != Dash::Solid {
-                // Gaps painted over the sample line show the dash pattern.
-                let (on, off) = if line.dash == Dash::Dashed {
-                    (6, 4)
-                } else {
-                    (2, 3)
-                };
-                let mut x = x_mark - 12 + on;
-                while x < x_mark + 12 {
-                    legend_area
-                        .draw(&Rectangle::new(
-                            [(x, y - 2), ((x + off).min(x_mark + 12), y + 2)],
-                            WHITE.filled(),
-                        ))
-                        .map_err(&err)?;
-                    x += on + off;
-                }
-            }
-            legend_area
-                .draw_text(&line.label, &anchor, (x_text, y))
-                .map_err(&err)?;
-            y += row_h;
-        }
-        for s in &chart.series {
-            if s.connect {
+        if chart.legend {
+            let row_h = LEGEND_ROW;
+            let x_mark = 16;
+            let x_text = 38;
+            let mut y = LEGEND_TOP;
+            let anchor = legend_style.pos(Pos::new(HPos::Left, VPos::Center));
+            for line in &chart.lines {
                 legend_area
                     .draw(&PathElement::new(
                         vec![(x_mark - 12, y), (x_mark + 12, y)],
-                        line_style(s.style.color),
+                        line_style(line.color),
                     ))
                     .map_err(&err)?;
-            }
-            markers!(
-                s.style,
-                s.size.max(4),
-                s.opacity,
-                std::iter::once((x_mark, y)),
-                |it| {
-                    for e in it {
-                        legend_area.draw(&e).map_err(&err)?;
+                if line.dash != Dash::Solid {
+                    // Gaps painted over the sample line show the dash pattern.
+                    let (on, off) = if line.dash == Dash::Dashed {
+                        (6, 4)
+                    } else {
+                        (2, 3)
+                    };
+                    let mut x = x_mark - 12 + on;
+                    while x < x_mark + 12 {
+                        legend_area
+                            .draw(&Rectangle::new(
+                                [(x, y - 2), ((x + off).min(x_mark + 12), y + 2)],
+                                WHITE.filled(),
+                            ))
+                            .map_err(&err)?;
+                        x += on + off;
                     }
-                    Ok::<(), ReportError>(())
                 }
-            )?;
-            legend_area
-                .draw_text(&s.label, &anchor, (x_text, y))
-                .map_err(&err)?;
-            y += row_h;
-        }
-        for b in &chart.bars {
-            legend_area
-                .draw(&Rectangle::new(
-                    [(x_mark - 7, y - 7), (x_mark + 7, y + 7)],
-                    b.color.filled(),
-                ))
-                .map_err(&err)?;
-            legend_area
-                .draw_text(&b.label, &anchor, (x_text, y))
-                .map_err(&err)?;
-            y += row_h;
+                legend_area
+                    .draw_text(&line.label, &anchor, (x_text, y))
+                    .map_err(&err)?;
+                y += row_h;
+            }
+            for s in &chart.series {
+                if s.connect {
+                    legend_area
+                        .draw(&PathElement::new(
+                            vec![(x_mark - 12, y), (x_mark + 12, y)],
+                            line_style(s.style.color),
+                        ))
+                        .map_err(&err)?;
+                }
+                markers!(
+                    s.style,
+                    s.size.max(4),
+                    s.opacity,
+                    std::iter::once((x_mark, y)),
+                    |it| {
+                        for e in it {
+                            legend_area.draw(&e).map_err(&err)?;
+                        }
+                        Ok::<(), ReportError>(())
+                    }
+                )?;
+                legend_area
+                    .draw_text(&s.label, &anchor, (x_text, y))
+                    .map_err(&err)?;
+                y += row_h;
+            }
+            for b in &chart.bars {
+                legend_area
+                    .draw(&Rectangle::new(
+                        [(x_mark - 7, y - 7), (x_mark + 7, y + 7)],
+                        b.color.filled(),
+                    ))
+                    .map_err(&err)?;
+                legend_area
+                    .draw_text(&b.label, &anchor, (x_text, y))
+                    .map_err(&err)?;
+                y += row_h;
+            }
         }
         root.present().map_err(&err)?;
     }
@@ -815,6 +666,36 @@ fn draw_bars(
     Ok(())
 }
 
+/// A band as one polygon (upper edge left to right, lower edge back), clamped to `rect`.
+fn draw_band(
+    cc: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<Coord, Coord>>,
+    chart: &Chart,
+    band: &Band,
+    (x0, x1, y0, y1): (f64, f64, f64, f64),
+) -> Result<(), DrawingAreaErrorKind<<SVGBackend<'static> as DrawingBackend>::ErrorType>> {
+    let page = |x: f64, y: f64| {
+        let (x, y) = (chart.x.to_page(x), chart.y.to_page(y));
+        (x.is_finite() && y.is_finite()).then(|| (x.clamp(x0, x1), y.clamp(y0, y1)))
+    };
+    let upper: Vec<(f64, f64)> = band.points.iter().filter_map(|p| page(p.0, p.2)).collect();
+    let lower: Vec<(f64, f64)> = band
+        .points
+        .iter()
+        .rev()
+        .filter_map(|p| page(p.0, p.1))
+        .collect();
+    if upper.is_empty() || lower.is_empty() {
+        return Ok(());
+    }
+    let mut outline = upper;
+    outline.extend(lower);
+    cc.draw_series(std::iter::once(Polygon::new(
+        outline,
+        band.color.mix(band.opacity).filled(),
+    )))?;
+    Ok(())
+}
+
 fn draw_path(
     cc: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<Coord, Coord>>,
     part: Vec<(f64, f64)>,
@@ -861,36 +742,5 @@ fn responsive(svg: String, what: &str) -> String {
             out
         }
         None => svg,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn log_ticks_are_integers() {
-        let (bold, light) = ticks(Scale::Log10, -9.0, 3.0, 20);
-        assert_eq!(bold, (-9..=3).map(f64::from).collect::<Vec<_>>());
-        assert!(light.iter().all(|v| v.fract() != 0.0));
-        let (bold, _) = ticks(Scale::Log10, -20.0, 20.0, 10);
-        assert!(bold.len() <= 11 && bold.iter().all(|v| v.fract() == 0.0));
-    }
-
-    #[test]
-    fn labels() {
-        assert_eq!(tick_label(Scale::Log10, -6.0, 1.0), "10⁻⁶");
-        assert_eq!(tick_label(Scale::Linear, 2.5, 0.5), "2.5");
-        assert_eq!(tick_label(Scale::Linear, -0.0, 2.0), "0");
-    }
-
-    #[test]
-    fn clipping() {
-        let r = (0.0, 1.0, 0.0, 1.0);
-        assert_eq!(
-            clip((-1.0, -1.0), (2.0, 2.0), r),
-            Some(((0.0, 0.0), (1.0, 1.0)))
-        );
-        assert_eq!(clip((2.0, 0.0), (3.0, 1.0), r), None);
     }
 }
