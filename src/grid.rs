@@ -159,19 +159,22 @@ pub fn baseline_algorithm(algos: impl Iterator<Item = Algorithm> + Clone) -> Opt
         .find(|&a| algos.clone().any(|b| b == a))
 }
 
-/// Predicted and measured extra lost bits of `o` over `base` at node v (x = exact value):
-/// `extra_bits` of the a priori bounds ([`NodeBounds::det`]) and of the errors. None when
-/// x = 0.
+/// Predicted and measured extra lost bits of an algorithm over the baseline at a node of
+/// exact value x, from each one's (bound, |error|) there: `extra_bits` of the bounds and of the
+/// errors. None when x = 0.
 pub fn node_extra_bits(
-    reference: &Reference,
-    o: &Outcome,
-    base: &Outcome,
-    v: usize,
+    x: f64,
+    (bound, abs): (f64, f64),
+    (base_bound, base_abs): (f64, f64),
 ) -> Option<(f64, f64)> {
-    node_extra_bits_by(reference, o, base, v, 0)
+    Some((
+        extra_bits(bound, base_bound, x)?,
+        extra_bits(abs, base_abs, x)?,
+    ))
 }
 
-/// As [`node_extra_bits`], predicted by bound `which` of [`PREDICTORS`].
+/// [`node_extra_bits`] of `o` over `base` at node v, predicted by bound `which` of
+/// [`PREDICTORS`].
 pub fn node_extra_bits_by(
     reference: &Reference,
     o: &Outcome,
@@ -179,15 +182,11 @@ pub fn node_extra_bits_by(
     v: usize,
     which: usize,
 ) -> Option<(f64, f64)> {
-    let x = reference.value_f64(v);
-    Some((
-        extra_bits(
-            predictor(&o.bounds, which)[v],
-            predictor(&base.bounds, which)[v],
-            x,
-        )?,
-        extra_bits(o.errors[v].abs, base.errors[v].abs, x)?,
-    ))
+    node_extra_bits(
+        reference.value_f64(v),
+        (predictor(&o.bounds, which)[v], o.errors[v].abs),
+        (predictor(&base.bounds, which)[v], base.errors[v].abs),
+    )
 }
 
 /// Evaluates every instance of the grid (in parallel) against the exact reference.

@@ -4,7 +4,6 @@ use super::phases::Phases;
 use super::{
     AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, parse_single_cond,
 };
-use analysis::bounds::extra_bits;
 use analysis::limbs::ExactScale;
 use analysis::{Algorithm, ErrorClass, Op, Reference};
 use clap::Args;
@@ -195,7 +194,6 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     if let Some(dump) = dump {
         dump.commit()?;
     }
-    let results = measured;
     println!(
         "{} height={} mean branching={:.1} achieved κ={} seed={}",
         s.title,
@@ -204,9 +202,9 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
         sci(experiment::achieved_cond(&s.weights)),
         s.seed
     );
-    print!("{}", error_summary(&results));
-    print!("{}", bounds_summary(&results));
-    print!("{}", overflow_summary(&results));
+    print!("{}", error_summary(&measured));
+    print!("{}", bounds_summary(&measured));
+    print!("{}", overflow_summary(&measured));
     if a.algos.algos.contains(&Algorithm::VECTORIAL_EXACT)
         && let Some(scale) = ExactScale::for_weights(&s.weights)
     {
@@ -219,15 +217,15 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
         println!("wrote {}", path.display());
     }
     let context = format!("seed {}", s.seed);
-    verdict::fail_on_mismatches(&experiment::mismatch_report(&context, &results))?;
+    verdict::fail_on_mismatches(&experiment::mismatch_report(&context, &measured))?;
     verdict::fail_on_violations(
-        &verdict::violations(&context, &results),
+        &verdict::violations(&context, &measured),
         a.measure.reference,
     )
 }
 
 /// `run`'s first table: the errors of each op × algorithm.
-fn error_summary(results: &[Measured]) -> String {
+fn error_summary(measured: &[Measured]) -> String {
     let mut s = format!(
         "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8} {:>7} {:>9} {:>8}\n",
         "op",
@@ -240,30 +238,28 @@ fn error_summary(results: &[Measured]) -> String {
         "nonfinite",
         "overflow"
     );
-    for o in results {
-        {
-            let e = &o.summary;
-            s += &format!(
-                "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8.2} {:>7} {:>9} {:>8}\n",
-                o.op.name(),
-                o.algorithm.name(),
-                sci(e.max_rel_error),
-                sci(e.median_rel_error),
-                sci(e.p99_rel_error),
-                e.max_lost_bits,
-                e.flagged_nodes,
-                e.nonfinite_nodes,
-                o.bound_summary.overflow.total()
-            );
-        }
+    for o in measured {
+        let e = &o.summary;
+        s += &format!(
+            "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8.2} {:>7} {:>9} {:>8}\n",
+            o.op.name(),
+            o.algorithm.name(),
+            sci(e.max_rel_error),
+            sci(e.median_rel_error),
+            sci(e.p99_rel_error),
+            e.max_lost_bits,
+            e.flagged_nodes,
+            e.nonfinite_nodes,
+            o.bound_summary.overflow.total()
+        );
     }
     s
 }
 
 /// One line per op × algorithm where f32 overflowed, saying why.
-fn overflow_summary(results: &[Measured]) -> String {
+fn overflow_summary(measured: &[Measured]) -> String {
     let mut s = String::new();
-    for o in results {
+    for o in measured {
         if let Some(why) = o.bound_summary.overflow.describe() {
             s += &format!("{} {}: {why}\n", o.op, o.algorithm);
         }
@@ -272,7 +268,7 @@ fn overflow_summary(results: &[Measured]) -> String {
 }
 
 /// `run`'s second table: the bounds of each op × algorithm.
-fn bounds_summary(results: &[Measured]) -> String {
+fn bounds_summary(measured: &[Measured]) -> String {
     let mut s = format!(
         "{:<8} {:<21} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
         "op",
@@ -284,21 +280,19 @@ fn bounds_summary(results: &[Measured]) -> String {
         "violations",
         "prob viol"
     );
-    for o in results {
-        {
-            let b = &o.bound_summary;
-            s += &format!(
-                "{:<8} {:<21} {:>10.2} {:>10.2} {:>10} {:>10} {:>10} {:>10}\n",
-                o.op.name(),
-                o.algorithm.name(),
-                b.max_bound_lost_bits,
-                b.max_sharp_lost_bits,
-                sci(b.median_tightness),
-                sci(b.max_tightness),
-                b.bound_violations + b.sharp_violations + b.running_violations,
-                b.prob_violations
-            );
-        }
+    for o in measured {
+        let b = &o.bound_summary;
+        s += &format!(
+            "{:<8} {:<21} {:>10.2} {:>10.2} {:>10} {:>10} {:>10} {:>10}\n",
+            o.op.name(),
+            o.algorithm.name(),
+            b.max_bound_lost_bits,
+            b.max_sharp_lost_bits,
+            sci(b.median_tightness),
+            sci(b.max_tightness),
+            b.bound_violations + b.sharp_violations + b.running_violations,
+            b.prob_violations
+        );
     }
     s
 }
@@ -464,10 +458,7 @@ impl Dump {
             let exact = r.value_f64(v);
             let x = exact.abs();
             let extra = base.and_then(|b| {
-                Some((
-                    extra_bits(o.bounds.det[v], b.det[v], exact)?,
-                    extra_bits(e.abs, b.abs[v], exact)?,
-                ))
+                grid::node_extra_bits(exact, (o.bounds.det[v], e.abs), (b.det[v], b.abs[v]))
             });
             self.writer
                 .write_record([

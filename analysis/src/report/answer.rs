@@ -371,40 +371,7 @@ mod tests {
     use crate::report::data::ResultRow;
 
     fn row(tree: usize, algo: &str, op: &str, topology: &str, bits: f64) -> ResultRow {
-        ResultRow {
-            tree,
-            topology: topology.into(),
-            n: 100,
-            height: 99,
-            child_order: "natural".into(),
-            weights: "gensum".into(),
-            seed: 0,
-            target_cond: 1e4,
-            achieved_cond: 1e4,
-            algorithm: algo.into(),
-            op: op.into(),
-            backend: "cpu".into(),
-            reference: "exact".into(),
-            max_rel_error: 2f64.powf(bits - 24.0),
-            median_rel_error: 0.0,
-            p99_rel_error: 0.0,
-            max_lost_bits: bits,
-            flagged_nodes: 0,
-            bound_violations: None,
-            prob_violations: None,
-            median_tightness: None,
-            max_tightness: None,
-            sharp_violations: None,
-            running_violations: None,
-            max_bound_lost_bits: None,
-            gpu_mismatches: None,
-            max_flagged_abs_error: None,
-            source: None,
-            source_sha256: None,
-            nonfinite_nodes: None,
-            overflow_nodes: None,
-            max_ulps: None,
-        }
+        ResultRow::for_test(tree, topology, 1e4, (algo, op), bits)
     }
 
     /// Three algorithms on two topologies: `a` is fast and loses 10 bits, `b` takes 3× as

@@ -555,40 +555,7 @@ mod tests {
     }
 
     fn row(tree: usize, algo: &str, op: &str, cond: f64, bits: f64) -> ResultRow {
-        ResultRow {
-            tree,
-            topology: "chain".into(),
-            n: 100,
-            height: 99,
-            child_order: "natural".into(),
-            weights: "gensum".into(),
-            seed: 0,
-            target_cond: cond,
-            achieved_cond: cond,
-            algorithm: algo.into(),
-            op: op.into(),
-            backend: "cpu".into(),
-            reference: "exact".into(),
-            max_rel_error: 2f64.powf(bits - 24.0),
-            median_rel_error: 0.0,
-            p99_rel_error: 0.0,
-            max_lost_bits: bits,
-            flagged_nodes: 0,
-            bound_violations: None,
-            prob_violations: None,
-            median_tightness: None,
-            max_tightness: None,
-            sharp_violations: None,
-            running_violations: None,
-            max_bound_lost_bits: None,
-            gpu_mismatches: None,
-            max_flagged_abs_error: None,
-            source: None,
-            source_sha256: None,
-            nonfinite_nodes: None,
-            overflow_nodes: None,
-            max_ulps: None,
-        }
+        ResultRow::for_test(tree, "chain", cond, (algo, op), bits)
     }
 
     fn data(rows: Vec<ResultRow>) -> ReportData {

@@ -34,6 +34,17 @@ pub struct PanelRow {
     pub panels: Vec<Panel>,
 }
 
+impl PanelRow {
+    /// The panels of a figure as one row without a heading, wide when there are at most two.
+    pub fn one(panels: Vec<Panel>) -> Vec<PanelRow> {
+        vec![PanelRow {
+            heading: None,
+            wide: panels.len() <= 2,
+            panels,
+        }]
+    }
+}
+
 /// What a grid drew.
 pub struct Drawn {
     pub markers: usize,

@@ -74,16 +74,17 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
             g,
         ),
     ];
-    let chart = |series: Vec<Series>, bands: Vec<Band>| Chart {
-        width: FIG_W,
-        height: FIG_H,
-        x: Axis::log("κ of the whole tree").with_range(xr.0, xr.1),
-        y: Axis::log("largest relative error").with_range(yr.0, yr.1),
-        series,
-        lines: lines.clone(),
-        bars: Vec::new(),
-        bands,
-        legend: false,
+    let chart = |series: Vec<Series>, bands: Vec<Band>| {
+        Chart::panel(
+            (FIG_W, FIG_H),
+            (
+                Axis::log("κ of the whole tree").with_range(xr.0, xr.1),
+                Axis::log("largest relative error").with_range(yr.0, yr.1),
+            ),
+            series,
+            lines.clone(),
+            bands,
+        )
     };
     let series = |op: &str, algo: &str, label: String, st: SeriesStyle| Series {
         label,

@@ -102,17 +102,16 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
                 })
                 .collect();
             Panel {
-                chart: Chart {
-                    width: FIG_W,
-                    height: FIG_H,
-                    x: Axis::log("κ of the whole tree").with_range(xr.0, xr.1),
-                    y: Axis::linear("largest loss (bits)").with_range(0.0, top),
+                chart: Chart::panel(
+                    (FIG_W, FIG_H),
+                    (
+                        Axis::log("κ of the whole tree").with_range(xr.0, xr.1),
+                        Axis::linear("largest loss (bits)").with_range(0.0, top),
+                    ),
                     series,
-                    lines: lines.clone(),
-                    bars: Vec::new(),
+                    lines.clone(),
                     bands,
-                    legend: false,
-                },
+                ),
                 title: grp.title,
                 band_label: have_bounds
                     .then(|| "bits the bound allows (range), per operation in its colour".into()),
@@ -120,11 +119,7 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
         })
         .collect();
     let shared: Vec<Entry> = lines.iter().map(line_entry).collect();
-    let rows = vec![PanelRow {
-        heading: None,
-        wide: panels.len() <= 2,
-        panels,
-    }];
+    let rows = PanelRow::one(panels);
     grid(h, "fig-lost-bits", title, &shared, rows, |d| {
         let mut cap = format!(
             "Lost bits = log₂(relative error) + 24, floored at 0 (a correctly rounded f32 loses 0 bits); one marker per tree, algorithm and operation ({} drawn), every panel on the same axes. A result that lost 24 bits or more has no correct significant bit left.",

@@ -147,17 +147,16 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
                 })
                 .collect();
             Panel {
-                chart: Chart {
-                    width: FIG_W,
-                    height: FIG_H,
-                    x: Axis::log("κᵥ of the node's own sum").with_range(xr.0, xr.1),
-                    y: Axis::log("relative error of the node").with_range(yr.0, yr.1),
+                chart: Chart::panel(
+                    (FIG_W, FIG_H),
+                    (
+                        Axis::log("κᵥ of the node's own sum").with_range(xr.0, xr.1),
+                        Axis::log("relative error of the node").with_range(yr.0, yr.1),
+                    ),
                     series,
-                    lines: lines.clone(),
-                    bars: Vec::new(),
+                    lines.clone(),
                     bands,
-                    legend: false,
-                },
+                ),
                 title: grp.title,
                 band_label: (bound_points > 0)
                     .then(|| "a priori bound (range), per operation in its colour".into()),
@@ -165,11 +164,7 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
         })
         .collect();
     let shared: Vec<Entry> = lines.iter().map(line_entry).collect();
-    let rows = vec![PanelRow {
-        heading: None,
-        wide: panels.len() <= 2,
-        panels,
-    }];
+    let rows = PanelRow::one(panels);
     grid(h, "fig-nodes-panels", title, &shared, rows, |d| {
         let mut cap = format!(
             "{} of the {} sampled nodes shown{} ({} markers after merging markers that fall on the same pixel), every panel on the same axes: κᵥ = Σ|terms| / |Σ terms| of the node's own sum. nodes-sample.csv holds, for every tree × algorithm × op, an even sample of the vertices plus the worst node.",

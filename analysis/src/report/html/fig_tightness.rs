@@ -122,28 +122,23 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
                 .filter_map(|i| hists[i].clone())
                 .collect();
             (!series.is_empty()).then(|| Panel {
-                chart: Chart {
-                    width: FIG_W,
-                    height: FIG_H,
-                    x: Axis::log("error ÷ deterministic bound")
-                        .with_range(10f64.powf(a), 10f64.powf(b)),
-                    y: Axis::linear("share in the bin (%)").with_range(0.0, ytop),
+                chart: Chart::panel(
+                    (FIG_W, FIG_H),
+                    (
+                        Axis::log("error ÷ deterministic bound")
+                            .with_range(10f64.powf(a), 10f64.powf(b)),
+                        Axis::linear("share in the bin (%)").with_range(0.0, ytop),
+                    ),
                     series,
-                    lines: vec![line.clone()],
-                    bars: Vec::new(),
-                    bands: Vec::new(),
-                    legend: false,
-                },
+                    vec![line.clone()],
+                    Vec::new(),
+                ),
                 title: grp.title,
                 band_label: None,
             })
         })
         .collect();
-    let rows = vec![PanelRow {
-        heading: None,
-        wide: panels.len() <= 2,
-        panels,
-    }];
+    let rows = PanelRow::one(panels);
     grid(
         h,
         "fig-tightness-hist",

@@ -174,6 +174,30 @@ pub struct Chart {
     pub legend: bool,
 }
 
+impl Chart {
+    /// One panel of small multiples (`width` × `height`): markers, reference lines and shaded
+    /// bands, its legend left to the page.
+    pub fn panel(
+        (width, height): (u32, u32),
+        (x, y): (Axis, Axis),
+        series: Vec<Series>,
+        lines: Vec<RefLine>,
+        bands: Vec<Band>,
+    ) -> Chart {
+        Chart {
+            width,
+            height,
+            x,
+            y,
+            series,
+            lines,
+            bars: Vec::new(),
+            bands,
+            legend: false,
+        }
+    }
+}
+
 /// An SVG chart and what it showed.
 #[derive(Debug, Clone)]
 pub struct Rendered {
