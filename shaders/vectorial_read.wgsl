@@ -1,5 +1,10 @@
 // Vectorial stage 3 (read), a thread per vertex in preorder labels, with level 0's uniform add: rootfix r[v] = S[open v]; leaffix l[v] = S[close v] - S[open v - 1] with S[-1] = 0, in the prelude's Sum and rounded to f32 once; CPU twin: analysis::orders::euler::read.
 //
+// `ReadOut` and `finish_read` come with the prelude (src/gpu/shaders.rs): f32 and one
+// rounding for the algorithms' results; for the GPU exact reference, the fixed-point Sum
+// itself, unrounded (analysis::orders::euler::vectorial_exact_rounding before its rounding),
+// which the host reads back and permutes to the tree's labels.
+//
 // S[p] is level 0 after the scan plan's uniform add: the tile scan's X[p], plus
 // block_prefix[k-1] (k the tile's index in its segment) when k >= 1 — the same single
 // addition the plan performs, done here for the elements read instead of a pass over E.
@@ -16,7 +21,7 @@ override TILE: u32;
 @group(0) @binding(2) var<storage, read> x: array<Sum>;
 @group(0) @binding(3) var<storage, read> tiles: array<TileInfo>;
 @group(0) @binding(4) var<storage, read> block_prefix: array<Sum>;
-@group(0) @binding(5) var<storage, read_write> out: array<f32>;
+@group(0) @binding(5) var<storage, read_write> out: array<ReadOut>;
 
 const ROOT_BIT: u32 = 0x80000000u;
 
@@ -48,7 +53,7 @@ fn read_rootfix(
     if i >= count.n {
         return;
     }
-    out[i] = sum_round(scanned(pos[i].x & ~ROOT_BIT));
+    out[i] = finish_read(scanned(pos[i].x & ~ROOT_BIT));
 }
 
 @compute @workgroup_size(WG)
@@ -65,9 +70,9 @@ fn read_leaffix(
     let close = scanned(p.y);
     if (p.x & ROOT_BIT) != 0u {
         // S[-1] = 0: nothing to subtract.
-        out[i] = sum_round(close);
+        out[i] = finish_read(close);
     } else {
         // S[close] - S[open - 1] in the Sum, rounded once (f32: the same subtraction).
-        out[i] = sum_round(sum_add(close, sum_neg(scanned(p.x - 1u))));
+        out[i] = finish_read(sum_add(close, sum_neg(scanned(p.x - 1u))));
     }
 }

@@ -178,11 +178,6 @@ const VECTORIAL_READ: StageFile = StageFile {
     source: include_str!("../../shaders/vectorial_read.wgsl"),
     dynamic: false,
 };
-const VECTORIAL_READ_LIMBS: StageFile = StageFile {
-    name: "vectorial_read_limbs",
-    source: include_str!("../../shaders/vectorial_read_limbs.wgsl"),
-    dynamic: false,
-};
 const ADDITION_LEVEL: StageFile = StageFile {
     name: "addition_level",
     source: include_str!("../../shaders/addition_level.wgsl"),
@@ -385,6 +380,18 @@ impl ScanKernels {
     fn new(device: &wgpu::Device, sizes: &Sizes, precision: Precision) -> ScanKernels {
         let prelude = precision.prelude();
         let build = |file: &StageFile, entry: &str| build(device, sizes, file, &prelude, entry);
+        // The read writes its Sum rounded to f32 (every algorithm's result) or, for the GPU
+        // exact reference, as it is (vectorial_read.wgsl's `ReadOut`, `finish_read`).
+        let read = |rounded: bool, entry: &str| {
+            let out = match rounded {
+                true => {
+                    "alias ReadOut = f32;\nfn finish_read(s: Sum) -> f32 { return sum_round(s); }"
+                }
+                false => "alias ReadOut = Sum;\nfn finish_read(s: Sum) -> Sum { return s; }",
+            };
+            let prelude = format!("{prelude}\n{out}");
+            self::build(device, sizes, &VECTORIAL_READ, &prelude, entry)
+        };
         // A tile of fixed-point sums does not fit workgroup memory: its tile scan keeps each
         // invocation's items in registers.
         let tile = match precision {
@@ -398,16 +405,9 @@ impl ScanKernels {
                 build(tile, "scan_tour_leaffix"),
             ],
             scan_add: build(&SCAN_ADD, "scan_add"),
-            read: [
-                build(&VECTORIAL_READ, "read_rootfix"),
-                build(&VECTORIAL_READ, "read_leaffix"),
-            ],
-            read_limbs: matches!(precision, Precision::Exact(_)).then(|| {
-                [
-                    build(&VECTORIAL_READ_LIMBS, "read_rootfix_limbs"),
-                    build(&VECTORIAL_READ_LIMBS, "read_leaffix_limbs"),
-                ]
-            }),
+            read: [read(true, "read_rootfix"), read(true, "read_leaffix")],
+            read_limbs: matches!(precision, Precision::Exact(_))
+                .then(|| [read(false, "read_rootfix"), read(false, "read_leaffix")]),
         }
     }
 }
@@ -487,7 +487,7 @@ mod tests {
 
     /// Every stage file opens with a one-line purpose comment that names its CPU twin (or says
     /// it has none), and declares the overrides it is given.
-    const FILES: [StageFile; 13] = [
+    const FILES: [StageFile; 12] = [
         ROOTFIX_LEVEL,
         ROOTFIX_NARROW,
         LEAFFIX_LEVEL,
@@ -497,7 +497,6 @@ mod tests {
         SCAN_ADD,
         SCAN_CHAIN,
         VECTORIAL_READ,
-        VECTORIAL_READ_LIMBS,
         ADDITION_LEVEL,
         PERMUTE,
         COPY,
