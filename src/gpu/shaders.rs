@@ -155,12 +155,18 @@ const LEAFFIX_NARROW: StageFile = StageFile {
 };
 const SCAN_TILE: StageFile = StageFile {
     name: "scan_tile",
-    source: include_str!("../../shaders/scan_tile.wgsl"),
+    source: concat!(
+        include_str!("../../shaders/scan_tile.wgsl"),
+        include_str!("../../shaders/scan_tile_entries.wgsl")
+    ),
     dynamic: false,
 };
 const SCAN_TILE_EXACT: StageFile = StageFile {
     name: "scan_tile_exact",
-    source: include_str!("../../shaders/scan_tile_exact.wgsl"),
+    source: concat!(
+        include_str!("../../shaders/scan_tile_exact.wgsl"),
+        include_str!("../../shaders/scan_tile_entries.wgsl")
+    ),
     dynamic: false,
 };
 const SCAN_ADD: StageFile = StageFile {
