@@ -18,7 +18,7 @@ pub struct Timings {
 }
 
 /// The time one algorithm's values took on one op, summed over trees.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct KernelTime {
     pub algorithm: String,
     pub op: String,
