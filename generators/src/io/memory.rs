@@ -4,7 +4,7 @@
 //! declaring 2^31 − 1 vertices is a one-line error instead of an aborted allocation.
 //!
 //! The bytes per vertex are the readers' peaks above the file's text, measured with a counting
-//! allocator (`RAYON_NUM_THREADS=1 cargo run --release --example memory_model -- 500000`:
+//! allocator (`RAYON_NUM_THREADS=1 cargo bench --bench memory -- 500000`:
 //! parent array 56, Matrix Market with a virtual root 64, Newick 70 bytes per vertex), rounded
 //! up; they count the parse arrays and the tree's construction (`Tree::from_parents`).
 

@@ -5,13 +5,18 @@
 //! so the figures are the allocations themselves, without the allocator's own overhead (that
 //! part, and the process's fixed size, come from peak RSS: `memory::Model::FRAGMENTATION`).
 //!
-//! `RAYON_NUM_THREADS=1 cargo run --release --example memory_model -- [N]` (default 10^6).
+//! Last, per topology, the figure `accuracy run` lives by: the peak bytes per vertex of a whole
+//! evaluation (every algorithm, both ops, exact reference, as `experiment::evaluate_into`
+//! streams it) above the tree and weights, beside the memory model's estimate of it.
+//!
+//! `RAYON_NUM_THREADS=1 cargo bench --bench memory -- [N]` (default 2·10^5).
 
 use analysis::{Algorithm, Op, Reference, ReferenceKind};
 use generators::{ChildOrder, Topology, WeightModel};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use treefix_accuracy::experiment::{self, Cpu};
+use treefix_accuracy::experiment::{self, Cpu, Summaries};
+use treefix_accuracy::memory;
 
 struct Counting;
 
@@ -60,10 +65,11 @@ fn measure<T>(n: usize, f: impl FnOnce() -> T) -> (T, f64, f64) {
 }
 
 fn main() {
+    // `cargo bench` passes flags of its own (`--bench`): N is the first number.
     let n: usize = std::env::args()
-        .nth(1)
-        .map(|s| s.parse().expect("N"))
-        .unwrap_or(1_000_000);
+        .skip(1)
+        .find_map(|s| s.parse().ok())
+        .unwrap_or(200_000);
     println!("n = {n}; bytes per vertex: peak above what was live before, and held after");
     let topologies: Vec<Topology> = [
         "chain",
@@ -144,7 +150,41 @@ fn main() {
             "{topology:<18} worst exact reference: peak {:.1} held {:.1}",
             worst_ref.0, worst_ref.1
         );
+        whole_run(n, topology, &tree, &w);
     }
+}
+
+/// The whole evaluation of `run` on one tree: its peak above the tree and weights, and the
+/// model's estimate of the same (`memory::Evaluation::per_vertex`, less the allocator's pages,
+/// which a counting allocator does not see).
+fn whole_run(n: usize, topology: Topology, tree: &generators::Tree, w: &[f32]) {
+    let algos = Algorithm::ALL;
+    let (_, peak, _) = measure(n, || {
+        let mut sink = Summaries::default();
+        experiment::evaluate_into(
+            tree,
+            w,
+            &Op::ALL,
+            &algos,
+            ReferenceKind::Exact,
+            &Cpu,
+            &|_| {},
+            &mut sink,
+        )
+        .expect("evaluate");
+        sink.measured
+    });
+    let eval = memory::Evaluation {
+        algos: &algos,
+        ops: Op::ALL.len(),
+        reference: ReferenceKind::Exact,
+        gpu: false,
+    };
+    let model = eval.per_vertex(false) - memory::model::ALLOCATOR_PER_VERTEX;
+    println!(
+        "{topology:<18} run, {} algorithms, both ops: peak {peak:7.1} above tree and weights (model {model:.1})",
+        algos.len()
+    );
 }
 
 /// The readers' peak above the file's bytes, per vertex: a random recursive tree written as a
