@@ -6,6 +6,7 @@
 //! page is self-contained like `report.html`: inline SVG, the embedded font, no script.
 
 mod figures;
+mod small_multiples;
 mod tables;
 
 use super::fmt::escape;
