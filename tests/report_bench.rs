@@ -156,7 +156,11 @@ fn bench_report_holds_the_papers_figures_and_the_numbers_of_bench_csv() {
         assert_eq!(f.select(&sel("svg[role=img]")).count(), 1);
         assert!(f.value().classes().all(|c| c != "grid"));
     }
-    assert_eq!(doc.select(&sel(".panel, ul.legend")).count(), 0);
+    assert_eq!(
+        doc.select(&sel(".panel, ul.legend, #bench-kernels"))
+            .count(),
+        0
+    );
     let legend = |id: &str| -> Vec<String> {
         doc.select(&sel(&format!("{id} svg text")))
             .map(text_of)
@@ -424,6 +428,35 @@ fn bench_report_with_every_gpu_kernel_is_a_grid_of_panels() {
     for p in doc.select(&sel("p, figcaption, h2, h3")) {
         let t = text_of(p);
         assert!(algorithms_named(&t).len() <= 3, "{t}");
+    }
+    // The kernels side by side: compute ns / vertex on each topology's largest tree, per op.
+    let table = doc.select(&sel("#bench-kernels-table")).next().unwrap();
+    let heads: Vec<String> = table.select(&sel("thead th")).map(text_of).collect();
+    assert_eq!(heads.len(), 1 + 2 * 4, "{heads:?}");
+    assert_eq!(heads[1], "rootfix, star (n = 4096)");
+    let names: Vec<String> = table
+        .select(&sel("tbody td:first-child"))
+        .map(text_of)
+        .collect();
+    assert_eq!(names, algorithms);
+    for tr in table.select(&sel("tbody tr")) {
+        let cells: Vec<String> = tr.select(&sel("td")).map(text_of).collect();
+        for (head, cell) in heads[1..].iter().zip(&cells[1..]) {
+            let (op, rest) = head.split_once(", ").unwrap();
+            let (topology, n) = rest.split_once(" (n = ").unwrap();
+            let n: usize = n.trim_end_matches(')').parse().unwrap();
+            let r = rows
+                .iter()
+                .find(|r| {
+                    r.algorithm == cells[0] && r.op == op && r.topology == topology && r.n == n
+                })
+                .unwrap();
+            assert!(
+                three_digits_of(cell, r.compute_ns_per_vertex()),
+                "{head} {}: {cell}",
+                cells[0]
+            );
+        }
     }
     // The numbers are all there still.
     assert_eq!(
