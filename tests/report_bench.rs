@@ -1,19 +1,33 @@
 //! The bench report (bench.html): the seed paper's time, speed-up and per-tree figures from a
 //! synthetic bench.csv, every number of bench.csv in its table, the copy / upload / download
 //! baselines in GB/s, self-contained like the sweep's report; without a sequential baseline
-//! the speed-up figure says so, and without bench.csv the report is a one-line error.
+//! the speed-up figure says so, and without bench.csv the report is a one-line error. With more
+//! than three kernels every figure is a grid of panels with at most four series and four
+//! legend entries each, on shared axes, and no sentence names more than three algorithms.
 
 mod common;
 use common::html::{assert_every_char_in_the_font, assert_self_contained, parse, sel, text_of};
 use common::scratch;
 
-use scraper::ElementRef;
+use analysis::Algorithm;
+use scraper::{ElementRef, Html};
 use std::path::Path;
 
 /// A synthetic bench.csv: star, chain and random-recursive at 2^10 and 2^12 vertices and one
 /// tree file, rootfix and leaffix, sequential on the CPU, parallel and vectorial on a GPU,
 /// and the copy / upload / download baselines.
 fn synthetic_bench(with_sequential: bool) -> Vec<analysis::records::bench::BenchRecord> {
+    let algorithms: &[&str] = if with_sequential {
+        &["sequential", "parallel", "vectorial"]
+    } else {
+        &["parallel", "vectorial"]
+    };
+    bench_of(algorithms)
+}
+
+/// The rows of [`synthetic_bench`] for `algorithms` (sequential on the CPU, the others on a
+/// GPU).
+fn bench_of(algorithms: &[&str]) -> Vec<analysis::records::bench::BenchRecord> {
     use analysis::records::bench::BenchRecord;
     let gpu = "gpu: Test Adapter (Vulkan, driver 1)";
     let mut rows = Vec::new();
@@ -28,10 +42,7 @@ fn synthetic_bench(with_sequential: bool) -> Vec<analysis::records::bench::Bench
     ];
     for (ti, (topology, n, height)) in trees.iter().enumerate() {
         for (oi, op) in ["rootfix", "leaffix"].iter().enumerate() {
-            for (ai, algorithm) in ["sequential", "parallel", "vectorial"].iter().enumerate() {
-                if *algorithm == "sequential" && !with_sequential {
-                    continue;
-                }
+            for (ai, algorithm) in algorithms.iter().enumerate() {
                 let cpu = *algorithm == "sequential";
                 // Distinct, exactly representable-ish times per row.
                 let ns = 0.37 + ti as f64 * 1.3 + oi as f64 * 0.71 + ai as f64 * 2.9;
@@ -136,6 +147,20 @@ fn bench_report_holds_the_papers_figures_and_the_numbers_of_bench_csv() {
         assert!(doc.select(&sel(id)).next().is_some(), "missing {id}");
     }
     assert!(doc.select(&sel("[id^=fig-time-random]")).next().is_none());
+    // Three kernels fit one chart: every figure is one SVG with its legend inside, no panels.
+    let figures: Vec<ElementRef> = doc
+        .select(&sel("#fig7 figure, #fig5 figure, #fig4 figure"))
+        .collect();
+    assert_eq!(figures.len(), 4 + 2 + 8);
+    for f in &figures {
+        assert_eq!(f.select(&sel("svg[role=img]")).count(), 1);
+        assert!(f.value().classes().all(|c| c != "grid"));
+    }
+    assert_eq!(
+        doc.select(&sel(".panel, ul.legend, #bench-kernels"))
+            .count(),
+        0
+    );
     let legend = |id: &str| -> Vec<String> {
         doc.select(&sel(&format!("{id} svg text")))
             .map(text_of)
@@ -275,4 +300,180 @@ fn bench_report_without_a_sequential_baseline_says_so() {
     assert!(e.contains("bench.csv") && e.contains("not found"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&empty);
+}
+
+fn panels<'a>(doc: &'a Html, fig: &str) -> Vec<ElementRef<'a>> {
+    doc.select(&sel(&format!("#{fig} .panel"))).collect()
+}
+
+/// Algorithm names appearing as whole words of `text` (a hyphen joins a name's words).
+fn algorithms_named(text: &str) -> Vec<String> {
+    let mut named: Vec<String> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .filter(|w| Algorithm::names().contains(w))
+        .map(str::to_string)
+        .collect();
+    named.sort();
+    named.dedup();
+    named
+}
+
+#[test]
+fn bench_report_with_every_gpu_kernel_is_a_grid_of_panels() {
+    let gpu: Vec<&str> = Algorithm::ALL
+        .iter()
+        .filter(|a| a.has_gpu_kernel())
+        .map(|a| a.name())
+        .collect();
+    assert!(gpu.len() > 3, "{gpu:?}");
+    let mut algorithms = vec!["sequential"];
+    algorithms.extend(&gpu);
+    let dir = scratch("bench-panels");
+    let rows = bench_of(&algorithms);
+    write_bench(&dir, &rows);
+    let written = analysis::report::write_bench_report(&dir).unwrap();
+    let (text, doc) = parse(&written.path);
+    assert!(doc.errors.is_empty(), "HTML parse errors: {:?}", doc.errors);
+    assert_self_contained(&text);
+
+    // Fig. 7: a panel per GPU kernel, the sequential CPU order a shared reference line. Fig. 5:
+    // a panel per GPU kernel in a row per two topologies (star and chain, random-recursive and
+    // the tree file). Fig. 4: a panel per kernel, the CPU's included.
+    let mut expected: Vec<(String, usize)> = Vec::new();
+    for topo in ["star", "chain"] {
+        for op in ["rootfix", "leaffix"] {
+            expected.push((format!("fig-time-{topo}-{op}"), gpu.len()));
+        }
+    }
+    for op in ["rootfix", "leaffix"] {
+        expected.push((format!("fig-speedup-{op}"), 2 * gpu.len()));
+        for set in ["star", "chain", "random-recursive", "tree-files"] {
+            expected.push((format!("fig-per-tree-{set}-{op}"), algorithms.len()));
+        }
+    }
+    assert_eq!(
+        doc.select(&sel("#fig7 figure, #fig5 figure, #fig4 figure"))
+            .count(),
+        expected.len()
+    );
+    for (fig, count) in &expected {
+        let f = doc.select(&sel(&format!("figure#{fig}"))).next().unwrap();
+        assert!(f.value().classes().any(|c| c == "grid"), "{fig}");
+        let ps = panels(&doc, fig);
+        assert_eq!(ps.len(), *count, "{fig}: panels");
+        let mut titles: Vec<String> = Vec::new();
+        for p in &ps {
+            let title = text_of(p.select(&sel("h4")).next().unwrap());
+            let series = p.select(&sel(".legend li.series")).count();
+            let entries = p.select(&sel(".legend li")).count();
+            assert!((1..=4).contains(&series), "{fig} {title}: {series} series");
+            assert!(entries <= 4, "{fig} {title}: {entries} legend entries");
+            assert_eq!(p.select(&sel("svg[role=img]")).count(), 1, "{fig} {title}");
+            // The legend is the panel's: no legend text inside the plot.
+            let texts: Vec<String> = p.select(&sel("svg text")).map(text_of).collect();
+            assert!(
+                !texts
+                    .iter()
+                    .any(|t| t.contains("compute") || t.contains("transfers")),
+                "{fig} {title}: {texts:?}"
+            );
+            titles.push(title);
+        }
+        // One panel per kernel (per row of Fig. 5), each named by its algorithm alone.
+        let mut kernels = titles.clone();
+        kernels.sort();
+        kernels.dedup();
+        let mut want: Vec<String> = if fig.starts_with("fig-per-tree") {
+            &algorithms
+        } else {
+            &gpu
+        }
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        want.sort();
+        assert_eq!(kernels, want, "{fig}");
+        // Shared axes: the panels of a row carry the same ticks and descriptions.
+        let ticks =
+            |p: &ElementRef| -> Vec<String> { p.select(&sel("svg text")).map(text_of).collect() };
+        for row in doc.select(&sel(&format!("#{fig} .panels"))) {
+            let ps: Vec<ElementRef> = row.select(&sel(".panel")).collect();
+            let first = ticks(&ps[0]);
+            assert!(ps.iter().all(|p| ticks(p) == first), "{fig}: axes differ");
+        }
+        // Reference lines: one shared legend entry, never one per panel.
+        let shared: Vec<String> = f
+            .select(&sel("ul.legend.shared li.line"))
+            .map(text_of)
+            .collect();
+        let want_shared = if fig.starts_with("fig-per-tree") {
+            0
+        } else {
+            1
+        };
+        assert_eq!(shared.len(), want_shared, "{fig}: {shared:?}");
+        assert_eq!(f.select(&sel(".panel li.line")).count(), 0, "{fig}");
+    }
+    // Fig. 5's rows are headed by the topologies they show.
+    let headings: Vec<String> = doc
+        .select(&sel("#fig-speedup-rootfix h4.panel-row"))
+        .map(text_of)
+        .collect();
+    assert_eq!(
+        headings,
+        ["star and chain", "random-recursive and road-net.tree"]
+    );
+
+    // Sentences name at most three algorithms (the parameters table lists them all).
+    for p in doc.select(&sel("p, figcaption, h2, h3")) {
+        let t = text_of(p);
+        assert!(algorithms_named(&t).len() <= 3, "{t}");
+    }
+    // The kernels side by side: compute ns / vertex on each topology's largest tree, per op.
+    let table = doc.select(&sel("#bench-kernels-table")).next().unwrap();
+    let heads: Vec<String> = table.select(&sel("thead th")).map(text_of).collect();
+    assert_eq!(heads.len(), 1 + 2 * 4, "{heads:?}");
+    assert_eq!(heads[1], "rootfix, star (n = 4096)");
+    let names: Vec<String> = table
+        .select(&sel("tbody td:first-child"))
+        .map(text_of)
+        .collect();
+    assert_eq!(names, algorithms);
+    for tr in table.select(&sel("tbody tr")) {
+        let cells: Vec<String> = tr.select(&sel("td")).map(text_of).collect();
+        for (head, cell) in heads[1..].iter().zip(&cells[1..]) {
+            let (op, rest) = head.split_once(", ").unwrap();
+            let (topology, n) = rest.split_once(" (n = ").unwrap();
+            let n: usize = n.trim_end_matches(')').parse().unwrap();
+            let r = rows
+                .iter()
+                .find(|r| {
+                    r.algorithm == cells[0] && r.op == op && r.topology == topology && r.n == n
+                })
+                .unwrap();
+            assert!(
+                three_digits_of(cell, r.compute_ns_per_vertex()),
+                "{head} {}: {cell}",
+                cells[0]
+            );
+        }
+    }
+    // The numbers are all there still.
+    assert_eq!(
+        doc.select(&sel("#bench-table tbody tr")).count(),
+        rows.len()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // Four kernels are already too many for one chart.
+    let dir = scratch("bench-four");
+    write_bench(
+        &dir,
+        &bench_of(&["sequential", "parallel", "vectorial", "contraction"]),
+    );
+    let written = analysis::report::write_bench_report(&dir).unwrap();
+    let (_, doc) = parse(&written.path);
+    assert_eq!(panels(&doc, "fig-time-star-rootfix").len(), 3);
+    assert_eq!(panels(&doc, "fig-per-tree-star-rootfix").len(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
 }

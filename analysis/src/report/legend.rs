@@ -18,6 +18,8 @@ pub enum Glyph {
     Line { color: RGBColor, dash: Dash },
     /// A shaded band.
     Band { color: RGBColor, opacity: f64 },
+    /// A set of bars: a series drawn as bars.
+    Bar { color: RGBColor },
 }
 
 /// One legend entry.
@@ -28,10 +30,11 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// The CSS class of the entry: `series`, `line` or `band` (the structure tests count them).
+    /// The CSS class of the entry: `series` (markers or bars), `line` or `band` (the
+    /// structure tests count them).
     fn class(&self) -> &'static str {
         match self.glyph {
-            Glyph::Marker { .. } => "series",
+            Glyph::Marker { .. } | Glyph::Bar { .. } => "series",
             Glyph::Line { .. } => "line",
             Glyph::Band { .. } => "band",
         }
@@ -85,6 +88,10 @@ fn svg(glyph: &Glyph) -> String {
         }
         Glyph::Band { color, opacity } => format!(
             "<rect x=\"1\" y=\"2\" width=\"22\" height=\"10\" fill=\"{}\" fill-opacity=\"{opacity}\"/>",
+            hex(*color)
+        ),
+        Glyph::Bar { color } => format!(
+            "<rect x=\"7\" y=\"1\" width=\"10\" height=\"12\" fill=\"{}\"/>",
             hex(*color)
         ),
     };

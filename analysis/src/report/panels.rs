@@ -1,5 +1,6 @@
 //! Small multiples (Tufte): a figure drawn as a grid of panels with shared axes, one panel per
-//! algorithm or group of algorithms, each with at most [`MAX_SERIES`] series and its own
+//! algorithm or group of algorithms, each with at most [`MAX_SERIES`] series (marker series
+//! and sets of bars together) and its own
 //! legend, so a report stays readable whatever the number of algorithms. Reference lines that
 //! every panel draws get one legend, shared, above the grid.
 
@@ -84,13 +85,11 @@ pub fn grid(
             if row.wide { "two" } else { "three" }
         );
         for mut p in row.panels {
-            if p.chart.series.len() > MAX_SERIES {
+            let count = p.chart.series.len() + p.chart.bars.len();
+            if count > MAX_SERIES {
                 return Err(ReportError::Plot {
                     what: p.title,
-                    message: format!(
-                        "{} series in one panel (at most {MAX_SERIES})",
-                        p.chart.series.len()
-                    ),
+                    message: format!("{count} series in one panel (at most {MAX_SERIES})"),
                 });
             }
             p.chart.width = w;
@@ -117,6 +116,10 @@ pub fn grid(
                     },
                     label: s.label.clone(),
                 })
+                .chain(p.chart.bars.iter().map(|b| Entry {
+                    glyph: Glyph::Bar { color: b.color },
+                    label: b.label.clone(),
+                }))
                 .collect();
             if let (Some(label), Some(band)) = (&p.band_label, p.chart.bands.first()) {
                 entries.push(Entry {

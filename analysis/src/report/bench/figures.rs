@@ -1,6 +1,6 @@
 //! The paper's performance figures (Fig. 7, 5 and 4) from the kernel rows of `bench.csv`.
 
-use super::{BenchData, backend_kind, is_file};
+use super::{BenchData, backend_kind, is_file, small_multiples};
 use crate::Algorithm;
 use crate::algorithms::PaperRole;
 use crate::records::bench::BenchRecord;
@@ -12,25 +12,25 @@ use crate::report::style::{self, LINE_U_KAPPA, SeriesStyle};
 use std::collections::HashMap;
 
 /// The paper's caterpillar is this project's `chain`; the star is the star.
-const FIG7_TOPOLOGIES: [&str; 2] = ["star", "chain"];
+pub(super) const FIG7_TOPOLOGIES: [&str; 2] = ["star", "chain"];
 
 /// One algorithm on one kind of backend: a series of every figure, with its colour and shape.
-struct Group {
-    algorithm: String,
-    kind: &'static str,
-    label: String,
-    style: SeriesStyle,
+pub(super) struct Group {
+    pub(super) algorithm: String,
+    pub(super) kind: &'static str,
+    pub(super) label: String,
+    pub(super) style: SeriesStyle,
 }
 
 impl Group {
-    fn has(&self, r: &BenchRecord) -> bool {
+    pub(super) fn has(&self, r: &BenchRecord) -> bool {
         r.algorithm == self.algorithm && backend_kind(&r.backend) == self.kind
     }
 }
 
 /// The (algorithm, backend kind) pairs of the kernel rows; the backend kind is named only for
 /// algorithms measured on both.
-fn groups(data: &BenchData) -> Vec<Group> {
+pub(super) fn groups(data: &BenchData) -> Vec<Group> {
     let mut pairs: Vec<(String, &'static str)> = Vec::new();
     for r in data.kernels() {
         let p = (r.algorithm.clone(), backend_kind(&r.backend));
@@ -60,16 +60,16 @@ fn groups(data: &BenchData) -> Vec<Group> {
         .collect()
 }
 
-fn total_s(r: &BenchRecord) -> f64 {
+pub(super) fn total_s(r: &BenchRecord) -> f64 {
     r.compute_s + r.transfer_s
 }
 
-fn id_part(s: &str) -> String {
+pub(super) fn id_part(s: &str) -> String {
     s.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
 }
 
 /// Points of `rows` sorted by n.
-fn by_n(rows: &[&BenchRecord], f: impl Fn(&BenchRecord) -> f64) -> Vec<(f64, f64)> {
+pub(super) fn by_n(rows: &[&BenchRecord], f: impl Fn(&BenchRecord) -> f64) -> Vec<(f64, f64)> {
     let mut pts: Vec<(f64, f64)> = rows.iter().map(|r| (r.n as f64, f(r))).collect();
     pts.sort_by(|a, b| a.0.total_cmp(&b.0));
     pts
@@ -78,7 +78,7 @@ fn by_n(rows: &[&BenchRecord], f: impl Fn(&BenchRecord) -> f64) -> Vec<(f64, f64
 /// A connected series of `compute(r)` over n in style `st`, and, where the rows have transfers,
 /// one of `with_transfers(r)` in the open variant of its marker, labelled `labels.0` and
 /// `labels.1 + transfers`.
-fn push_pair(
+pub(super) fn push_pair(
     series: &mut Vec<Series>,
     labels: (String, String),
     st: SeriesStyle,
@@ -110,6 +110,11 @@ fn push_pair(
 pub(super) fn fig7(h: &mut String, data: &BenchData) -> Result<(), ReportError> {
     h.push_str("<section id=\"fig7\">\n<h2>Time versus tree size on the star and the chain (the paper's Fig. 7)</h2>\n");
     let groups = groups(data);
+    if small_multiples::wanted(&groups) {
+        small_multiples::fig7(h, data, &groups)?;
+        h.push_str("</section>\n");
+        return Ok(());
+    }
     let mut drawn = 0;
     for topo in FIG7_TOPOLOGIES {
         for op in data.ops() {
@@ -201,6 +206,11 @@ pub(super) fn fig5(h: &mut String, data: &BenchData) -> Result<(), ReportError> 
         return Ok(());
     }
     let groups = groups(data);
+    if small_multiples::wanted(&groups) {
+        small_multiples::fig5(h, data, &groups, &base)?;
+        h.push_str("</section>\n");
+        return Ok(());
+    }
     let topologies = data.topologies();
     for op in data.ops() {
         let mut series = Vec::new();
@@ -272,7 +282,7 @@ pub(super) fn fig5(h: &mut String, data: &BenchData) -> Result<(), ReportError> 
 }
 
 /// `n` as `2ᵏ` when it is a power of two.
-fn size_label(n: usize) -> String {
+pub(super) fn size_label(n: usize) -> String {
     if n.is_power_of_two() {
         pow2_label(n.trailing_zeros() as i32)
     } else {
@@ -290,12 +300,100 @@ pub(super) fn fig4(h: &mut String, data: &BenchData) -> Result<(), ReportError> 
     let topologies = data.topologies();
     let families: Vec<&String> = topologies.iter().filter(|t| !is_file(t)).collect();
     let files: Vec<&String> = topologies.iter().filter(|t| is_file(t)).collect();
-    let mut panels: Vec<(String, Vec<&String>)> =
+    let mut sets: Vec<(String, Vec<&String>)> =
         families.iter().map(|t| ((*t).clone(), vec![*t])).collect();
     if !files.is_empty() {
-        panels.push(("tree files".into(), files));
+        sets.push(("tree files".into(), files));
     }
-    for (name, members) in &panels {
+    if small_multiples::wanted(&groups) {
+        small_multiples::fig4(h, data, &groups, &sets)?;
+    } else {
+        per_tree_charts(h, data, &groups, &sets)?;
+    }
+    if sets.is_empty() {
+        not_available(
+            h,
+            "fig-per-tree-none",
+            "Compute and transfer time per tree",
+            "bench.csv has no kernel rows.",
+        );
+    }
+    h.push_str("</section>\n");
+    Ok(())
+}
+
+/// The trees of Fig. 4's `rows` (one category each, by size; files by size, then name) and
+/// their labels: the size of a family's tree, the name of a file.
+pub(super) fn trees_of(
+    rows: &[&BenchRecord],
+    members: &[&String],
+) -> (Vec<(usize, String)>, Vec<String>) {
+    let mut trees: Vec<(usize, String)> = rows.iter().map(|r| (r.n, r.topology.clone())).collect();
+    trees.sort();
+    trees.dedup();
+    let labels = trees
+        .iter()
+        .map(|(n, t)| {
+            if members.len() > 1 {
+                t.clone()
+            } else {
+                size_label(*n)
+            }
+        })
+        .collect();
+    (trees, labels)
+}
+
+/// The bars of one group over `trees`: its compute time (dark) and, where it has transfers,
+/// its transfer time (light), labelled `prefix` + `compute` / `transfers`.
+pub(super) fn group_bars(
+    g: &Group,
+    mine: &[&BenchRecord],
+    trees: &[(usize, String)],
+    prefix: &str,
+) -> Vec<Bars> {
+    let mut compute = vec![None; trees.len()];
+    let mut compute_r = vec![None; trees.len()];
+    let mut transfer = vec![None; trees.len()];
+    let mut transfer_r = vec![None; trees.len()];
+    for r in mine {
+        if let Some(i) = trees
+            .iter()
+            .position(|(n, t)| *n == r.n && *t == r.topology)
+        {
+            compute[i] = Some(r.compute_s);
+            compute_r[i] = Some((r.compute_min_s, r.compute_max_s));
+            if r.transfer_s > 0.0 {
+                transfer[i] = Some(r.transfer_s);
+                transfer_r[i] = Some((r.transfer_min_s, r.transfer_max_s));
+            }
+        }
+    }
+    let mut bars = vec![Bars {
+        label: format!("{prefix}compute"),
+        color: g.style.color,
+        values: compute,
+        ranges: compute_r,
+    }];
+    if transfer.iter().any(Option::is_some) {
+        bars.push(Bars {
+            label: format!("{prefix}transfers"),
+            color: style::lighter(g.style.color, 0.45),
+            values: transfer,
+            ranges: transfer_r,
+        });
+    }
+    bars
+}
+
+/// Fig. 4 with every kernel in one chart per topology family and op.
+fn per_tree_charts(
+    h: &mut String,
+    data: &BenchData,
+    groups: &[Group],
+    sets: &[(String, Vec<&String>)],
+) -> Result<(), ReportError> {
+    for (name, members) in sets {
         for op in data.ops() {
             let rows: Vec<&BenchRecord> = data
                 .kernels()
@@ -304,59 +402,12 @@ pub(super) fn fig4(h: &mut String, data: &BenchData) -> Result<(), ReportError> 
             if rows.is_empty() {
                 continue;
             }
-            // Categories: one per tree, by size (files: by size, then name).
-            let mut trees: Vec<(usize, String)> =
-                rows.iter().map(|r| (r.n, r.topology.clone())).collect();
-            trees.sort();
-            trees.dedup();
-            let labels: Vec<String> = trees
-                .iter()
-                .map(|(n, t)| {
-                    if members.len() > 1 {
-                        t.clone()
-                    } else {
-                        size_label(*n)
-                    }
-                })
-                .collect();
-            let at = |r: &BenchRecord| {
-                trees
-                    .iter()
-                    .position(|(n, t)| *n == r.n && *t == r.topology)
-            };
+            let (trees, labels) = trees_of(&rows, members);
             let mut bars = Vec::new();
-            for g in &groups {
+            for g in groups {
                 let mine: Vec<&BenchRecord> = rows.iter().copied().filter(|r| g.has(r)).collect();
-                if mine.is_empty() {
-                    continue;
-                }
-                let mut compute = vec![None; trees.len()];
-                let mut compute_r = vec![None; trees.len()];
-                let mut transfer = vec![None; trees.len()];
-                let mut transfer_r = vec![None; trees.len()];
-                for r in &mine {
-                    if let Some(i) = at(r) {
-                        compute[i] = Some(r.compute_s);
-                        compute_r[i] = Some((r.compute_min_s, r.compute_max_s));
-                        if r.transfer_s > 0.0 {
-                            transfer[i] = Some(r.transfer_s);
-                            transfer_r[i] = Some((r.transfer_min_s, r.transfer_max_s));
-                        }
-                    }
-                }
-                bars.push(Bars {
-                    label: format!("{} compute", g.label),
-                    color: g.style.color,
-                    values: compute,
-                    ranges: compute_r,
-                });
-                if transfer.iter().any(Option::is_some) {
-                    bars.push(Bars {
-                        label: format!("{} transfers", g.label),
-                        color: style::lighter(g.style.color, 0.45),
-                        values: transfer,
-                        ranges: transfer_r,
-                    });
+                if !mine.is_empty() {
+                    bars.extend(group_bars(g, &mine, &trees, &format!("{} ", g.label)));
                 }
             }
             let title = format!("{name}, {op}: compute and transfer time per tree");
@@ -387,14 +438,5 @@ pub(super) fn fig4(h: &mut String, data: &BenchData) -> Result<(), ReportError> 
             );
         }
     }
-    if panels.is_empty() {
-        not_available(
-            h,
-            "fig-per-tree-none",
-            "Compute and transfer time per tree",
-            "bench.csv has no kernel rows.",
-        );
-    }
-    h.push_str("</section>\n");
     Ok(())
 }

@@ -2,10 +2,13 @@
 //!
 //! Fig. 7 (time versus tree size on the star and the chain — the paper's caterpillar), Fig. 5
 //! (speed-up over the sequential CPU order), Fig. 4 (compute and transfer time per tree), a
-//! table of every row and the copy / upload / download baselines as effective bandwidth. The
+//! table of every row and the copy / upload / download baselines as effective bandwidth. With
+//! more than three kernels the figures are grids of panels, one per kernel
+//! (`small_multiples.rs`), and a small table compares the kernels side by side. The
 //! page is self-contained like `report.html`: inline SVG, the embedded font, no script.
 
 mod figures;
+mod small_multiples;
 mod tables;
 
 use super::fmt::escape;
@@ -98,6 +101,7 @@ pub fn render(data: &BenchData) -> Result<String, ReportError> {
     figures::fig7(&mut h, data)?;
     figures::fig5(&mut h, data)?;
     figures::fig4(&mut h, data)?;
+    tables::kernels(&mut h, data);
     tables::rows(&mut h, data);
     tables::baselines(&mut h, data);
     page::footer(&mut h);
@@ -125,7 +129,15 @@ fn intro(h: &mut String, data: &BenchData) {
         data.kernels().count(),
         data.rows.len() - data.kernels().count(),
     );
-    h.push_str("<nav><p class=\"lead\">Contents: <a href=\"#fig7\">time vs size</a> · <a href=\"#fig5\">speed-up</a> · <a href=\"#fig4\">time per tree</a> · <a href=\"#bench-rows\">all rows</a> · <a href=\"#baselines\">baselines</a></p></nav>\n");
+    let side_by_side = if small_multiples::wanted(&figures::groups(data)) {
+        " · <a href=\"#bench-kernels\">kernels side by side</a>"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        h,
+        "<nav><p class=\"lead\">Contents: <a href=\"#fig7\">time vs size</a> · <a href=\"#fig5\">speed-up</a> · <a href=\"#fig4\">time per tree</a>{side_by_side} · <a href=\"#bench-rows\">all rows</a> · <a href=\"#baselines\">baselines</a></p></nav>"
+    );
     h.push_str("<section id=\"bench-run\">\n<h2>What was measured</h2>\n<table class=\"kv\" id=\"bench-params\">\n");
     let mut row = |k: &str, v: String| {
         let _ = writeln!(h, "<tr><th>{k}</th><td>{}</td></tr>", escape(&v));

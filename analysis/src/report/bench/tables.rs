@@ -1,6 +1,8 @@
-//! The tables of `bench.html`: every row, and the baselines as effective bandwidth.
+//! The tables of `bench.html`: the kernels side by side (when there are more than one chart
+//! holds), every row, and the baselines as effective bandwidth.
 
-use super::{BenchData, is_baseline};
+use super::figures::groups;
+use super::{BenchData, is_baseline, small_multiples};
 use crate::records::bench::BenchRecord;
 use crate::report::fmt::{NA, escape, round_trip, sig3};
 use std::fmt::Write;
@@ -8,6 +10,52 @@ use std::fmt::Write;
 /// Nanoseconds per vertex of a time in seconds, to 3 significant digits.
 fn ns_per_vertex(s: f64, n: usize) -> String {
     sig3(s * 1e9 / n.max(1) as f64)
+}
+
+/// With more kernels than one chart holds, every kernel side by side in one small table: its
+/// compute time per vertex on the largest tree of each topology, per op. The panels show one
+/// kernel each; this is where they are compared.
+pub(super) fn kernels(h: &mut String, data: &BenchData) {
+    let groups = groups(data);
+    if !small_multiples::wanted(&groups) {
+        return;
+    }
+    let columns: Vec<(String, String, usize)> = data
+        .ops()
+        .into_iter()
+        .flat_map(|op| {
+            data.topologies().into_iter().filter_map(move |t| {
+                let n = data
+                    .kernels()
+                    .filter(|r| r.topology == t && r.op == op)
+                    .map(|r| r.n)
+                    .max()?;
+                Some((op.clone(), t, n))
+            })
+        })
+        .collect();
+    h.push_str("<section id=\"bench-kernels\">\n<h2>Kernels side by side</h2>\n<div class=\"wide\"><table id=\"bench-kernels-table\" class=\"compact\">\n<thead><tr><th>kernel</th>");
+    for (op, t, n) in &columns {
+        let _ = write!(
+            h,
+            "<th class=\"num\">{}, {} (n = {n})</th>",
+            escape(op),
+            escape(t)
+        );
+    }
+    h.push_str("</tr></thead>\n<tbody>\n");
+    for g in &groups {
+        let _ = write!(h, "<tr><td>{}</td>", escape(&g.label));
+        for (op, t, n) in &columns {
+            let cell = data
+                .kernels()
+                .find(|r| g.has(r) && r.op == *op && r.topology == *t && r.n == *n)
+                .map_or_else(|| NA.to_string(), |r| ns_per_vertex(r.compute_s, r.n));
+            let _ = write!(h, "<td class=\"num\">{cell}</td>");
+        }
+        h.push_str("</tr>\n");
+    }
+    h.push_str("</tbody></table></div>\n<p class=\"lead\">Compute ns / vertex (median time × 10⁹ ÷ n, 3 significant digits) on the largest tree of each topology; lower is faster.</p>\n</section>\n");
 }
 
 /// Every row of bench.csv: times as stored (seconds, shortest exact form) and per vertex.
