@@ -386,6 +386,39 @@ pub(super) fn group_bars(
     bars
 }
 
+/// What one Fig. 4 chart (a topology family and an op) draws: its kernels' rows, its trees
+/// (ordered by vertices) with their axis labels, and the x axis's title.
+pub(super) struct PerTree<'a> {
+    pub rows: Vec<&'a BenchRecord>,
+    pub trees: Vec<(usize, String)>,
+    pub labels: Vec<String>,
+    pub x_label: &'static str,
+}
+
+impl<'a> PerTree<'a> {
+    /// `None` when no kernel ran `op` on the family `members`.
+    pub fn of(data: &'a BenchData, members: &[&String], op: &str) -> Option<PerTree<'a>> {
+        let rows: Vec<&BenchRecord> = data
+            .kernels()
+            .filter(|r| members.contains(&&r.topology) && r.op == op)
+            .collect();
+        if rows.is_empty() {
+            return None;
+        }
+        let (trees, labels) = trees_of(&rows, members);
+        Some(PerTree {
+            rows,
+            trees,
+            labels,
+            x_label: if members.len() > 1 {
+                "tree file (by vertices)"
+            } else {
+                "vertices n (one tree per size)"
+            },
+        })
+    }
+}
+
 /// Fig. 4 with every kernel in one chart per topology family and op.
 fn per_tree_charts(
     h: &mut String,
@@ -395,14 +428,15 @@ fn per_tree_charts(
 ) -> Result<(), ReportError> {
     for (name, members) in sets {
         for op in data.ops() {
-            let rows: Vec<&BenchRecord> = data
-                .kernels()
-                .filter(|r| members.contains(&&r.topology) && r.op == op)
-                .collect();
-            if rows.is_empty() {
+            let Some(PerTree {
+                rows,
+                trees,
+                labels,
+                x_label,
+            }) = PerTree::of(data, members, &op)
+            else {
                 continue;
-            }
-            let (trees, labels) = trees_of(&rows, members);
+            };
             let mut bars = Vec::new();
             for g in groups {
                 let mine: Vec<&BenchRecord> = rows.iter().copied().filter(|r| g.has(r)).collect();
@@ -411,11 +445,6 @@ fn per_tree_charts(
                 }
             }
             let title = format!("{name}, {op}: compute and transfer time per tree");
-            let x_label = if members.len() > 1 {
-                "tree file (by vertices)"
-            } else {
-                "vertices n (one tree per size)"
-            };
             let chart = Chart {
                 width: FIG_W,
                 height: FIG_H,

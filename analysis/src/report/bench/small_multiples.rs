@@ -6,7 +6,7 @@
 
 use super::BenchData;
 use super::figures::{
-    FIG7_TOPOLOGIES, Group, by_n, group_bars, id_part, push_pair, total_s, trees_of,
+    FIG7_TOPOLOGIES, Group, PerTree, by_n, group_bars, id_part, push_pair, total_s,
 };
 use crate::Algorithm;
 use crate::algorithms::PaperRole;
@@ -260,18 +260,14 @@ pub(super) fn fig4(
 ) -> Result<(), ReportError> {
     for (name, members) in sets {
         for op in data.ops() {
-            let rows: Vec<&BenchRecord> = data
-                .kernels()
-                .filter(|r| members.contains(&&r.topology) && r.op == op)
-                .collect();
-            if rows.is_empty() {
+            let Some(PerTree {
+                rows,
+                trees,
+                labels,
+                x_label,
+            }) = PerTree::of(data, members, &op)
+            else {
                 continue;
-            }
-            let (trees, labels) = trees_of(&rows, members);
-            let x_label = if members.len() > 1 {
-                "tree file (by vertices)"
-            } else {
-                "vertices n (one tree per size)"
             };
             let x = Axis::categories(x_label, labels);
             let y = log_axis(
