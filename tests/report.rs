@@ -467,7 +467,7 @@ fn fixture_dir() -> PathBuf {
 /// The report of `dir` with its path replaced by `DIR` and the embedded fonts (checked by
 /// `self_contained_no_script_no_network_embedded_font`) by `FONTS`.
 fn golden_text(dir: &Path) -> String {
-    let html = analysis::report::render_dir(dir, None).unwrap();
+    let html = analysis::report::render_dir(dir, Default::default()).unwrap();
     let fonts = analysis::report::font::css_font_faces();
     assert!(html.contains(&fonts));
     html.replace(&fonts, "FONTS\n")
@@ -573,7 +573,7 @@ fn gpu_mismatches_flagged_errors_and_tree_files_are_shown() {
     }
     w.flush().unwrap();
     std::fs::copy(src.join("sweep.json"), dir.join("sweep.json")).unwrap();
-    analysis::report::write_report(&dir, None, None).unwrap();
+    analysis::report::write_report(&dir, Default::default(), None).unwrap();
     let (_, doc) = parse(&dir.join("report.html"));
     assert!(doc.errors.is_empty(), "{:?}", doc.errors);
 
@@ -632,5 +632,66 @@ fn gpu_mismatches_flagged_errors_and_tree_files_are_shown() {
             .select(&sel("tbody td"))
             .any(|td| text_of(td) == "chain")
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `report --bench FILE`: the answer's times come from bench.csv where it timed every
+/// algorithm of an op (here rootfix: vectorial 2 ns per vertex, parallel 4, sequential 10 at
+/// the largest size), and not where it did not (leaffix: no vectorial row; the fixture's own
+/// summary.json predates per-algorithm timings).
+#[test]
+fn report_takes_relative_times_from_a_bench_file() {
+    let dir = scratch("report-bench-times");
+    let bench = dir.join("bench.csv");
+    let mut csv = analysis::records::bench::BenchRecord::columns().join(",") + "\n";
+    for (algo, op, ns) in [
+        ("sequential", "rootfix", 10.0),
+        ("parallel", "rootfix", 4.0),
+        ("vectorial", "rootfix", 2.0),
+        ("sequential", "leaffix", 10.0),
+        ("parallel", "leaffix", 4.0),
+    ] {
+        let backend = if algo == "sequential" {
+            "cpu"
+        } else {
+            "gpu: test"
+        };
+        for n in [1024usize, 1 << 20] {
+            let s = ns * 1e-9 * n as f64 * if n == 1024 { 100.0 } else { 1.0 };
+            csv += &format!("chain,{n},{n},{op},{algo},{backend},{s},{s},{s},0,0,0,0,5\n");
+        }
+    }
+    std::fs::write(&bench, csv).unwrap();
+    let out = dir.join("with-bench.html");
+    let o = accuracy(&[
+        "report",
+        fixture_dir().to_str().unwrap(),
+        "--bench",
+        bench.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (_, doc) = parse(&out);
+    let caption = |op: &str| {
+        text_of(
+            doc.select(&sel(&format!("#answer-{op} caption")))
+                .next()
+                .unwrap(),
+        )
+    };
+    assert!(
+        caption("rootfix").starts_with("rootfix; times from bench.csv: "),
+        "{}",
+        caption("rootfix")
+    );
+    assert_eq!(
+        caption("leaffix"),
+        "leaffix; no times: this run has no per-algorithm timings (bench.csv has no leaffix time for vectorial)"
+    );
+    let foot = text_of(doc.select(&sel("#answer-rootfix tfoot")).next().unwrap());
+    for ratio in ["5.0×", "2.0×", "1.0×"] {
+        assert!(foot.contains(ratio), "{ratio} in {foot}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,6 +11,10 @@ pub struct ReportArgs {
     /// Per-topology bounds table (JSON) to include; default DIR/bounds-table.json if present.
     #[arg(long)]
     bounds_table: Option<PathBuf>,
+    /// A bench.csv (`accuracy bench`) whose kernel times the answer's relative costs use
+    /// instead of the sweep's own, for each op where it timed every algorithm.
+    #[arg(long, value_name = "FILE")]
+    bench: Option<PathBuf>,
     /// Where to write the report (default DIR/report.html).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -28,6 +32,7 @@ pub fn run(a: ReportArgs) -> Result<(), Error> {
             ])
             .map(|f| a.dir.join(f))
             .chain(a.bounds_table.clone())
+            .chain(a.bench.clone())
             .collect();
         let inputs: Vec<(&str, &std::path::Path)> = sources
             .iter()
@@ -35,8 +40,11 @@ pub fn run(a: ReportArgs) -> Result<(), Error> {
             .collect();
         output::refuse_overwriting_inputs(("--out", out), &inputs)?;
     }
-    let written =
-        analysis::report::write_report(&a.dir, a.bounds_table.as_deref(), a.out.as_deref())?;
+    let inputs = analysis::report::Inputs {
+        bounds_table: a.bounds_table.as_deref(),
+        bench: a.bench.as_deref(),
+    };
+    let written = analysis::report::write_report(&a.dir, inputs, a.out.as_deref())?;
     println!("{}", describe(&written));
     Ok(())
 }

@@ -139,7 +139,7 @@ fn sync_dir(dir: &Path) -> Result<(), Error> {
 pub fn write_report(dir: &Path) -> Result<analysis::report::Written, Error> {
     let path = dir.join(analysis::report::REPORT_FILE);
     let tmp = temporary_beside(&path)?;
-    let mut written = analysis::report::write_report(dir, None, Some(tmp.path()))?;
+    let mut written = analysis::report::write_report(dir, Default::default(), Some(tmp.path()))?;
     tmp.persist(&path).map_err(|e| Error::io(&path)(e.error))?;
     written.path = path;
     Ok(written)

@@ -5,6 +5,7 @@
 
 use super::data::ReportData;
 use super::fmt::{fixed, sci};
+use crate::records::bench::BenchRecord;
 use serde_json::Value;
 
 /// The accuracy an algorithm must reach to be recommended: at most this many lost bits
@@ -50,6 +51,8 @@ pub struct OpAnswer {
     pub costs: Vec<Option<Cost>>,
     /// Where each algorithm's values were computed (`cpu` or the adapter), per algorithm.
     pub backends: Vec<String>,
+    /// Where the times come from, in words ("times from …", "no times: …").
+    pub cost_source: String,
     pub sentence: String,
 }
 
@@ -88,10 +91,56 @@ pub fn answers(data: &ReportData) -> Vec<OpAnswer> {
                     })
                 })
                 .collect();
-            let per_vertex: Vec<Option<f64>> = algorithms
+            let own: Vec<Option<f64>> = algorithms
                 .iter()
                 .map(|a| timings.iter().find(|t| t.0 == *a && t.1 == op).map(|t| t.2))
                 .collect();
+            let mut backends: Vec<String> = algorithms
+                .iter()
+                .map(|a| {
+                    data.rows
+                        .iter()
+                        .find(|r| r.op == op && r.algorithm == *a)
+                        .map_or_else(String::new, |r| r.backend.clone())
+                })
+                .collect();
+            let own_source = if own.iter().any(Option::is_some) {
+                "times from this run's own timings"
+            } else {
+                "no times: this run has no per-algorithm timings"
+            };
+            // bench.csv's times where it timed every algorithm of the op: one source for
+            // every ratio.
+            let (per_vertex, cost_source) = match &data.bench {
+                Some((path, records)) => {
+                    let timed: Vec<Option<(f64, String)>> = algorithms
+                        .iter()
+                        .map(|a| bench_time(records, a, &op))
+                        .collect();
+                    let name = path.file_name().unwrap_or_default().to_string_lossy();
+                    if timed.iter().all(Option::is_some) {
+                        let (times, from): (Vec<_>, Vec<_>) =
+                            timed.into_iter().flatten().map(|(t, b)| (Some(t), b)).unzip();
+                        backends = from;
+                        (
+                            times,
+                            format!("times from {name}: each algorithm's median compute time per vertex at its largest size, the median over its topologies"),
+                        )
+                    } else {
+                        let missing: Vec<String> = algorithms
+                            .iter()
+                            .zip(&timed)
+                            .filter(|(_, t)| t.is_none())
+                            .map(|(a, _)| a.clone())
+                            .collect();
+                        (
+                            own,
+                            format!("{own_source} ({name} has no {op} time for {})", few(&missing)),
+                        )
+                    }
+                }
+                None => (own, own_source.to_string()),
+            };
             let fastest = per_vertex
                 .iter()
                 .flatten()
@@ -112,15 +161,6 @@ pub fn answers(data: &ReportData) -> Vec<OpAnswer> {
                     .collect(),
                 _ => vec![None; algorithms.len()],
             };
-            let backends = algorithms
-                .iter()
-                .map(|a| {
-                    data.rows
-                        .iter()
-                        .find(|r| r.op == op && r.algorithm == *a)
-                        .map_or_else(String::new, |r| r.backend.clone())
-                })
-                .collect();
             let mut answer = OpAnswer {
                 op,
                 algorithms,
@@ -128,6 +168,7 @@ pub fn answers(data: &ReportData) -> Vec<OpAnswer> {
                 worst,
                 costs,
                 backends,
+                cost_source,
                 sentence: String::new(),
             };
             answer.sentence = sentence(&answer);
@@ -226,6 +267,24 @@ fn kernel_times(data: &ReportData) -> Vec<(String, String, f64)> {
         .filter(|x| x.3 > 0.0)
         .map(|(a, o, s, v)| (a, o, s / v))
         .collect()
+}
+
+/// An algorithm's time per vertex on `op` by bench.csv, and where it ran: at the largest size
+/// it was benchmarked at, the median over the topologies of its median compute time per
+/// vertex.
+fn bench_time(records: &[BenchRecord], algorithm: &str, op: &str) -> Option<(f64, String)> {
+    let mine: Vec<&BenchRecord> = records
+        .iter()
+        .filter(|r| r.algorithm == algorithm && r.op == op && r.n > 0)
+        .collect();
+    let n = mine.iter().map(|r| r.n).max()?;
+    let mut per_vertex: Vec<f64> = mine
+        .iter()
+        .filter(|r| r.n == n)
+        .map(|r| r.compute_s / r.n as f64)
+        .collect();
+    let backend = mine.iter().find(|r| r.n == n)?.backend.clone();
+    Some((crate::stats::median(&mut per_vertex)?, backend))
 }
 
 /// At most three names in a row: more are counted, not listed.
@@ -406,6 +465,7 @@ mod tests {
             summary: timed.then(|| serde_json::json!({"timings": {"kernels": kernels}})),
             params: None,
             bounds_table: None,
+            bench: None,
         }
     }
 
@@ -446,6 +506,71 @@ mod tests {
             a.sentence,
             "rootfix: no algorithm lost at most 1 bit (relative error ≤ 2⁻²³, about one ulp) at every node in every topology and κ band of this sweep (2 lines of the table); the most accurate, a, lost up to 10.0 bits; it is also the fastest."
         );
+    }
+
+    /// A bench.csv row: `algorithm` on `op` took `ns` per vertex on a tree of `n` vertices.
+    fn bench_row(algorithm: &str, op: &str, topology: &str, n: usize, ns: f64) -> BenchRecord {
+        BenchRecord {
+            topology: topology.into(),
+            n,
+            height: 1,
+            op: op.into(),
+            algorithm: algorithm.into(),
+            backend: "gpu: test".into(),
+            compute_s: ns * 1e-9 * n as f64,
+            compute_min_s: 0.0,
+            compute_max_s: 0.0,
+            transfer_s: 0.0,
+            transfer_min_s: 0.0,
+            transfer_max_s: 0.0,
+            bytes_moved: 0,
+            reps: 1,
+        }
+    }
+
+    #[test]
+    fn bench_times_replace_the_runs_own_where_they_cover_every_algorithm() {
+        // c is the cheapest on the device: at the largest size its median over topologies is
+        // 2 ns (1 and 2 and 3), b's 4, a's 8; the smaller trees do not count.
+        let mut records = Vec::new();
+        for (t, (a, b, c)) in [(8.0, 4.0, 1.0), (8.0, 4.0, 2.0), (8.0, 4.0, 3.0)]
+            .into_iter()
+            .enumerate()
+        {
+            let topology = format!("t{t}");
+            for (algo, ns) in [("a", a), ("b", b), ("c", c)] {
+                records.push(bench_row(algo, "rootfix", &topology, 1 << 20, ns));
+                records.push(bench_row(algo, "rootfix", &topology, 1 << 10, 1000.0 * ns));
+            }
+        }
+        let mut d = data(true);
+        d.bench = Some(("runs/bench.csv".into(), records.clone()));
+        let a = &answers(&d)[0];
+        assert!(
+            a.cost_source.starts_with("times from bench.csv: "),
+            "{}",
+            a.cost_source
+        );
+        let per_vertex: Vec<f64> = a.costs.iter().map(|c| c.unwrap().per_vertex_s).collect();
+        assert_eq!(per_vertex, [8e-9, 4e-9, 2e-9]);
+        assert!(a.backends.iter().all(|b| b == "gpu: test"));
+        assert!(
+            a.sentence
+                .starts_with("rootfix: use c — the cheapest algorithm that lost at most 1 bit")
+                && a.sentence.ends_with("it is also the fastest."),
+            "{}",
+            a.sentence
+        );
+        // Without c's times the ratios would mix sources: the run's own are used, and the
+        // table says why.
+        records.retain(|r| r.algorithm != "c");
+        d.bench = Some(("bench.csv".into(), records));
+        let a = &answers(&d)[0];
+        assert_eq!(
+            a.cost_source,
+            "times from this run's own timings (bench.csv has no rootfix time for c)"
+        );
+        assert!((a.costs[1].unwrap().relative - 3.0).abs() < 1e-12);
     }
 
     #[test]

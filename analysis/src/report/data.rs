@@ -2,6 +2,7 @@
 //! sweep writes them with (unknown columns are ignored, columns added later are optional).
 
 use super::{BOUNDS_TABLE_FILE, ReportError};
+use crate::records::bench::BenchRecord;
 pub use crate::records::bounds_table::{TableReport, TableRow};
 pub use crate::records::nodes_sample::NodeRecord;
 pub use crate::records::results::{BOUND_COLUMNS, ResultRow, SOURCE_COLUMNS};
@@ -26,12 +27,15 @@ pub struct ReportData {
     pub params: Option<Value>,
     /// The per-topology bounds table and where it came from.
     pub bounds_table: Option<(PathBuf, TableReport)>,
+    /// A `bench.csv` given with the sweep, and where it came from.
+    pub bench: Option<(PathBuf, Vec<BenchRecord>)>,
 }
 
 impl ReportData {
     /// Reads `dir`. Only `results.csv` is required; `bounds_table` overrides
     /// `dir/bounds-table.json`.
-    pub fn load(dir: &Path, bounds_table: Option<&Path>) -> Result<ReportData, ReportError> {
+    pub fn load(dir: &Path, inputs: super::Inputs<'_>) -> Result<ReportData, ReportError> {
+        let bounds_table = inputs.bounds_table;
         let results = dir.join(crate::records::results::FILE);
         if !results.is_file() {
             return Err(ReportError::MissingResults { path: results });
@@ -59,8 +63,13 @@ impl ReportData {
         } else {
             None
         };
+        let bench = match inputs.bench {
+            Some(path) => Some((path.to_path_buf(), read_csv::<BenchRecord>(path)?.0)),
+            None => None,
+        };
         Ok(ReportData {
             dir: dir.to_path_buf(),
+            bench,
             rows,
             header,
             raw,

@@ -569,6 +569,7 @@ mod tests {
             summary: None,
             params: None,
             bounds_table: None,
+            bench: None,
         }
     }
 

@@ -78,22 +78,32 @@ pub struct Written {
     pub render_s: f64,
 }
 
+/// Files a report reads besides its sweep directory's.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Inputs<'a> {
+    /// A per-topology bounds table (JSON); default `dir/bounds-table.json` if present.
+    pub bounds_table: Option<&'a Path>,
+    /// A `bench.csv` whose kernel times the answer uses instead of the sweep's own, where it
+    /// timed every algorithm of an op.
+    pub bench: Option<&'a Path>,
+}
+
 /// Loads `dir`'s files and renders the report as one HTML string.
-pub fn render_dir(dir: &Path, bounds_table: Option<&Path>) -> Result<String, ReportError> {
-    let data = ReportData::load(dir, bounds_table)?;
+pub fn render_dir(dir: &Path, inputs: Inputs<'_>) -> Result<String, ReportError> {
+    let data = ReportData::load(dir, inputs)?;
     html::render(&data)
 }
 
 /// Renders `dir`'s report and writes it to `out` (default `dir/report.html`).
 pub fn write_report(
     dir: &Path,
-    bounds_table: Option<&Path>,
+    inputs: Inputs<'_>,
     out: Option<&Path>,
 ) -> Result<Written, ReportError> {
     let path = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| dir.join(REPORT_FILE));
-    write_page(path, || render_dir(dir, bounds_table))
+    write_page(path, || render_dir(dir, inputs))
 }
 
 /// Writes `bytes` under a temporary name beside `path`, synced, then renamed over it: a page

@@ -54,7 +54,7 @@ pub(super) fn section(h: &mut String, data: &ReportData) {
     let ulps = data.header.iter().any(|c| c == "max_ulps");
     let _ = writeln!(
         h,
-        "<p class=\"lead\">Each cell: the most bits any node lost over the trees of that topology and κ band (the sweep's target κ){}. Shaded by loss: ≤ {} bit, ≤ 8, ≤ 16, &lt; 24, and 24 or more (no correct bit left). Time: each algorithm's values (its kernel or CPU twin, without the reference, errors and bounds) per vertex, from this run's own timings, against the fastest.</p>",
+        "<p class=\"lead\">Each cell: the most bits any node lost over the trees of that topology and κ band (the sweep's target κ){}. Shaded by loss: ≤ {} bit, ≤ 8, ≤ 16, &lt; 24, and 24 or more (no correct bit left). Time: each algorithm's values (its kernel or CPU twin, without the reference, errors and bounds) per vertex, against the fastest, from the source each table names.</p>",
         if ulps {
             ", and below it the largest distance in f32 ulps from the correctly rounded result"
         } else {
@@ -71,9 +71,10 @@ pub(super) fn section(h: &mut String, data: &ReportData) {
 fn table(h: &mut String, a: &OpAnswer) {
     let _ = write!(
         h,
-        "<div class=\"wide\"><table class=\"answer\" id=\"answer-{}\">\n<caption>{}</caption>\n<thead><tr><th>topology</th><th class=\"num\">κ band</th>",
+        "<div class=\"wide\"><table class=\"answer\" id=\"answer-{}\">\n<caption>{}; {}</caption>\n<thead><tr><th>topology</th><th class=\"num\">κ band</th>",
         escape(&a.op),
-        escape(&a.op)
+        escape(&a.op),
+        escape(&a.cost_source)
     );
     for (i, name) in a.algorithms.iter().enumerate() {
         let pick = if a.meets(i) { " meets" } else { "" };
