@@ -154,11 +154,6 @@ impl APrioriBounds {
         self.sharp.push(sharp);
         self.prob.push(prob);
     }
-    pub(super) fn extend(&mut self, bounds: impl IntoIterator<Item = (f64, f64, f64)>) {
-        for (det, sharp, prob) in bounds {
-            self.push(det, sharp, prob);
-        }
-    }
 }
 
 /// γ̃_D(λ) by depth D, computed once per depth and thread: runs have few distinct depths

@@ -42,7 +42,7 @@
 //! partial sum carried through the same tree with outward rounding, capped by Σ|t_i|. For
 //! vectorial leaffix the last rounding is charged u·|l| with l enclosed the same way, and the
 //! roundings that S_close and S_open−1 share cancel in their difference instead of being
-//! charged twice (`Scanned::diff_bound`; the running bound does the same). A violation of it
+//! charged twice (`Scan::diff_bound`; the running bound does the same). A violation of it
 //! is as much a bug as one of the first.
 //!
 //! An addition with an operand whose terms are all exactly zero (tile padding, `E[close]` = 0 in
@@ -90,9 +90,9 @@ mod scanned;
 mod summary;
 #[cfg(test)]
 mod tests;
+mod tour_read;
 
 use crate::float_float::{FloatFloat, U_DW, dw_add, dw_add_is_exact};
-use crate::orders::euler::{self, ScannedTour};
 use crate::orders::{self, ScanValue};
 use crate::reference::{NodeError, Reference, lost_bits};
 use crate::scan_plan;
@@ -108,8 +108,9 @@ use std::marker::PhantomData;
 pub use a_priori::*;
 pub use rounding::*;
 pub use running::*;
-pub use scanned::*;
+pub(crate) use scanned::*;
 pub use summary::*;
+pub use tour_read::*;
 
 /// The bounds of every node of one (tree, weights, algorithm, op).
 #[derive(Debug, Clone, PartialEq)]

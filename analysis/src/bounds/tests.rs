@@ -179,30 +179,82 @@ fn bounds_hold_on_cancellation() {
     }
 }
 
-/// `Scanned` keeps the parts of the plan's top level; its outputs must be the plan's.
+/// The streamed scan's outputs are the plan's, bit for bit, for every plan and batch size.
 #[test]
-fn scanned_parts_are_the_plan() {
+fn streamed_scan_is_the_plan() {
+    fn check<T: Charged + std::fmt::Debug>(e: &[f32], same: impl Fn(&T, &T) -> bool) {
+        let term = |p: usize| T::term(e[p]);
+        for plan in [Plan::Tiled, Plan::Chained, Plan::Sequential] {
+            let mut expected: Vec<T> = e.iter().map(|&x| T::term(x)).collect();
+            plan.scan(&mut expected);
+            let scan = Scan::new(plan, e.len(), &term);
+            for batch_tiles in [1, 3, batch_tiles()] {
+                let mut got: Vec<T> = Vec::with_capacity(e.len());
+                scan.for_each_batch(&term, batch_tiles, |start, at| {
+                    assert_eq!(start, got.len());
+                    got.extend(at.iter().map(|a| a.out));
+                });
+                assert_eq!(got.len(), expected.len());
+                let bad = got.iter().zip(&expected).position(|(g, x)| !same(g, x));
+                assert_eq!(
+                    bad,
+                    None,
+                    "{plan:?}, {} terms, {batch_tiles} tiles a batch",
+                    e.len()
+                );
+            }
+        }
+    }
     for len in [1usize, 5, 1024, 1025, 3000, 2 * 1024 * 1024 + 7] {
         let e: Vec<f32> = (0..len)
             .map(|i| ((i * 7919 % 1013) as f32 - 506.3) * 1.7f32.powi((i % 23) as i32 - 11))
             .collect();
-        let a: Vec<APriori> = e.iter().map(|&x| APriori::term(x)).collect();
-        let mut expected = a.clone();
-        scan_plan::inclusive_scan(&mut expected);
-        let s = Scanned::new(Plan::Tiled, a);
-        let got: Vec<APriori> = (0..len).map(|p| s.out(p)).collect();
-        assert_eq!(got, expected, "{len}");
-        let r: Vec<Running> = e.iter().map(|&x| Running::term(x)).collect();
-        let mut expected = r.clone();
-        scan_plan::inclusive_scan(&mut expected);
-        let s = Scanned::new(Plan::Tiled, r);
-        let got: Vec<Running> = (0..len).map(|p| s.out(p)).collect();
-        assert!(
-            got.iter()
-                .zip(&expected)
-                .all(|(g, x)| g.value.to_bits() == x.value.to_bits() && g.err == x.err),
-            "{len}"
-        );
+        check::<APriori>(&e, |a, b| a == b);
+        check::<Running>(&e, |a, b| {
+            a.value.to_bits() == b.value.to_bits() && a.err == b.err
+        });
+    }
+}
+
+/// The vectorial bounds read as the scan streams do not depend on how it is cut into batches:
+/// one tile a batch keeps most S[open v − 1] on the open path, one batch keeps none there.
+#[test]
+fn streamed_read_does_not_depend_on_the_batches() {
+    let mut rng = generators::rng(11);
+    let trees = [
+        chain(3000),
+        generators::Topology::RandomRecursive
+            .generate(5000, ChildOrder::Natural, &mut rng)
+            .unwrap(),
+    ];
+    for t in &trees {
+        let w: Vec<f32> = (0..t.len())
+            .map(|i| ((i * 7919 % 1013) as f32 - 506.3) * 1.7f32.powi((i % 23) as i32 - 11))
+            .collect();
+        for op in Op::ALL {
+            for plan in [Plan::Tiled, Plan::Chained, Plan::Sequential] {
+                let reader = APrioriRead::<F32Add>::new(t, &w, op, GammaTilde::new(LAMBDA));
+                let a_priori = |batch_tiles| {
+                    let mut out = vec![(0.0, 0.0, 0.0); t.len()];
+                    read_tour(t, &w, (op, plan), &reader, batch_tiles, |v, b| out[v] = b);
+                    out
+                };
+                assert_eq!(a_priori(1), a_priori(1 << 20), "{op} {plan:?}");
+                let running = |batch_tiles| {
+                    let mut out = vec![(0u32, 0.0); t.len()];
+                    read_tour::<Running, _>(
+                        t,
+                        &w,
+                        (op, plan),
+                        &ReadRunning,
+                        batch_tiles,
+                        |v, (x, b)| out[v] = (x.to_bits(), b),
+                    );
+                    out
+                };
+                assert_eq!(running(1), running(1 << 20), "{op} {plan:?}");
+            }
+        }
     }
 }
 

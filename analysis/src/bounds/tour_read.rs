@@ -1,0 +1,344 @@
+//! The vectorial orders' bounds: the Euler tour written and scanned on bound values
+//! ([`Scan`]) and read per vertex as the scan goes, rootfix `S[open v]`, leaffix
+//! `S[close v] − S[open v − 1]`.
+//!
+//! Leaffix reads position open v − 1 long before close v. What the difference needs of it
+//! ([`Before`]) is kept on a stack while v is open: Euler-tour intervals nest, so the open
+//! vertices are a root path and close in the reverse of their opening order. The memory is
+//! the batch and that path, not the tour.
+
+use super::*;
+use rayon::prelude::*;
+
+/// How a vertex's bounds are read from the scanned tour.
+pub(super) trait TourRead<T>: Sync {
+    /// What the read yields per vertex.
+    type Out: Copy + Send;
+    /// Rootfix: from `S[open v]`.
+    fn prefix(&self, x: &T) -> Self::Out;
+    /// Leaffix of vertex v: from `S[close v]` and `S[open v − 1]` (`None`: v opens the tour,
+    /// S[−1] = 0), with the bound on the difference's error that cancels what both prefixes
+    /// share ([`Scan::diff_bound`]).
+    fn difference(
+        &self,
+        v: usize,
+        close: &T,
+        before: Option<&T>,
+        diff_bound: impl Fn() -> f64,
+    ) -> Self::Out;
+}
+
+/// Writes E with bound values of `T` (rootfix `E[open v] = w`, `E[close v] = −w`; leaffix
+/// `E[open v] = w`, `E[close v] = 0`, as [`crate::orders::euler::write`]), scans it with `plan` and reads every
+/// vertex with `reader`, giving each its result by `emit(v, out)`; `batch_tiles` tiles of the
+/// scan at a time ([`batch_tiles`]; the result does not depend on it).
+pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
+    tree: &Tree,
+    w: &[f32],
+    (op, plan): (Op, Plan),
+    reader: &Rd,
+    batch_tiles: usize,
+    mut emit: impl FnMut(usize, Rd::Out),
+) {
+    let (open, close) = (tree.open(), tree.close());
+    let len = 2 * tree.len();
+    let mut vertex_at = vec![0u32; len];
+    for v in 0..tree.len() {
+        vertex_at[open[v] as usize] = v as u32;
+        vertex_at[close[v] as usize] = v as u32;
+    }
+    let vertex_at = &vertex_at;
+    let opens = |p: usize| open[vertex_at[p] as usize] as usize == p;
+    let term = |p: usize| {
+        let v = vertex_at[p] as usize;
+        match (opens(p), op) {
+            (true, _) => T::term(w[v]),
+            (false, Op::Rootfix) => T::term(-w[v]),
+            (false, Op::Leaffix) => T::zero(),
+        }
+    };
+    let scan = Scan::new(plan, len, &term);
+    // S[open u − 1] of the vertices u open at the end of the batches so far, ascending by
+    // position (so descending by close): a root path, at most height + 1 of them.
+    let mut open_path: Vec<Before<T>> = match op {
+        Op::Rootfix => Vec::new(),
+        Op::Leaffix => Vec::with_capacity(tree.height() as usize + 1),
+    };
+    let opened_after = |b: &Before<T>| vertex_at[b.p + 1] as usize;
+    let mut reads: Vec<(u32, Rd::Out)> = Vec::new();
+    scan.for_each_batch(&term, batch_tiles, |start, batch| {
+        let end = start + batch.len();
+        let before = |o: usize| match o.checked_sub(start) {
+            Some(i) => scan.before(o, &batch[i]),
+            None => open_path[open_path.partition_point(|b| b.p < o)],
+        };
+        reads.clear();
+        reads.par_extend(batch.par_iter().enumerate().filter_map(|(i, at)| {
+            let p = start + i;
+            let v = vertex_at[p] as usize;
+            let out = match (op, opens(p)) {
+                (Op::Rootfix, true) => reader.prefix(&at.out),
+                (Op::Leaffix, false) => match (open[v] as usize).checked_sub(1) {
+                    None => reader.difference(v, &at.out, None, || unreachable!()),
+                    Some(o) => {
+                        let b = before(o);
+                        reader.difference(v, &at.out, Some(&b.out), || scan.diff_bound(p, at, &b))
+                    }
+                },
+                _ => return None,
+            };
+            Some((v as u32, out))
+        }));
+        for &(v, out) in &reads {
+            emit(v as usize, out);
+        }
+        if op == Op::Leaffix {
+            // Drop the vertices closed in this batch (the top of the path), then add those
+            // opened after a position of this batch and still open.
+            let still_open = open_path.partition_point(|b| close[opened_after(b)] as usize >= end);
+            open_path.truncate(still_open);
+            for (i, at) in batch.iter().enumerate() {
+                let o = start + i;
+                if o + 1 < len && opens(o + 1) && close[vertex_at[o + 1] as usize] as usize >= end {
+                    open_path.push(scan.before(o, at));
+                }
+            }
+        }
+    });
+}
+
+/// The a priori bounds (deterministic, sharp, probabilistic at `lambda`) of every node of an
+/// Euler-tour order: E written with bound values of the arithmetic `R` (f32 or float-float
+/// additions), scanned with `plan`, read per vertex.
+pub fn vectorial_a_priori<R: Roundoff>(
+    tree: &Tree,
+    w: &[f32],
+    plan: Plan,
+    op: Op,
+    lambda: f64,
+) -> APrioriBounds {
+    assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let reader = APrioriRead::<R>::new(tree, w, op, GammaTilde::new(lambda));
+    read_a_priori(tree, w, op, plan, &reader)
+}
+
+/// vectorial-compensated's a priori bounds on the float-float value each vertex reads,
+/// before its final rounding to f32: |ŝ − s| ≤ (det, sharp) (prob = det). Where this is at
+/// most half an ulp of s, the f32 result is within one ulp of s (≤ 1 lost bit).
+pub fn compensated_float_float_bounds(tree: &Tree, w: &[f32], op: Op) -> APrioriBounds {
+    assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let mut reader = APrioriRead::<DwAdd>::new(tree, w, op, GammaTilde::new(LAMBDA));
+    reader.round_to_f32 = false;
+    read_a_priori(tree, w, op, Plan::Tiled, &reader)
+}
+
+fn read_a_priori<R: Roundoff>(
+    tree: &Tree,
+    w: &[f32],
+    op: Op,
+    plan: Plan,
+    reader: &APrioriRead<R>,
+) -> APrioriBounds {
+    let n = tree.len();
+    let mut out = APrioriBounds {
+        det: vec![0.0; n],
+        sharp: vec![0.0; n],
+        prob: vec![0.0; n],
+    };
+    read_tour(
+        tree,
+        w,
+        (op, plan),
+        reader,
+        batch_tiles(),
+        |v, (det, sharp, prob)| {
+            out.det[v] = det;
+            out.sharp[v] = sharp;
+            out.prob[v] = prob;
+        },
+    );
+    out
+}
+
+/// An Euler-tour order's f32 additions replayed with `plan`, with their running bounds.
+pub fn vectorial_running(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> (Vec<f32>, Vec<f64>) {
+    read_running::<Running>(tree, w, plan, op)
+}
+
+/// The float-float (compensated) order's additions replayed with `plan`, with their running
+/// bounds, the final rounding to f32 included.
+pub fn vectorial_running_dw(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> (Vec<f32>, Vec<f64>) {
+    read_running::<RunningDw>(tree, w, plan, op)
+}
+
+fn read_running<T: Charged>(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> (Vec<f32>, Vec<f64>)
+where
+    ReadRunning: TourRead<T, Out = (f32, f64)>,
+{
+    let n = tree.len();
+    let (mut values, mut bounds) = (vec![0f32; n], vec![0f64; n]);
+    read_tour(
+        tree,
+        w,
+        (op, plan),
+        &ReadRunning,
+        batch_tiles(),
+        |v, (x, b)| {
+            values[v] = x;
+            bounds[v] = b;
+        },
+    );
+    (values, bounds)
+}
+
+/// The vectorial read on a priori values: (deterministic, sharp, probabilistic) per vertex.
+pub(crate) struct APrioriRead<R: Roundoff> {
+    /// Σ|w| over every subtree (leaffix only).
+    sub: Vec<f64>,
+    gammas: GammaTilde,
+    /// Whether the read rounds the float-float value to f32 ([`Roundoff::READ_ROUNDS_TO_F32`];
+    /// false also for [`compensated_float_float_bounds`]).
+    round_to_f32: bool,
+    roundoff: PhantomData<R>,
+}
+
+impl<R: Roundoff> APrioriRead<R> {
+    pub(super) fn new(tree: &Tree, w: &[f32], op: Op, gammas: GammaTilde) -> Self {
+        APrioriRead {
+            sub: match op {
+                Op::Rootfix => Vec::new(),
+                Op::Leaffix => subtree_magnitudes(tree, w),
+            },
+            gammas,
+            round_to_f32: R::READ_ROUNDS_TO_F32,
+            roundoff: PhantomData,
+        }
+    }
+
+    /// The bounds of a vertex read from one scanned value `x`. f32: the value itself.
+    /// Float-float: rounded once to f32, (1 + u)·B + u·|s|; its probabilistic bound is the
+    /// deterministic one (rigorous, so valid under any model). A single term (depth 0: no
+    /// addition with a nonzero operand) is (w, 0), whose hi is exact.
+    fn read_one(&self, x: &APrioriIn<R>) -> (f64, f64, f64) {
+        if !R::READ_ROUNDS_TO_F32 {
+            self.gammas.bounds(x)
+        } else if self.round_to_f32 && x.depth > 0 {
+            let det = round_to_f32(x.err, x.mag);
+            (det, round_to_f32(x.sharp, x.abs_bound()), det)
+        } else {
+            (x.err, x.sharp, x.err)
+        }
+    }
+}
+
+impl<R: Roundoff> TourRead<APrioriIn<R>> for APrioriRead<R> {
+    type Out = (f64, f64, f64);
+    fn prefix(&self, x: &APrioriIn<R>) -> Self::Out {
+        self.read_one(x)
+    }
+    fn difference(
+        &self,
+        v: usize,
+        close: &APrioriIn<R>,
+        before: Option<&APrioriIn<R>>,
+        diff_bound: impl Fn() -> f64,
+    ) -> Self::Out {
+        let Some(before) = before.filter(|b| b.mag != 0.0) else {
+            // S[open − 1] is an exact zero: the subtraction is exact.
+            return self.read_one(close);
+        };
+        let sub_v = self.sub[v];
+        // (1 + u)(B(S_close) + B(S_open−1)) + u·|l|, |l| ≤ Σ|w| over the subtree, u the unit
+        // of R's subtraction; the sharp bound encloses l = S_close − S_open−1 itself and lets
+        // the roundings both prefixes share cancel.
+        let combine = |d: f64, l: f64| add_up(one_plus_unit_times::<R>(d), R::times(l));
+        let l_lo = add_down(close.lo, -before.hi);
+        let l_hi = add_up(close.hi, -before.lo);
+        let l_abs = l_lo.abs().max(l_hi.abs()).min(sub_v);
+        let det = combine(add_up(close.err, before.err), sub_v);
+        let sharp = combine(diff_bound(), l_abs);
+        if R::READ_ROUNDS_TO_F32 {
+            if !self.round_to_f32 {
+                return (det, sharp, det);
+            }
+            // The float-float difference, then its one rounding to f32.
+            let det = round_to_f32(det, sub_v);
+            return (det, round_to_f32(sharp, l_abs), det);
+        }
+        let prob = combine(
+            add_up(self.gammas.prob(close), self.gammas.prob(before)),
+            sub_v,
+        );
+        (det, sharp, prob)
+    }
+}
+
+/// The vectorial read on running values: the f32 result as the twin computes it, and its
+/// bound.
+pub(super) struct ReadRunning;
+
+impl TourRead<Running> for ReadRunning {
+    type Out = (f32, f64);
+    fn prefix(&self, x: &Running) -> Self::Out {
+        (x.value, x.err)
+    }
+    fn difference(
+        &self,
+        _v: usize,
+        close: &Running,
+        before: Option<&Running>,
+        diff_bound: impl Fn() -> f64,
+    ) -> Self::Out {
+        let Some(before) = before else {
+            // As the twin: S[close] − S[−1] with S[−1] = 0, an exact subtraction.
+            return (close.value - 0.0, close.err);
+        };
+        let s = close.value - before.value;
+        // The shared roundings of both prefixes cancel (Scan::diff_bound).
+        let d = diff_bound();
+        let local = if f32_sum_is_exact(close.value, -before.value, s) {
+            0.0
+        } else {
+            times_u(s.abs() as f64)
+        };
+        (s, add_up(d, local))
+    }
+}
+
+/// The compensated read on running values: (f32 result as the twin computes it, bound).
+/// Taking hi of a normalized float-float ŝ errs by exactly |lo| (hi + lo = ŝ), so the final
+/// rounding is charged |lo| — 0 when it is exact.
+impl TourRead<RunningDw> for ReadRunning {
+    type Out = (f32, f64);
+    fn prefix(&self, x: &RunningDw) -> Self::Out {
+        (x.value.hi, add_up_nonneg(x.err, lo_charge(x.value.lo)))
+    }
+    fn difference(
+        &self,
+        _v: usize,
+        close: &RunningDw,
+        before: Option<&RunningDw>,
+        diff_bound: impl Fn() -> f64,
+    ) -> Self::Out {
+        let Some(before) = before else {
+            return self.prefix(close);
+        };
+        // As the twin: dw_add(S_close, −S_open−1), then hi.
+        let minus = -before.value;
+        let d = dw_add(close.value, minus);
+        // The shared roundings of both prefixes cancel (Scan::diff_bound).
+        let err = add_up_nonneg(diff_bound(), RunningDw::local(close.value, minus, d));
+        (d.hi, add_up_nonneg(err, lo_charge(d.lo)))
+    }
+}
+
+/// What taking hi of a normalized float-float value costs: exactly |lo| (∞ after an
+/// overflow, where lo is NaN).
+#[inline]
+pub(crate) fn lo_charge(lo: f32) -> f64 {
+    if lo.is_nan() {
+        f64::INFINITY
+    } else {
+        lo.abs() as f64
+    }
+}
