@@ -152,9 +152,15 @@ pub fn summarize(
     let mut overflowed = bounds.overflowed.iter().copied().peekable();
     let mut tight = Vec::with_capacity(values.len());
     let mut sharp_tight = Vec::with_capacity(values.len());
-    // bound / |x| over the nodes with x ≠ 0.
-    let mut det_ratio = Vec::with_capacity(values.len());
-    let mut sharp_ratio = Vec::with_capacity(values.len());
+    // The nodes whose bounds are compared: x ≠ 0 among those counted below, as
+    // `max_lost_bits` reads them (twice: no per-node vector of ratios is kept).
+    let compared = || {
+        let mut overflowed = bounds.overflowed.iter().copied().peekable();
+        (0..errors.len()).filter(move |&v| {
+            let in_order = overflowed.next_if_eq(&(v as u32)).is_some();
+            !reference.beyond_f32(v) && !in_order && reference.value_f64(v) != 0.0
+        })
+    };
     for (v, e) in errors.iter().enumerate() {
         let x = reference.value_f64(v);
         let in_order = overflowed.next_if_eq(&(v as u32)).is_some();
@@ -194,14 +200,13 @@ pub fn summarize(
         }
         tight.push(tightness(e.abs, bounds.det[v]));
         sharp_tight.push(tightness(e.abs, bounds.sharp[v]));
-        if x != 0.0 {
-            det_ratio.push(bounds.det[v] / x.abs());
-            sharp_ratio.push(bounds.sharp[v] / x.abs());
-        }
     }
-    // = the largest bound_lost_bits(bound, x).
-    out.max_bound_lost_bits = max_lost_bits(&det_ratio);
-    out.max_sharp_lost_bits = max_lost_bits(&sharp_ratio);
+    // = the largest bound_lost_bits(bound, x), bound / |x| over the nodes with x ≠ 0.
+    let (det, sharp) = (&bounds.det, &bounds.sharp);
+    out.max_bound_lost_bits =
+        max_lost_bits(|| compared().map(|v| det[v] / reference.value_f64(v).abs()));
+    out.max_sharp_lost_bits =
+        max_lost_bits(|| compared().map(|v| sharp[v] / reference.value_f64(v).abs()));
     (out.median_tightness, out.max_tightness) = median_max(&mut tight);
     (out.median_sharp_tightness, out.max_sharp_tightness) = median_max(&mut sharp_tight);
     out
@@ -210,13 +215,12 @@ pub fn summarize(
 /// The largest `lost_bits(r)` over `ratios` (0 if none), with log2 evaluated only near the
 /// largest ratio: lost_bits is monotone, and libm's log2 (error below 1 ulp) cannot reorder
 /// ratios a relative 2^-30 apart — their logarithms differ by ≥ 2^-30/ln 2, thousands of ulps.
-pub(crate) fn max_lost_bits(ratios: &[f64]) -> f64 {
-    let top = ratios.iter().copied().fold(0.0, f64::max);
+pub(crate) fn max_lost_bits<I: Iterator<Item = f64>>(ratios: impl Fn() -> I) -> f64 {
+    let top = ratios().fold(0.0, f64::max);
     let near = top * (1.0 - 1.0 / (1u64 << 30) as f64);
-    ratios
-        .iter()
-        .filter(|&&r| r >= near)
-        .map(|&r| lost_bits(r))
+    ratios()
+        .filter(|&r| r >= near)
+        .map(lost_bits)
         .fold(0.0, f64::max)
 }
 

@@ -112,7 +112,16 @@ pub fn leaffix_sequential_each_with<T: Copy>(
         .iter()
         .map(|&v| (v, w[v as usize], tree.children(v).len() as u32))
         .collect();
-    let mut finished: Vec<T> = Vec::new();
+    // The stack's largest size, so that it is allocated once: a star's holds n − 1 subtrees.
+    let most = inputs
+        .iter()
+        .scan(0usize, |len, &(_, _, degree)| {
+            *len = *len + 1 - degree as usize;
+            Some(*len)
+        })
+        .max()
+        .unwrap_or(0);
+    let mut finished: Vec<T> = Vec::with_capacity(most);
     for (v, x, degree) in inputs {
         let first = finished.len() - degree as usize;
         let l = finished[first..]

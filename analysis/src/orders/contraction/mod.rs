@@ -309,17 +309,18 @@ pub fn leaffix_on<T: ScanValue>(s: &Schedule, w: &[f32]) -> Vec<T> {
 /// Rootfix on a given schedule: contraction (Q, A), then uncontraction (R), then R + w.
 pub fn rootfix_on<T: ScanValue>(s: &Schedule, w: &[f32]) -> Vec<T> {
     assert_eq!(s.len(), w.len(), "one weight per vertex");
-    let mut spine: Vec<T> = w.iter().map(|&x| T::term(x)).collect();
-    // A[v], then R[v] in place.
-    let mut above: Vec<T> = vec![T::zero(); w.len()];
+    // One slot per vertex: Q[v] while v's cluster is alive, A[v] once it is compressed or
+    // raked (nothing reads a removed cluster's Q again), then R[v] in place.
+    let mut above: Vec<T> = w.iter().map(|&x| T::term(x)).collect();
     for round in s.rounds() {
         for &Compress { c, p, .. } in s.compresses(round) {
-            above[c as usize] = spine[p as usize];
-            spine[p as usize] = spine[p as usize].plus(spine[c as usize]);
+            let (q_p, q_c) = (above[p as usize], above[c as usize]);
+            above[c as usize] = q_p;
+            above[p as usize] = q_p.plus(q_c);
         }
         for rake in s.rakes(round) {
             for &v in s.leaves(rake) {
-                above[v as usize] = spine[rake.p as usize];
+                above[v as usize] = above[rake.p as usize];
             }
         }
     }
