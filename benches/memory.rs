@@ -150,7 +150,39 @@ fn main() {
             "{topology:<18} worst exact reference: peak {:.1} held {:.1}",
             worst_ref.0, worst_ref.1
         );
+        widest_exact_scale(n, topology, &tree);
         whole_run(n, topology, &tree, &w);
+    }
+}
+
+/// vectorial-exact at its most limbs: weights from the smallest subnormal to near f32's
+/// largest, so that its fixed point spans the whole f32 range (its peak grows with the limbs;
+/// the others do not depend on the weights).
+fn widest_exact_scale(n: usize, topology: Topology, tree: &generators::Tree) {
+    let w: Vec<f32> = (0..n)
+        .map(|i| match i % 3 {
+            0 => f32::from_bits(1),
+            1 => 1e38,
+            _ => -1.5,
+        })
+        .collect();
+    let limbs = analysis::limbs::ExactScale::for_weights(&w)
+        .expect("finite weights")
+        .limbs;
+    for op in Op::ALL {
+        let reference = Reference::compute(ReferenceKind::Exact, tree, &w, op);
+        let (_, _, rh) = measure(n, || Reference::compute(ReferenceKind::Exact, tree, &w, op));
+        let algo = Algorithm::VECTORIAL_EXACT;
+        let (res, ep, eh) = measure(n, || {
+            experiment::evaluate_weighted(tree, &w, &[op], &[algo], ReferenceKind::Exact, &Cpu)
+                .expect("evaluate")
+        });
+        drop((res, reference));
+        println!(
+            "{topology:<18} {op:<8} {algo} at {limbs} limbs peak {:7.1} held {:7.1}",
+            ep - rh,
+            eh - rh
+        );
     }
 }
 

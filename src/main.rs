@@ -10,12 +10,6 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use treefix_accuracy::gpu;
 
-// mimalloc keeps freed pages for reuse: the per-tree vectors of a sweep (references, bounds,
-// errors; megabytes each) are not page-faulted in again for every tree, as glibc's mmap'd
-// blocks are (42 % of the exact reference's time at n = 10^5 was kernel page faults).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 #[derive(Parser)]
 #[command(
     name = "accuracy",

@@ -1,5 +1,6 @@
 //! `accuracy bounds-table`: measured and allowed lost bits per topology, op and algorithm.
 
+use super::allocator;
 use super::{AllAlgosArgs, InstanceArgs, OpsArgs};
 use clap::Args;
 use generators::Topology;
@@ -66,7 +67,7 @@ pub fn run(a: BoundsTableArgs) -> Result<(), Error> {
         gpu: false,
     };
     let need = memory::grid(instances, params.nodes as u64, &eval, memory::threads());
-    memory::check("bounds-table", &need)?;
+    allocator::preflight("bounds-table", &need)?;
     let backend = Cpu;
     eprintln!("backend: {}", backend.describe());
     let mut grid = grid::evaluate_grid(&params, &backend)?;

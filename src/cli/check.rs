@@ -1,5 +1,6 @@
 //! `accuracy check`: the lost-bits regression suite.
 
+use super::allocator;
 use clap::Args;
 use std::path::PathBuf;
 use treefix_accuracy::experiment::Cpu;
@@ -25,7 +26,7 @@ pub fn run(a: CheckArgs) -> Result<(), Error> {
         gpu: false,
     };
     let need = memory::grid(instances, suite.nodes as u64, &eval, memory::threads());
-    memory::check("check", &need)?;
+    allocator::preflight("check", &need)?;
     let out = check::run(&a.baseline, a.update, &Cpu)?;
     print!("{out}");
     Ok(())

@@ -2,8 +2,10 @@
 //! per op the exact reference and each algorithm) with the time elapsed. On trees of
 //! [`BIG`] vertices or more, where a run takes minutes, each finished phase also leaves a line
 //! ("rootfix reference: done at 41.2 s"), so the phases stay on screen. Nothing is drawn when
-//! stderr is not a terminal (indicatif hides the bar and drops its lines).
+//! stderr is not a terminal (indicatif hides the bar and drops its lines). The lines give the
+//! peak memory so far, which on such trees is what decides where a run fits.
 
+use generators::io::human_bytes;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -45,7 +47,8 @@ impl Phases {
     /// A phase finished ("rootfix reference", "leaffix vectorial").
     pub fn done(&self, phase: &str) {
         if self.lines.load(Ordering::Relaxed) {
-            self.bar.println(line(phase, self.bar.elapsed()));
+            self.bar
+                .println(line(phase, self.bar.elapsed(), peak_resident_bytes()));
         }
         self.bar.set_message(format!("{phase} done"));
         self.bar.inc(1);
@@ -63,9 +66,22 @@ impl Drop for Phases {
     }
 }
 
-/// The line a finished phase leaves on a big tree.
-fn line(phase: &str, elapsed: Duration) -> String {
-    format!("{phase}: done at {:.1} s", elapsed.as_secs_f64())
+/// The line a finished phase leaves on a big tree, with the process's peak resident memory
+/// so far where the system says it.
+fn line(phase: &str, elapsed: Duration, peak: Option<u64>) -> String {
+    let at = format!("{phase}: done at {:.1} s", elapsed.as_secs_f64());
+    match peak {
+        Some(bytes) => format!("{at}, peak memory {}", human_bytes(bytes)),
+        None => at,
+    }
+}
+
+/// The peak resident set size of this process (Linux: VmHWM of /proc/self/status).
+fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    let kb: u64 = kb.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    Some(kb * 1024)
 }
 
 #[cfg(test)]
@@ -75,9 +91,20 @@ mod tests {
     #[test]
     fn big_trees_get_a_line_per_phase() {
         assert_eq!(
-            line("rootfix reference", Duration::from_millis(41_234)),
+            line("rootfix reference", Duration::from_millis(41_234), None),
             "rootfix reference: done at 41.2 s"
         );
+        assert_eq!(
+            line("read", Duration::from_secs(3), Some(1_400_000_000)),
+            format!(
+                "read: done at 3.0 s, peak memory {}",
+                human_bytes(1_400_000_000)
+            )
+        );
+        if cfg!(target_os = "linux") {
+            // This process has touched at least its own binary's pages.
+            assert!(peak_resident_bytes().is_some_and(|b| b > 1 << 20));
+        }
         let p = Phases::start(2, "reading the tree");
         p.tree_ready("read", BIG - 1);
         assert!(!p.lines.load(Ordering::Relaxed));

@@ -1,5 +1,6 @@
 //! `accuracy run`: one tree, every algorithm; per-node results, errors and bounds.
 
+use super::allocator;
 use super::phases::Phases;
 use super::{
     AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, parse_single_cond,
@@ -86,7 +87,7 @@ fn subject(a: &RunArgs) -> Result<Subject, Error> {
         &a.read.options(),
         a.file_weights.weights_file.as_deref(),
     )?;
-    memory::check(
+    allocator::preflight(
         "run",
         &estimate(a, file.file.tree.len() as u64, &file.name(), true),
     )?;
@@ -142,7 +143,7 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
         output::refuse_overwriting_inputs(("--dump", dump), &inputs)?;
     }
     if let (Some(t), Some(n)) = (a.topology, a.nodes) {
-        memory::check("run", &estimate(&a, n, &t.to_string(), false))?;
+        allocator::preflight("run", &estimate(&a, n, &t.to_string(), false))?;
     }
     // A bar over the phases (the tree; per op the reference, then each algorithm).
     let steps = a.ops.ops.len() * (a.algos.algos.len() + 1);

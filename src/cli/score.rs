@@ -2,6 +2,7 @@
 //! per-vertex f32 results of rootfix or leaffix computed by any program, and reports what `run`
 //! reports for our own algorithms, plus whose a priori bounds the results stay within.
 
+use super::allocator;
 use super::{MeasureArgs, ReadArgs, WeightsFileArgs, parse_single_cond};
 use analysis::bounds;
 use analysis::metrics::{self, ErrorSummary};
@@ -176,7 +177,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         &a.read.options(),
         a.file_weights.weights_file.as_deref(),
     )?;
-    memory::check(
+    allocator::preflight(
         "score",
         &memory::score(
             file.file.tree.len() as u64,

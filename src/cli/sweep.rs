@@ -1,5 +1,6 @@
 //! `accuracy sweep`: the paper's Fig. 10 experiment over a range of condition numbers.
 
+use super::allocator;
 use super::{InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs};
 use analysis::Algorithm;
 use clap::Args;
@@ -96,7 +97,7 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
     if !quiet {
         eprintln!("{}", plan.describe());
     }
-    memory::check("sweep", &plan.memory)?;
+    allocator::preflight("sweep", &plan.memory)?;
     let outcome = sweep::run(&params, &files, &dir, &*backend, quiet);
     // A report shows bound violations too: it is written whenever the results are complete,
     // before anything is printed (a closed stdout ends the process at the first line).

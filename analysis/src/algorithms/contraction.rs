@@ -39,7 +39,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         words_per_vertex: 4,
     }),
     cost: Cost {
-        peak_bytes: 137.0,
+        peak_bytes: 89.0,
         seconds: 0.47e-6,
     },
 };

@@ -37,7 +37,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         words_per_vertex: 2,
     }),
     cost: Cost {
-        peak_bytes: 92.0,
+        peak_bytes: 76.0,
         seconds: 0.25e-6,
     },
 };

@@ -41,7 +41,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         words_per_vertex: 2,
     }),
     cost: Cost {
-        peak_bytes: 132.0,
+        peak_bytes: 121.0,
         seconds: 0.58e-6,
     },
 };

@@ -27,7 +27,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     },
     gpu: None,
     cost: Cost {
-        peak_bytes: 167.0,
+        peak_bytes: 121.0,
         seconds: 0.86e-6,
     },
 };
