@@ -29,9 +29,10 @@ pub(super) trait TourRead<T>: Sync {
 }
 
 /// Writes E with bound values of `T` (rootfix `E[open v] = w`, `E[close v] = −w`; leaffix
-/// `E[open v] = w`, `E[close v] = 0`, as [`crate::orders::euler::write`]), scans it with `plan` and reads every
-/// vertex with `reader`, giving each its result by `emit(v, out)`; `batch_tiles` tiles of the
-/// scan at a time ([`batch_tiles`]; the result does not depend on it).
+/// `E[open v] = w`, `E[close v] = 0`, as [`crate::orders::euler::write`]), scans it with
+/// `plan` and reads every vertex with `reader`, giving each its result by `emit(v, out)`;
+/// `batch_tiles` tiles of the scan at a time ([`batch_tiles`]; the result does not depend on
+/// it).
 pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
     tree: &Tree,
     w: &[f32],
