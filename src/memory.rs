@@ -107,12 +107,14 @@ pub mod model {
     }
     /// Evaluation time of one vertex by one algorithm on one op, one thread (seconds: its
     /// kernel, errors and bounds): the `seconds` of its descriptor, measured as
-    /// `RAYON_NUM_THREADS=1 /usr/bin/time accuracy run --topology T --nodes 1000000 --algos A`
-    /// for T = chain, random-recursive (0.31 s for parallel on a chain to 1.87 s for
-    /// vectorial-seqscan on a random-recursive tree, 2 ops): the slower topology's time, less
-    /// 0.15 s of generation and reference, over 2·10^6. The tree's generation and reference per
-    /// vertex and op (`gen --n 1000000` took 0.19 s):
-    pub const SECONDS_PER_VERTEX_REFERENCE: f64 = 0.08e-6;
+    /// `RAYON_NUM_THREADS=1 cargo bench --bench evaluation -- whole` (the whole evaluation of
+    /// one algorithm and op on a 2^18-vertex `profile` tree): the mean of rootfix and leaffix,
+    /// less the exact reference's 0.12 µs (0.32 µs for parallel to 1.76 for
+    /// vectorial-compensated). Checked against sweeps of 2 threads: 400 chains of 10^5 vertices
+    /// (3 algorithms) took 66 s against an estimate of 95; two `profile` trees of 2^22, 38.6 s
+    /// against 19 (bigger trees miss the caches more). The exact reference (0.12 µs) and the
+    /// tree's generation (`gen --n 1000000` took 0.19 s) per vertex and op:
+    pub const SECONDS_PER_VERTEX_REFERENCE: f64 = 0.22e-6;
 }
 
 /// Where the memory available was read.

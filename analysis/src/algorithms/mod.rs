@@ -21,7 +21,7 @@
 //! 5. With a kernel: its stages in `shaders/` (the test checks that they exist) and the host
 //!    code in `src/gpu/`.
 //! 6. Measure its cost: `peak_bytes` with `cargo bench --bench memory`,
-//!    `seconds` with `/usr/bin/time accuracy run` (`src/memory.rs` says how).
+//!    `seconds` with `cargo bench --bench evaluation -- whole` (`src/memory.rs` says how).
 //! 7. Tests: `tests/bounds.rs` and `tests/gpu.rs` take it from [`Algorithm::ALL`]; record its
 //!    lost bits with `accuracy check --update`.
 

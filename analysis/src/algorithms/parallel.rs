@@ -38,6 +38,6 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     }),
     cost: Cost {
         peak_bytes: 76.0,
-        seconds: 0.25e-6,
+        seconds: 0.32e-6,
     },
 };

@@ -25,6 +25,6 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     gpu: None,
     cost: Cost {
         peak_bytes: 112.0,
-        seconds: 0.38e-6,
+        seconds: 0.48e-6,
     },
 };

@@ -42,6 +42,6 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     }),
     cost: Cost {
         peak_bytes: 121.0,
-        seconds: 0.73e-6,
+        seconds: 1.76e-6,
     },
 };

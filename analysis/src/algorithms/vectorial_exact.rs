@@ -63,11 +63,9 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     }),
     // Measured as `src/memory.rs` says: a peak of 80 B per vertex with gensum weights (4
     // limbs: E is 2 positions × 16 B per vertex), 120 at the most limbs (10: E 80 B; the
-    // benchmark's weights from the smallest subnormal to 1e38); run on 10^6 vertices, one thread, best of three on a loaded machine: 1.01×
-    // vectorial's time on a random-recursive tree (4.50 / 4.46 s), 1.10× on a chain (2.04 /
-    // 1.86 s), hence about 1.1 × vectorial's 0.54 µs.
+    // benchmark's weights from the smallest subnormal to 1e38).
     cost: Cost {
         peak_bytes: 120.0,
-        seconds: 0.60e-6,
+        seconds: 1.06e-6,
     },
 };

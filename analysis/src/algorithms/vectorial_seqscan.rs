@@ -28,6 +28,6 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     gpu: None,
     cost: Cost {
         peak_bytes: 121.0,
-        seconds: 0.86e-6,
+        seconds: 0.69e-6,
     },
 };
