@@ -6,7 +6,7 @@
 //! gives them back to the system only after a delay (1 s, ten times that for its arenas), so on
 //! a big tree the pages freed by one evaluation step are still resident when the next one
 //! allocates: `run --topology profile --nodes 1048576` peaked at 364 MB, 275 MB with freed
-//! pages given back at once; a sweep of 40 trees of 10^5 vertices took 40 % longer that way.
+//! pages given back at once; a sweep of 400 chains of 10^5 vertices took 40 % longer that way.
 //! So a command whose memory estimate reaches [`memory::EAGER_PURGE_FROM`] gives freed pages
 //! back at once, and the others keep them.
 
