@@ -118,7 +118,6 @@ fn main() {
         }
         let w = w_gensum;
         for op in Op::ALL {
-            let reference = Reference::compute(ReferenceKind::Exact, &tree, &w, op);
             let (_, _, rh) = measure(n, || {
                 Reference::compute(ReferenceKind::Exact, &tree, &w, op)
             });
@@ -144,7 +143,6 @@ fn main() {
             }
             let (_, dp, _) = measure(n, || analysis::metrics::scan_abs_prefix(&tree, &w, op));
             println!("{topology:<18} {op:<8} dump scan prefix      peak {dp:7.1}");
-            drop(reference);
         }
         println!(
             "{topology:<18} worst exact reference: peak {:.1} held {:.1}",
@@ -170,14 +168,13 @@ fn widest_exact_scale(n: usize, topology: Topology, tree: &generators::Tree) {
         .expect("finite weights")
         .limbs;
     for op in Op::ALL {
-        let reference = Reference::compute(ReferenceKind::Exact, tree, &w, op);
         let (_, _, rh) = measure(n, || Reference::compute(ReferenceKind::Exact, tree, &w, op));
         let algo = Algorithm::VECTORIAL_EXACT;
         let (res, ep, eh) = measure(n, || {
             experiment::evaluate_weighted(tree, &w, &[op], &[algo], ReferenceKind::Exact, &Cpu)
                 .expect("evaluate")
         });
-        drop((res, reference));
+        drop(res);
         println!(
             "{topology:<18} {op:<8} {algo} at {limbs} limbs peak {:7.1} held {:7.1}",
             ep - rh,

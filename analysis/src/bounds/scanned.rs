@@ -140,10 +140,15 @@ impl<T: Charged> Scan<T> {
                 scan_plan::tile_total(tile)
             })
             .collect();
-        let mut blocks = totals.clone();
-        match plan {
-            Plan::Tiled => scan_plan::inclusive_scan(&mut blocks),
+        scan.blocks = match plan {
+            Plan::Tiled => {
+                let mut blocks = totals;
+                scan_plan::inclusive_scan(&mut blocks);
+                blocks
+            }
             _ => {
+                // The chain's charges read the totals before their scan.
+                let mut blocks = totals.clone();
                 scan_plan::sequential_scan(&mut blocks);
                 // The error of P_k is Σ_{j ≤ k} (err T_j + ε_j), ε_j the rounding of
                 // P_j = P_{j−1} + T_j: prefix sums of those charges, up and down.
@@ -155,9 +160,9 @@ impl<T: Charged> Scan<T> {
                             T::step(&blocks[k - 1], &totals[k], &blocks[k]),
                         ),
                     }));
+                blocks
             }
-        }
-        scan.blocks = blocks;
+        };
         scan
     }
 

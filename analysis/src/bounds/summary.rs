@@ -152,15 +152,8 @@ pub fn summarize(
     let mut overflowed = bounds.overflowed.iter().copied().peekable();
     let mut tight = Vec::with_capacity(values.len());
     let mut sharp_tight = Vec::with_capacity(values.len());
-    // The nodes whose bounds are compared: x ≠ 0 among those counted below, as
-    // `max_lost_bits` reads them (twice: no per-node vector of ratios is kept).
-    let compared = || {
-        let mut overflowed = bounds.overflowed.iter().copied().peekable();
-        (0..errors.len()).filter(move |&v| {
-            let in_order = overflowed.next_if_eq(&(v as u32)).is_some();
-            !reference.beyond_f32(v) && !in_order && reference.value_f64(v) != 0.0
-        })
-    };
+    // The largest bound / |x| (deterministic, sharp) over the counted nodes with x ≠ 0.
+    let mut top = (0.0f64, 0.0f64);
     for (v, e) in errors.iter().enumerate() {
         let x = reference.value_f64(v);
         let in_order = overflowed.next_if_eq(&(v as u32)).is_some();
@@ -200,28 +193,42 @@ pub fn summarize(
         }
         tight.push(tightness(e.abs, bounds.det[v]));
         sharp_tight.push(tightness(e.abs, bounds.sharp[v]));
+        if x != 0.0 {
+            top = (
+                top.0.max(bounds.det[v] / x.abs()),
+                top.1.max(bounds.sharp[v] / x.abs()),
+            );
+        }
     }
-    // = the largest bound_lost_bits(bound, x), bound / |x| over the nodes with x ≠ 0.
-    let (det, sharp) = (&bounds.det, &bounds.sharp);
-    out.max_bound_lost_bits =
-        max_lost_bits(|| compared().map(|v| det[v] / reference.value_f64(v).abs()));
-    out.max_sharp_lost_bits =
-        max_lost_bits(|| compared().map(|v| sharp[v] / reference.value_f64(v).abs()));
+    // = the largest bound_lost_bits(bound, x): a second pass over the same nodes takes log2
+    // of the ratios near the largest only, and no per-node vector of ratios is kept.
+    let near = (near_largest(top.0), near_largest(top.1));
+    let mut overflowed = bounds.overflowed.iter().copied().peekable();
+    for v in 0..errors.len() {
+        let in_order = overflowed.next_if_eq(&(v as u32)).is_some();
+        let x = reference.value_f64(v);
+        if reference.beyond_f32(v) || in_order || x == 0.0 {
+            continue;
+        }
+        let (det, sharp) = (bounds.det[v] / x.abs(), bounds.sharp[v] / x.abs());
+        if det >= near.0 {
+            out.max_bound_lost_bits = out.max_bound_lost_bits.max(lost_bits(det));
+        }
+        if sharp >= near.1 {
+            out.max_sharp_lost_bits = out.max_sharp_lost_bits.max(lost_bits(sharp));
+        }
+    }
     (out.median_tightness, out.max_tightness) = median_max(&mut tight);
     (out.median_sharp_tightness, out.max_sharp_tightness) = median_max(&mut sharp_tight);
     out
 }
 
-/// The largest `lost_bits(r)` over `ratios` (0 if none), with log2 evaluated only near the
-/// largest ratio: lost_bits is monotone, and libm's log2 (error below 1 ulp) cannot reorder
-/// ratios a relative 2^-30 apart — their logarithms differ by ≥ 2^-30/ln 2, thousands of ulps.
-pub(crate) fn max_lost_bits<I: Iterator<Item = f64>>(ratios: impl Fn() -> I) -> f64 {
-    let top = ratios().fold(0.0, f64::max);
-    let near = top * (1.0 - 1.0 / (1u64 << 30) as f64);
-    ratios()
-        .filter(|&r| r >= near)
-        .map(lost_bits)
-        .fold(0.0, f64::max)
+/// The ratios from which the largest `lost_bits(r)` is found, given the largest ratio `top`:
+/// lost_bits is monotone, and libm's log2 (error below 1 ulp) cannot reorder ratios a relative
+/// 2^-30 apart — their logarithms differ by ≥ 2^-30/ln 2, thousands of ulps — so log2 is
+/// evaluated only for ratios ≥ top·(1 − 2^-30).
+fn near_largest(top: f64) -> f64 {
+    top * (1.0 - 1.0 / (1u64 << 30) as f64)
 }
 
 /// |error| / bound; 0 when the error is 0 (also when the bound is 0), ∞ for an error above a
