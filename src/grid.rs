@@ -91,14 +91,11 @@ impl Cell {
     }
 }
 
-/// Nearest-rank percentile (0 for no data); sorts `v`.
+/// [`analysis::stats::percentile`] of f32 values (widened exactly: the same order), 0 for no
+/// data.
 pub fn percentile(v: &mut [f32], p: f64) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_by(f32::total_cmp);
-    let rank = ((p * v.len() as f64).ceil() as usize).clamp(1, v.len());
-    v[rank - 1] as f64
+    let mut wide: Vec<f64> = v.iter().map(|&x| f64::from(x)).collect();
+    analysis::stats::percentile(&mut wide, p).unwrap_or(0.0)
 }
 
 /// [`analysis::stats::median_max`] of f32 values (widened exactly: the same order).

@@ -82,10 +82,12 @@ fn panels<'a>(doc: &'a Html, fig: &str) -> Vec<ElementRef<'a>> {
 fn every_figure_is_a_grid_of_panels_with_at_most_four_series() {
     let doc = &doc();
     let n = Algorithm::ALL.len();
-    // The paper's Fig. 10 keeps its own panel per op; each other algorithm gets one.
+    // The paper's Fig. 10 keeps its own panel per op and topology; each other algorithm gets
+    // one.
     let expected = [
-        ("fig-max-rel", 2 + n - 3),
+        ("fig-max-rel", 2 * 3 + n - 3),
         ("fig-lost-bits", n),
+        ("fig-ulps", n),
         ("fig-nodes-panels", n),
         ("fig-tightness-hist", n),
     ];
@@ -95,9 +97,12 @@ fn every_figure_is_a_grid_of_panels_with_at_most_four_series() {
         for p in &ps {
             let title = text_of(p.select(&sel("h4")).next().unwrap());
             let series = p.select(&sel(".legend li.series")).count();
+            let bands = p.select(&sel(".legend li.band")).count();
             let entries = p.select(&sel(".legend li")).count();
             assert!((1..=4).contains(&series), "{fig} {title}: {series} series");
-            assert!(entries <= 4, "{fig} {title}: {entries} legend entries");
+            // A series and its bound's band, nothing else.
+            assert!(bands <= series, "{fig} {title}: {bands} bands");
+            assert_eq!(entries, series + bands, "{fig} {title}");
             assert_eq!(p.select(&sel("svg[role=img]")).count(), 1, "{fig} {title}");
             // The legend is the page's: no legend text inside the plot.
             let texts: Vec<String> = p.select(&sel("svg text")).map(text_of).collect();
@@ -120,14 +125,34 @@ fn every_figure_is_a_grid_of_panels_with_at_most_four_series() {
         .iter()
         .map(|a| a.name().to_string())
         .collect();
-    for p in &panels(doc, "fig-max-rel")[..2] {
-        let labels: Vec<String> = p.select(&sel(".legend li.series")).map(text_of).collect();
+    // Per topology: chain, star, random-recursive, each a row of two panels.
+    for (i, p) in panels(doc, "fig-max-rel")[..6].iter().enumerate() {
+        let title = text_of(p.select(&sel("h4")).next().unwrap());
+        let topology = ["chain", "star", "random-recursive"][i / 2];
+        assert!(title.ends_with(&format!(", {topology}")), "{title}");
+        let labels: Vec<String> = p
+            .select(&sel(".legend li.series"))
+            .map(text_of)
+            .map(|l| l.split(" (= ").next().unwrap().to_string())
+            .collect();
         assert_eq!(labels, paper);
+        // Parallel performs sequential's additions: its markers repeat sequential's, and the
+        // legend says so rather than hide them.
+        assert!(
+            p.select(&sel(".legend li.series"))
+                .any(|l| text_of(l) == "parallel (= sequential)"),
+            "{title}"
+        );
     }
-    // Bounds are shaded, one legend entry per panel, never one per algorithm.
+    // Bounds are shaded, a band per series in its colour, each with its legend entry.
     for fig in ["fig-max-rel", "fig-lost-bits", "fig-nodes-panels"] {
         for p in panels(doc, fig) {
-            assert_eq!(p.select(&sel(".legend li.band")).count(), 1, "{fig}");
+            let bands: Vec<String> = p.select(&sel(".legend li.band")).map(text_of).collect();
+            assert_eq!(
+                bands.len(),
+                p.select(&sel(".legend li.series")).count(),
+                "{fig}: {bands:?}"
+            );
         }
     }
 }

@@ -3,6 +3,7 @@
 pub mod algorithms;
 pub mod bounds;
 pub mod float_float;
+pub mod format;
 pub mod limbs;
 pub mod metrics;
 pub mod op;

@@ -33,7 +33,7 @@ pub fn run(a: MergeArgs) -> Result<(), Error> {
     // As after a sweep: the report shows bound violations too.
     let verdict = merge::verdicts(&merged);
     if matches!(verdict, Ok(()) | Err(Error::BoundViolation(_))) {
-        let written = sweep::files::write_report(&a.out)?;
+        let written = sweep::files::write_report(&a.out, None)?;
         if !a.quiet {
             println!("{}", super::report::describe(&written));
         }

@@ -204,3 +204,14 @@ pub fn parse_single_cond(s: &str) -> Result<f64, String> {
         )),
     }
 }
+
+/// The answer's threshold (`report` and `sweep --max-lost-bits B`): a finite number of bits,
+/// 0 or more.
+pub fn parse_max_lost_bits(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(b) if b.is_finite() && b >= 0.0 => Ok(b),
+        _ => Err(format!(
+            "invalid threshold '{s}': expected a number of bits, 0 or more, such as 12"
+        )),
+    }
+}

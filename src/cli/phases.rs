@@ -1,57 +1,131 @@
 //! `run`'s progress on a terminal: a bar over its phases (reading or generating the tree, then
-//! per op the exact reference and each algorithm) with the time elapsed. On trees of
-//! [`BIG`] vertices or more, where a run takes minutes, each finished phase also leaves a line
-//! ("rootfix reference: done at 41.2 s"), so the phases stay on screen. Nothing is drawn when
-//! stderr is not a terminal (indicatif hides the bar and drops its lines). The lines give the
-//! peak memory so far, which on such trees is what decides where a run fits.
+//! per op the exact reference and each algorithm), each phase weighted by the time model's
+//! estimate (`memory::model`, the descriptors' seconds per vertex), so that the bar moves as
+//! the work does, not by equal steps; it shows the model's estimate of the time left until a
+//! phase of the evaluation has finished, then the time this run has taken per unit of
+//! estimated work times the estimated work left. On trees of [`BIG`] vertices or more, where a
+//! run takes minutes, each finished phase also leaves a line ("rootfix reference: done at
+//! 41.2 s"), so the phases stay on screen. Nothing is drawn when stderr is not a terminal
+//! (indicatif hides the bar and drops its lines). The lines give the peak memory so far, which
+//! on such trees is what decides where a run fits.
 
+use analysis::Algorithm;
 use generators::io::human_bytes;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use treefix_accuracy::memory::{human_seconds, model};
 
 /// Trees from this many vertices on get a line per phase.
 pub const BIG: usize = 10_000_000;
+/// Trees from this many vertices on get the estimated time printed before the evaluation.
+pub const ESTIMATED: usize = 1 << 20;
+/// The bar's length: thousandths of the estimated evaluation.
+const UNITS: u64 = 1000;
+
+/// The estimated evaluation and how much of it is done.
+#[derive(Debug, Default)]
+struct Work {
+    /// Estimated seconds of the whole evaluation (0: not known yet).
+    total: f64,
+    /// Estimated seconds of the phases done.
+    done: f64,
+    /// Vertices per thread: a phase's estimate is its seconds per vertex times this.
+    scale: f64,
+    /// When the evaluation started (the tree ready).
+    start: Option<Instant>,
+    /// Whether each finished phase gets a line (a big tree).
+    lines: bool,
+}
 
 pub struct Phases {
     bar: ProgressBar,
-    /// Whether each finished phase gets a line (a big tree).
-    lines: AtomicBool,
+    work: Arc<Mutex<Work>>,
+}
+
+/// The model's seconds per vertex of one phase on one thread: "rootfix reference" or
+/// "leaffix vectorial" (its algorithm's descriptor); 0 for a phase it does not know.
+fn per_vertex(phase: &str) -> f64 {
+    match phase.rsplit(' ').next() {
+        Some("reference") => model::SECONDS_PER_VERTEX_REFERENCE,
+        Some(name) => name
+            .parse::<Algorithm>()
+            .map_or(0.0, |a| a.descriptor().cost.seconds),
+        None => 0.0,
+    }
+}
+
+/// The estimated seconds of evaluating `algos` on `ops` ops of a tree of `n` vertices on
+/// `threads` threads (the sweep's model: one reference and each algorithm per op).
+pub fn estimate(n: usize, algos: &[Algorithm], ops: usize, threads: usize) -> f64 {
+    let per_op = model::SECONDS_PER_VERTEX_REFERENCE
+        + algos
+            .iter()
+            .map(|a| a.descriptor().cost.seconds)
+            .sum::<f64>();
+    n as f64 * ops as f64 * per_op / threads.max(1) as f64
 }
 
 impl Phases {
-    /// A bar over the tree's phase and `steps` evaluation steps; `first` names the tree's.
-    pub fn start(steps: usize, first: &str) -> Phases {
-        let bar = ProgressBar::new(steps as u64 + 1);
+    /// A bar over the run; `first` names the tree's phase.
+    pub fn start(first: &str) -> Phases {
+        let work = Arc::new(Mutex::new(Work::default()));
+        let seen = Arc::clone(&work);
+        let bar = ProgressBar::new(UNITS);
         bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} run [{bar:30}] {pos}/{len} steps, {elapsed}: {msg}",
-            )
-            .expect("a valid template")
-            .progress_chars("=> "),
+            ProgressStyle::with_template("{spinner} run [{bar:30}] {elapsed}, {left}: {msg}")
+                .expect("a valid template")
+                .with_key(
+                    "left",
+                    move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let work = seen.lock().unwrap_or_else(|e| e.into_inner());
+                        let _ = w.write_str(&left(&work));
+                    },
+                )
+                .progress_chars("=> "),
         );
         bar.set_message(first.to_string());
         bar.enable_steady_tick(Duration::from_millis(120));
-        Phases {
-            bar,
-            lines: AtomicBool::new(false),
-        }
+        Phases { bar, work }
     }
 
-    /// The tree is read (or generated) and has `n` vertices.
-    pub fn tree_ready(&self, phase: &str, n: usize) {
-        self.lines.store(n >= BIG, Ordering::Relaxed);
-        self.done(phase);
+    /// The tree is read (or generated) and has `n` vertices; `total` is the estimated seconds
+    /// of its evaluation on `threads` threads.
+    pub fn tree_ready(&self, phase: &str, n: usize, total: f64, threads: usize) {
+        {
+            let mut work = self.work.lock().unwrap_or_else(|e| e.into_inner());
+            work.lines = n >= BIG;
+            work.total = total;
+            work.scale = n as f64 / threads.max(1) as f64;
+            work.start = Some(Instant::now());
+        }
+        self.line(phase);
+        self.bar.set_message(format!("{phase} done"));
     }
 
     /// A phase finished ("rootfix reference", "leaffix vectorial").
     pub fn done(&self, phase: &str) {
-        if self.lines.load(Ordering::Relaxed) {
+        let position = {
+            let mut work = self.work.lock().unwrap_or_else(|e| e.into_inner());
+            work.done += per_vertex(phase) * work.scale;
+            if work.total > 0.0 {
+                ((work.done / work.total).min(1.0) * UNITS as f64) as u64
+            } else {
+                0
+            }
+        };
+        self.line(phase);
+        self.bar.set_message(format!("{phase} done"));
+        self.bar.set_position(position);
+    }
+
+    /// The line a finished phase leaves on a big tree.
+    fn line(&self, phase: &str) {
+        let lines = self.work.lock().map_or(false, |w| w.lines);
+        if lines {
             self.bar
                 .println(line(phase, self.bar.elapsed(), peak_resident_bytes()));
         }
-        self.bar.set_message(format!("{phase} done"));
-        self.bar.inc(1);
     }
 
     /// Runs `f` (which prints) with the bar out of the way.
@@ -64,6 +138,20 @@ impl Drop for Phases {
     fn drop(&mut self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// "about 2 min left (estimate)" until a phase of the evaluation is done, then "eta 1m 10s"
+/// from this run's own pace.
+fn left(work: &Work) -> String {
+    let Some(start) = work.start else {
+        return "estimate after the tree".into();
+    };
+    if work.done <= 0.0 || work.total <= 0.0 {
+        return format!("about {} left (estimate)", human_seconds(work.total));
+    }
+    let pace = start.elapsed().as_secs_f64() / work.done;
+    let rest = (work.total - work.done).max(0.0) * pace;
+    format!("eta {}", HumanDuration(Duration::from_secs_f64(rest)))
 }
 
 /// The line a finished phase leaves on a big tree, with the process's peak resident memory
@@ -105,10 +193,35 @@ mod tests {
             // This process has touched at least its own binary's pages.
             assert!(peak_resident_bytes().is_some_and(|b| b > 1 << 20));
         }
-        let p = Phases::start(2, "reading the tree");
-        p.tree_ready("read", BIG - 1);
-        assert!(!p.lines.load(Ordering::Relaxed));
-        p.tree_ready("read", BIG);
-        assert!(p.lines.load(Ordering::Relaxed));
+        let p = Phases::start("reading the tree");
+        p.tree_ready("read", BIG - 1, 1.0, 1);
+        assert!(!p.work.lock().unwrap().lines);
+        p.tree_ready("read", BIG, 1.0, 1);
+        assert!(p.work.lock().unwrap().lines);
+    }
+
+    #[test]
+    fn the_bar_moves_by_estimated_work_and_the_time_left_follows_the_pace() {
+        let algos = [Algorithm::SEQUENTIAL, Algorithm::VECTORIAL_EXACT];
+        let total = estimate(1000, &algos, 2, 2);
+        let expected = 1000.0 * 2.0 / 2.0
+            * (model::SECONDS_PER_VERTEX_REFERENCE
+                + Algorithm::SEQUENTIAL.descriptor().cost.seconds
+                + Algorithm::VECTORIAL_EXACT.descriptor().cost.seconds);
+        assert!((total - expected).abs() < 1e-15);
+        let p = Phases::start("generating the tree");
+        assert_eq!(left(&p.work.lock().unwrap()), "estimate after the tree");
+        p.tree_ready("generate", 1000, total, 2);
+        assert!(left(&p.work.lock().unwrap()).starts_with("about 1 s left (estimate)"));
+        p.done("rootfix reference");
+        p.done("rootfix vectorial-exact");
+        let done = p.work.lock().unwrap().done;
+        let share = (model::SECONDS_PER_VERTEX_REFERENCE
+            + Algorithm::VECTORIAL_EXACT.descriptor().cost.seconds)
+            * 500.0;
+        assert!((done - share).abs() < 1e-15);
+        // Unequal phases: the position is the estimated share, not a count of steps.
+        assert_eq!(p.bar.position(), ((share / total) * UNITS as f64) as u64);
+        assert!(left(&p.work.lock().unwrap()).starts_with("eta "));
     }
 }

@@ -11,10 +11,14 @@ pub struct ReportArgs {
     /// Per-topology bounds table (JSON) to include; default DIR/bounds-table.json if present.
     #[arg(long)]
     bounds_table: Option<PathBuf>,
-    /// A bench.csv (`accuracy bench`) whose kernel times the answer's relative costs use
-    /// instead of the sweep's own, for each op where it timed every algorithm.
+    /// A bench.csv (`accuracy bench`) whose GPU kernel times the answer uses instead of the
+    /// sweep's own (CPU twins' times are never compared with a GPU kernel's).
     #[arg(long, value_name = "FILE")]
     bench: Option<PathBuf>,
+    /// The answer names the cheapest algorithm that lost at most B bits at every node
+    /// (default: the sweep's --max-lost-bits, else 1).
+    #[arg(long, value_name = "B", value_parser = super::parse_max_lost_bits)]
+    max_lost_bits: Option<f64>,
     /// Where to write the report (default DIR/report.html).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -43,6 +47,7 @@ pub fn run(a: ReportArgs) -> Result<(), Error> {
     let inputs = analysis::report::Inputs {
         bounds_table: a.bounds_table.as_deref(),
         bench: a.bench.as_deref(),
+        max_lost_bits: a.max_lost_bits,
     };
     let written = analysis::report::write_report(&a.dir, inputs, a.out.as_deref())?;
     println!("{}", describe(&written));

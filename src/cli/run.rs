@@ -1,7 +1,7 @@
 //! `accuracy run`: one tree, every algorithm; per-node results, errors and bounds.
 
 use super::allocator;
-use super::phases::Phases;
+use super::phases::{self, Phases};
 use super::{
     AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, parse_single_cond,
 };
@@ -145,20 +145,31 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     if let (Some(t), Some(n)) = (a.topology, a.nodes) {
         allocator::preflight("run", &estimate(&a, n, &t.to_string(), false))?;
     }
-    // A bar over the phases (the tree; per op the reference, then each algorithm).
-    let steps = a.ops.ops.len() * (a.algos.algos.len() + 1);
+    // A bar over the phases (the tree; per op the reference, then each algorithm), each
+    // weighted by the time model's estimate.
     let (first, tree_phase) = match a.tree {
         Some(_) => ("reading the tree", "read"),
         None => ("generating the tree", "generate"),
     };
-    let phases = Phases::start(steps, first);
+    let phases = Phases::start(first);
     let s = subject(&a)?;
-    phases.tree_ready(tree_phase, s.tree.len());
+    let threads = memory::threads();
+    let n = s.tree.len();
+    let seconds = phases::estimate(n, &a.algos.algos, a.ops.ops.len(), threads);
+    phases.tree_ready(tree_phase, n, seconds, threads);
     let backend = a.measure.backend()?;
     phases.suspend(|| {
         eprintln!("backend: {}", backend.describe());
         if let Some(line) = a.measure.reference_line() {
             eprintln!("{line}");
+        }
+        if n >= phases::ESTIMATED {
+            eprintln!(
+                "run: {n} vertices, {} algorithm(s) × {} op(s): estimated time {} on {threads} thread(s)",
+                a.algos.algos.len(),
+                a.ops.ops.len(),
+                memory::human_seconds(seconds)
+            );
         }
     });
     // The dump is written outcome by outcome as each is evaluated, into a file made

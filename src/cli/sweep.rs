@@ -37,12 +37,13 @@ pub struct SweepArgs {
     read: ReadArgs,
     #[command(flatten)]
     file_weights: WeightsFileArgs,
-    /// Algorithms, comma-separated (default: the seed paper's three).
+    /// Algorithms, comma-separated (default: the seed paper's three and the correctly rounded
+    /// vectorial-exact, which the report's answer can then name).
     #[arg(
         long,
         value_delimiter = ',',
         value_parser = super::algorithm_parser(),
-        default_values_t = Algorithm::paper()
+        default_values_t = Algorithm::main_job()
     )]
     algos: Vec<Algorithm>,
     #[command(flatten)]
@@ -70,13 +71,17 @@ pub struct SweepArgs {
     /// that DIR holds this part.
     #[arg(long, value_name = "K/N")]
     shard: Option<sweep::Shard>,
+    /// The report's answer names the cheapest algorithm that lost at most B bits at every
+    /// node (default 1); recorded in summary.json, so `accuracy report DIR` keeps it.
+    #[arg(long, value_name = "B", value_parser = super::parse_max_lost_bits)]
+    max_lost_bits: Option<f64>,
     /// No progress bar and no table.
     #[arg(long)]
     quiet: bool,
 }
 
 pub fn run(a: SweepArgs) -> Result<(), Error> {
-    let quiet = a.quiet;
+    let (quiet, max_lost_bits) = (a.quiet, a.max_lost_bits);
     let backend = a.measure.backend()?;
     let reference_line = a.measure.reference_line();
     let (params, files, dir) = prepare(a)?;
@@ -102,7 +107,9 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
     // A report shows bound violations too: it is written whenever the results are complete,
     // before anything is printed (a closed stdout ends the process at the first line).
     let written = match outcome {
-        Ok(_) | Err(Error::BoundViolation(_)) => Some(sweep::files::write_report(&dir)?),
+        Ok(_) | Err(Error::BoundViolation(_)) => {
+            Some(sweep::files::write_report(&dir, max_lost_bits)?)
+        }
         _ => None,
     };
     if let Ok(rows) = &outcome {

@@ -135,12 +135,41 @@ fn sync_dir(dir: &Path) -> Result<(), Error> {
         .map_err(Error::io(dir))
 }
 
-/// Renders `dir`'s report into `DIR/report.html`, through a temporary file beside it.
-pub fn write_report(dir: &Path) -> Result<analysis::report::Written, Error> {
+/// Renders `dir`'s report into `DIR/report.html`, through a temporary file beside it. A
+/// threshold of lost bits for the answer (`sweep --max-lost-bits`) is first recorded in
+/// summary.json, so that `accuracy report DIR` renders the same page.
+pub fn write_report(
+    dir: &Path,
+    max_lost_bits: Option<f64>,
+) -> Result<analysis::report::Written, Error> {
+    if let Some(bits) = max_lost_bits {
+        record_threshold(dir, bits)?;
+    }
     let path = dir.join(analysis::report::REPORT_FILE);
     let tmp = temporary_beside(&path)?;
     let mut written = analysis::report::write_report(dir, Default::default(), Some(tmp.path()))?;
     tmp.persist(&path).map_err(|e| Error::io(&path)(e.error))?;
     written.path = path;
     Ok(written)
+}
+
+/// Adds `"answer": {"max_lost_bits": B}` to summary.json, as its last field: the sweep has
+/// just written the file whole, without it, and its other fields keep their order and bytes.
+fn record_threshold(dir: &Path, bits: f64) -> Result<(), Error> {
+    let path = dir.join(SUMMARY);
+    let text = fs::read_to_string(&path).map_err(Error::io(&path))?;
+    let field = analysis::report::data::ANSWER_FIELD;
+    let entry = serde_json::json!({ "max_lost_bits": bits });
+    let body = text.trim_end().strip_suffix('}').map(str::trim_end);
+    let recorded = match body {
+        Some(body) if !body.ends_with('{') => format!("{body},\n  \"{field}\": {entry}\n}}\n"),
+        _ => {
+            return Err(Error::Usage(format!(
+                "{}: not a JSON object",
+                path.display()
+            )));
+        }
+    };
+    serde_json::from_str::<serde_json::Value>(&recorded).map_err(Error::json(&path))?;
+    write_atomic(&path, recorded.as_bytes())
 }

@@ -14,6 +14,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     family: Family::Contraction,
     summary: "tree contraction, rake and compress (seed 002, rayon twin, GPU kernel over its traced additions): rounds of seeded random-mate compresses and rakes, then uncontraction; additions only, every sum of depth O(log n)",
     paper: None,
+    correctly_rounded: false,
     hooks: Hooks {
         twin: contraction::twin::twin,
         a_priori: |t, w, op, lambda| bounds::of_sums(&contraction::order(t, w, op), lambda),

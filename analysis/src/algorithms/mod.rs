@@ -56,6 +56,10 @@ pub struct Descriptor {
     pub summary: &'static str,
     /// Its part in the seed paper's experiments, if any.
     pub paper: Option<PaperRole>,
+    /// Whether every result is, by construction, the exact value rounded to nearest f32 (0
+    /// lost bits, 0 ulps at every node): such an algorithm meets any accuracy threshold without
+    /// being run, so the report can name it where a sweep left it out, and the main job runs it.
+    pub correctly_rounded: bool,
     pub hooks: Hooks,
     pub look: Look,
     /// Its GPU kernel; `None`: CPU only.
@@ -223,12 +227,28 @@ impl Algorithm {
             .find(|a| a.0.paper == Some(role))
             .expect("every paper role has an algorithm")
     }
-    /// The seed paper's algorithms (sequential, parallel, vectorial): `sweep`'s default.
+    /// The seed paper's algorithms (sequential, parallel, vectorial): its Fig. 10's series.
     pub fn paper() -> Vec<Algorithm> {
         Algorithm::ALL
             .into_iter()
             .filter(|a| a.0.paper.is_some())
             .collect()
+    }
+    /// `sweep`'s default: the paper's algorithms and every correctly rounded one, so that the
+    /// report's answer can name an algorithm that meets a tight threshold.
+    pub fn main_job() -> Vec<Algorithm> {
+        Algorithm::ALL
+            .into_iter()
+            .filter(|a| a.0.paper.is_some() || a.0.correctly_rounded)
+            .collect()
+    }
+    /// Whether every result is the exact value rounded to nearest f32, by construction.
+    pub fn correctly_rounded(self) -> bool {
+        self.0.correctly_rounded
+    }
+    /// Its one-line summary in plain words (the docs' tables keep the markdown).
+    pub fn summary_text(self) -> String {
+        self.0.summary.replace(['`', '*'], "")
     }
     /// Every name, in [`Algorithm::ALL`]'s order (for `--algos` help and errors).
     pub fn names() -> Vec<&'static str> {

@@ -13,6 +13,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     family: Family::Tree,
     summary: "level-synchronous BFS (the paper's Algorithm 1): the same additions as `sequential`, one level at a time",
     paper: Some(PaperRole::Algorithm1),
+    correctly_rounded: false,
     hooks: Hooks {
         twin: |t, w, op| tree::parallel(t, w, op),
         a_priori: |t, w, op, lambda| bounds::of_sums(&tree::parallel(t, w, op), lambda),

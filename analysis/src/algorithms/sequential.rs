@@ -12,6 +12,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     family: Family::Tree,
     summary: "rootfix in preorder `r[v] = r[parent] + w[v]`; leaffix in postorder `l[v] = ((w[v] + l[c1]) + l[c2]) + …`",
     paper: Some(PaperRole::Baseline),
+    correctly_rounded: false,
     hooks: Hooks {
         twin: |t, w, op| tree::sequential(t, w, op),
         a_priori: |t, w, op, lambda| bounds::of_sums(&tree::sequential(t, w, op), lambda),

@@ -17,6 +17,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     family: Family::EulerTour,
     summary: "Euler-tour vector E, inclusive +scan with the **scan plan**, read `S[open v]` (rootfix) or `S[close v] − S[open v − 1]` (leaffix)",
     paper: Some(PaperRole::Algorithm2),
+    correctly_rounded: false,
     hooks: Hooks {
         twin: |t, w, op| euler::vectorial(t, w, Plan::Tiled, op),
         a_priori: |t, w, op, lambda| {

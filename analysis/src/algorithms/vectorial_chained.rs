@@ -14,6 +14,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     family: Family::EulerTour,
     summary: "the scan plan with its tile prefixes chained, P_k = P_{k−1} + T_k (GPU stage `scan_chain`), so prefixes in different tiles share their roundings",
     paper: None,
+    correctly_rounded: false,
     hooks: Hooks {
         twin: |t, w, op| euler::vectorial(t, w, Plan::Chained, op),
         a_priori: |t, w, op, lambda| {

@@ -13,6 +13,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     family: Family::EulerTour,
     summary: "the same Euler tour and scan plan carrying float-float (hi, lo) pairs of f32, added by AccurateDWPlusDW (Joldes–Muller–Popescu 2017) from TwoSum and Fast2Sum; the read forms S[close] − S[open − 1] in float-float and rounds once to f32",
     paper: None,
+    correctly_rounded: false,
     hooks: Hooks {
         twin: |t, w, op| euler::vectorial_compensated(t, w, op),
         a_priori: |t, w, op, lambda| {

@@ -31,6 +31,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     family: Family::EulerTour,
     summary: "the same Euler tour and scan plan on fixed-point integers (L limbs of 32 bits at the weights' scale, carries by comparison); every prefix and S[close] − S[open − 1] exact, one rounding to nearest f32: correctly rounded results, bound half an ulp",
     paper: None,
+    correctly_rounded: true,
     hooks: Hooks {
         twin: |t, w, op| euler::vectorial_exact(t, w, Plan::Tiled, op),
         a_priori: |t, w, op, _lambda| {

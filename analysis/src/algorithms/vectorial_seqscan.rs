@@ -13,6 +13,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     family: Family::EulerTour,
     summary: "the same E with a plain left-to-right scan (CPU only): isolates the effect of the scan's order",
     paper: None,
+    correctly_rounded: false,
     hooks: Hooks {
         twin: |t, w, op| euler::vectorial(t, w, Plan::Sequential, op),
         a_priori: |t, w, op, lambda| {

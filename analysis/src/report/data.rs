@@ -9,6 +9,10 @@ pub use crate::records::results::{BOUND_COLUMNS, ResultRow, SOURCE_COLUMNS};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+/// summary.json's record of the answer's threshold: `{"max_lost_bits": B}`, written by
+/// `sweep --max-lost-bits B` so that `accuracy report DIR` renders the same answer.
+pub const ANSWER_FIELD: &str = "answer";
+
 /// Everything a report is rendered from.
 #[derive(Debug, Clone)]
 pub struct ReportData {
@@ -29,6 +33,9 @@ pub struct ReportData {
     pub bounds_table: Option<(PathBuf, TableReport)>,
     /// A `bench.csv` given with the sweep, and where it came from.
     pub bench: Option<(PathBuf, Vec<BenchRecord>)>,
+    /// The answer's threshold of lost bits, where one was given (`report --max-lost-bits`, or
+    /// the sweep's, recorded in summary.json); `None`: the default.
+    pub max_lost_bits: Option<f64>,
 }
 
 impl ReportData {
@@ -67,9 +74,17 @@ impl ReportData {
             Some(path) => Some((path.to_path_buf(), read_csv::<BenchRecord>(path)?.0)),
             None => None,
         };
+        let max_lost_bits = inputs.max_lost_bits.or_else(|| {
+            summary
+                .as_ref()
+                .and_then(|s| s.get(ANSWER_FIELD))
+                .and_then(|a| a.get("max_lost_bits"))
+                .and_then(Value::as_f64)
+        });
         Ok(ReportData {
             dir: dir.to_path_buf(),
             bench,
+            max_lost_bits,
             rows,
             header,
             raw,

@@ -21,10 +21,11 @@ mod page;
 pub mod panels;
 pub mod plots;
 pub mod style;
+pub mod ulps;
 
 pub use bench::write_bench_report;
 pub use data::{BOUND_COLUMNS, NodeRecord, ReportData, ResultRow};
-pub use fmt::{pow10_label, round_trip, sci, sci_text, sig3};
+pub use fmt::{pow10_label, sci, sci_text, sig3};
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -83,9 +84,10 @@ pub struct Written {
 pub struct Inputs<'a> {
     /// A per-topology bounds table (JSON); default `dir/bounds-table.json` if present.
     pub bounds_table: Option<&'a Path>,
-    /// A `bench.csv` whose kernel times the answer uses instead of the sweep's own, where it
-    /// timed every algorithm of an op.
+    /// A `bench.csv` whose GPU kernel times the answer uses instead of the sweep's own.
     pub bench: Option<&'a Path>,
+    /// The answer's threshold of lost bits (default: summary.json's, else 1).
+    pub max_lost_bits: Option<f64>,
 }
 
 /// Loads `dir`'s files and renders the report as one HTML string.

@@ -51,7 +51,7 @@ table.answer th.meets{box-shadow:inset 0 -3px 0 #2e7d32}
 table.answer tr.first td{border-top:2px solid var(--rule)}
 table.answer tfoot th{text-align:left;font-weight:normal;background:#fff}
 table.answer tfoot tr:first-child td,table.answer tfoot tr:first-child th{border-top:2px solid #888}
-.ulps{display:block;font-size:.72rem;color:var(--muted)}
+.ulps,.place{display:block;font-size:.72rem;color:var(--muted)}
 td.q0{background:#d9f0d3}td.q1{background:#eef6e4}td.q2{background:#fdf3d8}td.q3{background:#fde0c5}td.q4{background:#f7c7c2}
 .panels{display:grid;gap:8px 14px;margin:4px 0 10px}
 .panels.two{grid-template-columns:repeat(2,minmax(0,1fr))}

@@ -19,12 +19,11 @@ pub const MAX_SERIES: usize = 4;
 const WIDE: (u32, u32) = (540, 340);
 const NARROW: (u32, u32) = (356, 270);
 
-/// One panel: a title, a chart (its width, height and legend are set by the grid) and the
-/// label of its band(s), if it draws any.
+/// One panel: a title and a chart (its width, height and legend are set by the grid); each
+/// labelled band of the chart gets a legend entry of its own colour.
 pub struct Panel {
     pub title: String,
     pub chart: Chart,
-    pub band_label: Option<String>,
 }
 
 /// A row of panels under an optional heading: two wide panels or up to three narrow ones per
@@ -109,29 +108,29 @@ pub fn grid(
                 .chart
                 .series
                 .iter()
-                .map(|s| Entry {
+                .enumerate()
+                .map(|(j, s)| Entry {
                     glyph: Glyph::Marker {
                         style: s.style,
                         line: s.connect,
                     },
-                    label: s.label.clone(),
+                    label: same_as(&p.chart.series, j).map_or_else(
+                        || s.label.clone(),
+                        |i| format!("{} (= {})", s.label, p.chart.series[i].label),
+                    ),
                 })
                 .chain(p.chart.bars.iter().map(|b| Entry {
                     glyph: Glyph::Bar { color: b.color },
                     label: b.label.clone(),
                 }))
                 .collect();
-            if let (Some(label), Some(band)) = (&p.band_label, p.chart.bands.first()) {
+            for band in p.chart.bands.iter().filter(|b| !b.label.is_empty()) {
                 entries.push(Entry {
                     glyph: Glyph::Band {
-                        color: if p.chart.bands.len() == 1 {
-                            band.color
-                        } else {
-                            plotters::style::RGBColor(0x88, 0x88, 0x88)
-                        },
+                        color: band.color,
                         opacity: band.opacity,
                     },
-                    label: label.clone(),
+                    label: band.label.clone(),
                 });
             }
             let _ = write!(
@@ -156,6 +155,24 @@ pub fn grid(
     h.push_str(&body);
     let _ = writeln!(h, "<figcaption>{}</figcaption>\n</figure>", caption(&drawn));
     Ok(drawn)
+}
+
+/// The earlier series whose markers series `j` repeats exactly (parallel's on sequential's):
+/// drawn on top, they would hide it, so the legend says they are the same.
+fn same_as(series: &[plots::Series], j: usize) -> Option<usize> {
+    let key = |s: &plots::Series| {
+        let mut k: Vec<(u64, u64)> = s
+            .points
+            .iter()
+            .map(|p| (p.0.to_bits(), p.1.to_bits()))
+            .collect();
+        k.sort_unstable();
+        k
+    };
+    let mine = key(&series[j]);
+    (!mine.is_empty())
+        .then(|| (0..j).find(|&i| key(&series[i]) == mine))
+        .flatten()
 }
 
 /// The shared legend entry of a reference line.

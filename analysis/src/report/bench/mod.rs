@@ -8,6 +8,7 @@
 //! page is self-contained like `report.html`: inline SVG, the embedded font, no script.
 
 mod figures;
+mod series;
 mod small_multiples;
 mod tables;
 
@@ -129,7 +130,7 @@ fn intro(h: &mut String, data: &BenchData) {
         data.kernels().count(),
         data.rows.len() - data.kernels().count(),
     );
-    let side_by_side = if small_multiples::wanted(&figures::groups(data)) {
+    let side_by_side = if small_multiples::wanted(&series::groups(data)) {
         " · <a href=\"#bench-kernels\">kernels side by side</a>"
     } else {
         ""

@@ -5,7 +5,7 @@
 //! in every panel, with one shared legend entry.
 
 use super::BenchData;
-use super::figures::{
+use super::series::{
     FIG7_TOPOLOGIES, Group, PerTree, by_n, group_bars, id_part, push_pair, total_s,
 };
 use crate::Algorithm;
@@ -103,7 +103,6 @@ pub(super) fn fig7(h: &mut String, data: &BenchData, groups: &[Group]) -> Result
                             lines.clone(),
                             Vec::new(),
                         ),
-                        band_label: None,
                     })
                 })
                 .collect();
@@ -194,9 +193,8 @@ pub(super) fn fig5(
         for chunk in topologies.chunks(per_panel) {
             let panels: Vec<Panel> = groups
                 .iter()
-                .enumerate()
-                .filter(|(_, g)| !is_sequential_cpu(g))
-                .filter_map(|(gi, g)| {
+                .filter(|g| !is_sequential_cpu(g))
+                .filter_map(|g| {
                     let mut series = Vec::new();
                     for topo in chunk {
                         let ti = topologies.iter().position(|t| t == topo).unwrap_or(0);
@@ -210,7 +208,7 @@ pub(super) fn fig5(
                         }
                         let st = SeriesStyle {
                             color: style::palette(ti),
-                            shape: style::filled_shape(gi),
+                            shape: g.style.shape,
                         };
                         push_pair(
                             &mut series,
@@ -230,7 +228,6 @@ pub(super) fn fig5(
                             vec![one.clone()],
                             Vec::new(),
                         ),
-                        band_label: None,
                     })
                 })
                 .collect();
@@ -303,7 +300,6 @@ pub(super) fn fig4(
                                 Vec::new(),
                             )
                         },
-                        band_label: None,
                     })
                 })
                 .collect();

@@ -1,10 +1,11 @@
 //! The tables of `bench.html`: the kernels side by side (when there are more than one chart
 //! holds), every row, and the baselines as effective bandwidth.
 
-use super::figures::groups;
+use super::series::groups;
 use super::{BenchData, is_baseline, small_multiples};
+use crate::format::f64_shortest;
 use crate::records::bench::BenchRecord;
-use crate::report::fmt::{NA, escape, round_trip, sig3};
+use crate::report::fmt::{NA, escape, sig3};
 use std::fmt::Write;
 
 /// Nanoseconds per vertex of a time in seconds, to 3 significant digits.
@@ -104,12 +105,12 @@ pub(super) fn rows(h: &mut String, data: &BenchData) {
             text(&r.op),
             text(&r.algorithm),
             text(&r.backend),
-            num(round_trip(r.compute_s)),
-            num(round_trip(r.compute_min_s)),
-            num(round_trip(r.compute_max_s)),
-            num(round_trip(r.transfer_s)),
-            num(round_trip(r.transfer_min_s)),
-            num(round_trip(r.transfer_max_s)),
+            num(f64_shortest(r.compute_s)),
+            num(f64_shortest(r.compute_min_s)),
+            num(f64_shortest(r.compute_max_s)),
+            num(f64_shortest(r.transfer_s)),
+            num(f64_shortest(r.transfer_min_s)),
+            num(f64_shortest(r.transfer_max_s)),
             num(ns_per_vertex(r.compute_s, r.n)),
             num(ns_per_vertex(r.compute_s + r.transfer_s, r.n)),
             num(r.bytes_moved.to_string()),
@@ -158,7 +159,7 @@ pub(super) fn baselines(h: &mut String, data: &BenchData) {
             escape(what),
             escape(&r.backend),
             r.bytes_moved,
-            round_trip(t),
+            f64_shortest(t),
             gbs(t),
             gbs(best)
         );

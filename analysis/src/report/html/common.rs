@@ -102,8 +102,8 @@ pub(super) fn algorithm_groups(data: &ReportData, except: &[&str]) -> Vec<Group>
 /// y, spanning its x values; groups in the order of their x.
 pub(super) fn range_band(
     points: &[(f64, f64, f64)],
-    color: RGBColor,
-    opacity: f64,
+    (color, opacity): (RGBColor, f64),
+    label: String,
 ) -> Option<Band> {
     let mut groups: Vec<(f64, f64, f64, f64, f64)> = Vec::new(); // key, x lo, x hi, y lo, y hi
     for &(key, x, y) in points {
@@ -132,6 +132,7 @@ pub(super) fn range_band(
         }
     }
     Some(Band {
+        label,
         color,
         opacity,
         points: pts,

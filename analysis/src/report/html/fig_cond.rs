@@ -1,21 +1,78 @@
 //! The paper's Fig. 10 replica: largest relative error of each tree versus its κ, with u·κ,
-//! the chain worst case γₙ₋₁·κ and, where the run has them, the bounds (shaded), in panels.
+//! the chain worst case γₙ₋₁·κ, the line where no correct bit is left and, where the run has
+//! them, each algorithm's bounds shaded in its colour, in panels: the paper's three algorithms
+//! a panel per op and topology, every other algorithm a panel of its own.
 
 use super::common::{algorithm_groups, max_n, paper_groups, paper_names, prop_line, range_band};
 use crate::bounds::{U, gamma};
 use crate::report::ReportError;
-use crate::report::data::ReportData;
+use crate::report::data::{ReportData, ResultRow};
 use crate::report::figure::{FIG_H, FIG_W, decade_range, not_available};
 use crate::report::fmt::escape;
 use crate::report::legend::Entry;
-use crate::report::panels::{Panel, PanelRow, grid, line_entry};
-use crate::report::plots::{Axis, Band, Chart, Dash, Series};
-use crate::report::style::{BAND_GREY, LINE_BOUND, LINE_U_KAPPA, SeriesStyle};
+use crate::report::panels::{Drawn, Panel, PanelRow, grid, line_entry};
+use crate::report::plots::{Axis, Band, Chart, Dash, RefLine, Series};
+use crate::report::style::{LINE_BOUND, LINE_PROB, LINE_U_KAPPA, SeriesStyle};
 use std::fmt::Write;
 
+/// The most topologies (or tree files) that get a row of panels each; with more, the paper's
+/// panels hold every tree of an op, and the caption says so.
+const MAX_TOPOLOGY_ROWS: usize = 6;
+
+/// What every panel of the figure shares.
+struct Frame {
+    xr: (f64, f64),
+    yr: (f64, f64),
+    lines: Vec<RefLine>,
+    /// (op, algorithm, κ target, κ of the tree, relative bound, tree label) per run.
+    bounds: Vec<TreeBound>,
+    bound_source: &'static str,
+}
+
+impl Frame {
+    fn chart(&self, series: Vec<Series>, bands: Vec<Band>) -> Chart {
+        Chart::panel(
+            (FIG_W, FIG_H),
+            (
+                Axis::log("κ of the whole tree").with_range(self.xr.0, self.xr.1),
+                Axis::log("largest relative error").with_range(self.yr.0, self.yr.1),
+            ),
+            series,
+            self.lines.clone(),
+            bands,
+        )
+    }
+
+    /// The bound band of (op, algorithm) on the trees `keep` accepts, in `st`'s colour.
+    fn band(
+        &self,
+        (op, algo): (&str, &str),
+        keep: &dyn Fn(&str) -> bool,
+        st: SeriesStyle,
+        label: String,
+    ) -> Option<Band> {
+        let pts: Vec<(f64, f64, f64)> = self
+            .bounds
+            .iter()
+            .filter(|b| b.op == op && b.algorithm == algo && keep(&b.tree))
+            .map(|b| (b.target, b.cond, b.bound))
+            .collect();
+        let what = if self.bound_source == TREE_BOUND {
+            "largest a priori bound"
+        } else {
+            "a priori bound at the worst sampled node"
+        };
+        range_band(&pts, (st.color, 0.16), format!("{label}: {what} (range)"))
+    }
+}
+
+/// A run's largest error can be drawn on a log axis (a finding counts the others).
+fn drawable(r: &&ResultRow) -> bool {
+    r.max_rel_error > 0.0 && r.max_rel_error.is_finite()
+}
+
 /// The paper's Fig. 10: each tree's largest relative error versus its condition number, as
-/// small multiples: the paper's three algorithms one panel per op, every other algorithm a
-/// panel of its own with both ops.
+/// small multiples.
 pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
     h.push_str(
         "<section id=\"fig-cond\">\n<h2>Error versus condition number (the paper's Fig. 10)</h2>\n",
@@ -32,40 +89,50 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
         return Ok(());
     };
     let n = max_n(data);
-    let g = gamma(n.saturating_sub(1) as u64);
-    // A non-finite error or an exact tree has no place on a log axis (a finding counts it).
-    let drawable =
-        |r: &&crate::report::data::ResultRow| r.max_rel_error > 0.0 && r.max_rel_error.is_finite();
-    let zeros = data.rows.iter().filter(|r| !drawable(r)).count();
-    let points = |op: &str, algo: &str| -> Vec<(f64, f64)> {
-        data.rows
-            .iter()
-            .filter(|r| r.op == op && r.algorithm == algo)
-            .filter(drawable)
-            .map(|r| (r.achieved_cond, r.max_rel_error))
-            .collect()
-    };
-    // Where the run has bounds: the largest bound over each tree's nodes (it bounds the tree's
-    // largest error), else the bound at each run's worst sampled node.
-    let (tree_bounds, bound_source) = tree_bounds(data);
-    let have_bounds = !tree_bounds.is_empty();
-    let bounds_of = |op: &str, algo: &str| -> Vec<(f64, f64, f64)> {
-        tree_bounds
-            .iter()
-            .filter(|b| b.0 == op && b.1 == algo)
-            .map(|b| (b.2, b.3, b.4))
-            .collect()
-    };
+    let (bounds, bound_source) = tree_bounds(data);
     let yr = decade_range(
         data.rows
             .iter()
             .filter(drawable)
             .map(|r| r.max_rel_error)
-            .chain(tree_bounds.iter().map(|b| b.4))
+            .chain(bounds.iter().map(|b| b.bound))
             .chain([U * xr.1, U * xr.0]),
     )
     .unwrap_or((1e-8, 1.0));
-    let lines = vec![
+    let frame = Frame {
+        xr,
+        yr,
+        lines: reference_lines(n),
+        bounds,
+        bound_source,
+    };
+    let topologies = data.topologies();
+    let split = topologies.len() > 1 && topologies.len() <= MAX_TOPOLOGY_ROWS;
+    let mut rows = paper_rows(data, &frame, if split { &topologies } else { &[] });
+    let others = other_panels(data, &frame);
+    let both = rows.iter().any(|r| !r.panels.is_empty()) && !others.is_empty();
+    if both && !split {
+        rows[0].heading = Some("The paper's three algorithms, one panel per operation".into());
+    }
+    rows.push(PanelRow {
+        heading: both.then(|| "Every other algorithm, one panel each (both operations)".into()),
+        wide: false,
+        panels: others,
+    });
+    let shared: Vec<Entry> = frame.lines.iter().map(line_entry).collect();
+    let zeros = data.rows.iter().filter(|r| !drawable(r)).count();
+    let merged = (!split && topologies.len() > 1).then_some(topologies.len());
+    grid(h, "fig-max-rel", title, &shared, rows, |d| {
+        caption(d, n, zeros, merged, &frame)
+    })?;
+    h.push_str("</section>\n");
+    Ok(())
+}
+
+/// u·κ, γₙ₋₁·κ and relative error 1.
+fn reference_lines(n: usize) -> Vec<RefLine> {
+    let g = gamma(n.saturating_sub(1) as u64);
+    vec![
         prop_line("u·κ (u = 2⁻²⁴)".into(), LINE_U_KAPPA, Dash::Dashed, U),
         prop_line(
             format!("γₙ₋₁·κ, worst case of a chain (n = {n})"),
@@ -73,144 +140,171 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
             Dash::Solid,
             g,
         ),
-    ];
-    let chart = |series: Vec<Series>, bands: Vec<Band>| {
-        Chart::panel(
-            (FIG_W, FIG_H),
-            (
-                Axis::log("κ of the whole tree").with_range(xr.0, xr.1),
-                Axis::log("largest relative error").with_range(yr.0, yr.1),
-            ),
-            series,
-            lines.clone(),
-            bands,
-        )
+        RefLine {
+            label: "relative error 1 (24 lost bits): no correct bit left".into(),
+            color: LINE_PROB,
+            dash: Dash::Dotted,
+            points: vec![(1e-30, 1.0), (1e30, 1.0)],
+        },
+    ]
+}
+
+/// The paper's algorithms: a panel per op, in a row per topology when `topologies` are given.
+fn paper_rows(data: &ReportData, frame: &Frame, topologies: &[String]) -> Vec<PanelRow> {
+    let all = [String::new()];
+    let rows: &[String] = if topologies.is_empty() {
+        &all
+    } else {
+        topologies
     };
-    let series = |op: &str, algo: &str, label: String, st: SeriesStyle| Series {
-        label,
-        style: st,
-        points: points(op, algo),
-        size: 4,
-        connect: false,
-        opacity: 1.0,
-    };
-    let band_label = have_bounds.then(|| {
-        if bound_source == TREE_BOUND {
-            "largest a priori bound (range over the trees of a κ target)".to_string()
-        } else {
-            "a priori bound at the worst sampled node (range)".to_string()
-        }
-    });
-    // The paper's panels: one grey band over their algorithms' bounds.
-    let paper: Vec<Panel> = paper_groups(data)
-        .into_iter()
-        .map(|grp| {
-            let all: Vec<(f64, f64, f64)> = grp
-                .keys
-                .iter()
-                .flat_map(|((op, algo), _)| bounds_of(op, algo))
-                .collect();
-            let band = range_band(&all, BAND_GREY, 0.22);
-            Panel {
-                chart: chart(
-                    grp.keys
+    rows.iter()
+        .map(|topology| {
+            let keep = |t: &str| topology.is_empty() || t == topology;
+            let panels = paper_groups(data)
+                .into_iter()
+                .map(|grp| {
+                    let series = grp
+                        .keys
                         .iter()
-                        .map(|((op, algo), st)| series(op, algo, algo.clone(), *st))
-                        .collect(),
-                    band.into_iter().collect(),
-                ),
-                title: grp.title,
-                band_label: band_label.clone(),
+                        .map(|((op, algo), st)| series(data, (op, algo), &keep, algo, *st))
+                        .collect();
+                    let bands = grp
+                        .keys
+                        .iter()
+                        .filter_map(|((op, algo), st)| {
+                            frame.band((op, algo), &keep, *st, algo.clone())
+                        })
+                        .collect();
+                    Panel {
+                        chart: frame.chart(series, bands),
+                        title: if topology.is_empty() {
+                            grp.title
+                        } else {
+                            format!("{}, {topology}", grp.title)
+                        },
+                    }
+                })
+                .collect();
+            PanelRow {
+                heading: (!topology.is_empty()).then(|| {
+                    format!("The paper's three algorithms on {topology}, one panel per operation")
+                }),
+                wide: true,
+                panels,
             }
         })
-        .collect();
-    // Every other algorithm: a band per op in the op's colour.
-    let others: Vec<Panel> = algorithm_groups(data, &paper_names())
+        .collect()
+}
+
+/// Every other algorithm: a panel each, both ops, a band per op in the op's colour.
+fn other_panels(data: &ReportData, frame: &Frame) -> Vec<Panel> {
+    let all = |_: &str| true;
+    algorithm_groups(data, &paper_names())
         .into_iter()
         .map(|grp| {
+            let series = grp
+                .keys
+                .iter()
+                .map(|((op, algo), st)| series(data, (op, algo), &all, op, *st))
+                .collect();
             let bands = grp
                 .keys
                 .iter()
-                .filter_map(|((op, algo), st)| range_band(&bounds_of(op, algo), st.color, 0.16))
+                .filter_map(|((op, algo), st)| frame.band((op, algo), &all, *st, op.clone()))
                 .collect();
             Panel {
-                chart: chart(
-                    grp.keys
-                        .iter()
-                        .map(|((op, algo), st)| series(op, algo, op.clone(), *st))
-                        .collect(),
-                    bands,
-                ),
+                chart: frame.chart(series, bands),
                 title: grp.title,
-                band_label: band_label
-                    .as_ref()
-                    .map(|l| format!("{l}, per operation in its colour")),
             }
         })
-        .collect();
-    let both = !paper.is_empty() && !others.is_empty();
-    let rows = vec![
-        PanelRow {
-            heading: both.then(|| "The paper's three algorithms, one panel per operation".into()),
-            wide: true,
-            panels: paper,
-        },
-        PanelRow {
-            heading: both.then(|| "Every other algorithm, one panel each (both operations)".into()),
-            wide: false,
-            panels: others,
-        },
-    ];
-    let shared: Vec<Entry> = lines.iter().map(line_entry).collect();
-    grid(h, "fig-max-rel", title, &shared, rows, |d| {
-        let mut cap = format!(
-            "One marker per tree, algorithm and operation ({} markers drawn); every panel has the same axes, both logarithmic. The dashed line is u·κ, the error of a single correctly rounded operation on a sum of condition number κ; the red line is the first-order worst-case bound γₙ₋₁·κ = (n−1)u/(1−(n−1)u)·κ of a chain of n = {n} vertices. Bounds hold node by node with the node's own κᵥ, so a tree's largest error can lie above γₙ₋₁·κ when one of its nodes is worse conditioned than the whole tree (see the per-node figures).",
-            d.markers
+        .collect()
+}
+
+/// The markers of (op, algorithm) on the trees `keep` accepts.
+fn series(
+    data: &ReportData,
+    (op, algo): (&str, &str),
+    keep: &dyn Fn(&str) -> bool,
+    label: &str,
+    style: SeriesStyle,
+) -> Series {
+    Series {
+        label: label.to_string(),
+        style,
+        points: data
+            .rows
+            .iter()
+            .filter(|r| r.op == op && r.algorithm == algo && keep(&r.tree_label()))
+            .filter(drawable)
+            .map(|r| (r.achieved_cond, r.max_rel_error))
+            .collect(),
+        size: 4,
+        connect: false,
+        opacity: 1.0,
+    }
+}
+
+fn caption(d: &Drawn, n: usize, zeros: usize, merged: Option<usize>, frame: &Frame) -> String {
+    let mut cap = format!(
+        "One marker per tree, algorithm and operation ({} markers drawn); every panel has the same axes, both logarithmic. The dashed line is u·κ, the error of a single correctly rounded operation on a sum of condition number κ; the red line is the first-order worst-case bound γₙ₋₁·κ = (n−1)u/(1−(n−1)u)·κ of a chain of n = {n} vertices; the dotted line is a relative error of 1, 24 lost bits, where no correct bit is left. Bounds hold node by node with the node's own κᵥ, so a tree's largest error can lie above γₙ₋₁·κ when one of its nodes is worse conditioned than the whole tree (see the per-node figures). A series equal to another, marker for marker, says so in its legend (\"= sequential\").",
+        d.markers
+    );
+    if let Some(k) = merged {
+        let _ = write!(
+            cap,
+            " The {k} topologies (or tree files) share each panel: more than {MAX_TOPOLOGY_ROWS} would not fit a row each; the per-topology table below separates them."
         );
-        if zeros > 0 {
-            let _ = write!(
-                cap,
-                " {zeros} runs had no error at all (every node exact) and cannot be drawn on a log axis."
-            );
-        }
-        if !d.lines_outside.is_empty() {
-            let _ = write!(
-                cap,
-                " Outside the plotted range: {}.",
-                escape(&d.lines_outside.join("; "))
-            );
-        }
-        if !have_bounds {
-            cap.push_str(" Per-node error bounds are not available in this run (results.csv has no max_bound_lost_bits, nodes-sample.csv no bound_rel), so only the a-priori lines are shown.");
-        } else if bound_source == TREE_BOUND {
-            cap.push_str(" Shaded: the largest a priori deterministic bound over a tree's nodes, 2^(max_bound_lost_bits − 24) from results.csv, from its smallest to its largest value over the trees of each κ target; it bounds each tree's largest error.");
-        } else {
-            cap.push_str(" Shaded: the a priori deterministic bound at each run's worst sampled node (bound_rel in nodes-sample.csv), from its smallest to its largest value over the trees of each κ target.");
-        }
-        cap
-    })?;
-    h.push_str("</section>\n");
-    Ok(())
+    }
+    if zeros > 0 {
+        let _ = write!(
+            cap,
+            " {zeros} runs had no error at all (every node exact) and cannot be drawn on a log axis."
+        );
+    }
+    if !d.lines_outside.is_empty() {
+        let _ = write!(
+            cap,
+            " Outside the plotted range: {}.",
+            escape(&d.lines_outside.join("; "))
+        );
+    }
+    cap.push_str(match (frame.bounds.is_empty(), frame.bound_source) {
+        (true, _) => " Per-node error bounds are not available in this run (results.csv has no max_bound_lost_bits, nodes-sample.csv no bound_rel), so only the a-priori lines are shown.",
+        (false, TREE_BOUND) => " Shaded, in each algorithm's colour (in the other algorithms' panels, each operation's): the largest a priori deterministic bound over a tree's nodes, 2^(max_bound_lost_bits − 24) from results.csv, from its smallest to its largest value over the trees of each κ target; it bounds each tree's largest error.",
+        (false, _) => " Shaded, in each algorithm's colour (in the other algorithms' panels, each operation's): the a priori deterministic bound at each run's worst sampled node (bound_rel in nodes-sample.csv), from its smallest to its largest value over the trees of each κ target.",
+    });
+    cap
 }
 
 const TREE_BOUND: &str = "largest bound";
 const WORST_NODE_BOUND: &str = "bound at worst node";
 
-/// (op, algorithm, κ target, κ of the tree, relative bound) per run, and what the bound is.
-#[allow(clippy::type_complexity)]
-fn tree_bounds(data: &ReportData) -> (Vec<(String, String, f64, f64, f64)>, &'static str) {
-    let from_rows: Vec<(String, String, f64, f64, f64)> = data
+/// One run's bound, for the bands.
+struct TreeBound {
+    op: String,
+    algorithm: String,
+    target: f64,
+    cond: f64,
+    bound: f64,
+    tree: String,
+}
+
+/// Per run, where the run has bounds: the largest bound over each tree's nodes (it bounds the
+/// tree's largest error), else the bound at each run's worst sampled node.
+fn tree_bounds(data: &ReportData) -> (Vec<TreeBound>, &'static str) {
+    let from_rows: Vec<TreeBound> = data
         .rows
         .iter()
         .filter_map(|r| {
             let b = r.max_bound_lost_bits?;
-            Some((
-                r.op.clone(),
-                r.algorithm.clone(),
-                r.target_cond,
-                r.achieved_cond,
-                2f64.powf(b - 24.0),
-            ))
+            Some(TreeBound {
+                op: r.op.clone(),
+                algorithm: r.algorithm.clone(),
+                target: r.target_cond,
+                cond: r.achieved_cond,
+                bound: 2f64.powf(b - 24.0),
+                tree: r.tree_label().into_owned(),
+            })
         })
         .collect();
     if from_rows.is_empty() {
@@ -220,29 +314,30 @@ fn tree_bounds(data: &ReportData) -> (Vec<(String, String, f64, f64, f64)>, &'st
     }
 }
 
-/// (op, algorithm, κ target, κ of the tree, bound at the worst node) for records flagged
-/// `worst` that carry a bound.
-fn worst_node_bounds(data: &ReportData) -> Vec<(String, String, f64, f64, f64)> {
+/// The bound at the worst node of records flagged `worst` that carry a bound.
+fn worst_node_bounds(data: &ReportData) -> Vec<TreeBound> {
     let Some(nodes) = &data.nodes else {
         return vec![];
     };
-    let cond_of: std::collections::HashMap<(usize, &str, &str), (f64, f64)> = data
+    let row_of: std::collections::HashMap<(usize, &str, &str), &ResultRow> = data
         .rows
         .iter()
-        .map(|r| {
-            (
-                (r.tree, r.op.as_str(), r.algorithm.as_str()),
-                (r.target_cond, r.achieved_cond),
-            )
-        })
+        .map(|r| ((r.tree, r.op.as_str(), r.algorithm.as_str()), r))
         .collect();
     nodes
         .iter()
         .filter(|n| n.is_worst())
         .filter_map(|n| {
             let b = n.bound_rel?;
-            let (t, k) = cond_of.get(&(n.tree, n.op.as_str(), n.algorithm.as_str()))?;
-            Some((n.op.clone(), n.algorithm.clone(), *t, *k, b))
+            let r = row_of.get(&(n.tree, n.op.as_str(), n.algorithm.as_str()))?;
+            Some(TreeBound {
+                op: n.op.clone(),
+                algorithm: n.algorithm.clone(),
+                target: r.target_cond,
+                cond: r.achieved_cond,
+                bound: b,
+                tree: r.tree_label().into_owned(),
+            })
         })
         .collect()
 }

@@ -8,7 +8,7 @@ use crate::report::figure::{FIG_H, FIG_W, decade_range, not_available};
 use crate::report::legend::Entry;
 use crate::report::panels::{Panel, PanelRow, grid, line_entry};
 use crate::report::plots::{Axis, Chart, Dash, RefLine, Series};
-use crate::report::style::{LINE_BOUND, LINE_U_KAPPA};
+use crate::report::style::{LINE_BOUND, LINE_PROB, LINE_U_KAPPA};
 
 /// Bits lost by each tree versus its condition number, with the bits the bound allows, as
 /// small multiples: one panel per algorithm with both ops, on shared axes.
@@ -34,6 +34,7 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
         .filter(|b| b.is_finite())
         .fold(0.0f64, f64::max)
         .max(xr.1.log2().min(24.0))
+        .max(24.0)
         .ceil()
         + 1.0;
     let line = |label: String, color, dash, c: f64| RefLine {
@@ -58,8 +59,34 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
             Dash::Solid,
             g,
         ),
+        RefLine {
+            label: "24 bits: no correct bit left".into(),
+            color: LINE_PROB,
+            dash: Dash::Dotted,
+            points: vec![(xr.0, 24.0), (xr.1, 24.0)],
+        },
     ];
-    let panels: Vec<Panel> = algorithm_groups(data, &[])
+    let panels = panels(data, (xr, top), &lines);
+    let shared: Vec<Entry> = lines.iter().map(line_entry).collect();
+    let rows = PanelRow::one(panels);
+    grid(h, "fig-lost-bits", title, &shared, rows, |d| {
+        let mut cap = format!(
+            "Lost bits = log₂(relative error) + 24, floored at 0 (a correctly rounded f32 loses 0 bits); one marker per tree, algorithm and operation ({} drawn), every panel on the same axes. A result that lost 24 bits or more (the dotted line) has no correct significant bit left.",
+            d.markers
+        );
+        if have_bounds {
+            cap.push_str(" Shaded: the most bits the a priori deterministic bound allows any node of a tree to lose (max_bound_lost_bits), from its smallest to its largest value over the trees of each κ target.");
+        } else {
+            cap.push_str(" Bits allowed by the bounds are not available in this run (no max_bound_lost_bits column).");
+        }
+        cap
+    })?;
+    Ok(())
+}
+
+/// One panel per algorithm with both ops: its losses, and the bits its bound allows shaded.
+fn panels(data: &ReportData, (xr, top): ((f64, f64), f64), lines: &[RefLine]) -> Vec<Panel> {
+    algorithm_groups(data, &[])
         .into_iter()
         .map(|grp| {
             let rows = |op: &str, algo: &str| {
@@ -98,7 +125,11 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
                                 .map(|b| (r.target_cond, r.achieved_cond, b.max(1e-9)))
                         })
                         .collect();
-                    range_band(&pts, st.color, 0.16)
+                    range_band(
+                        &pts,
+                        (st.color, 0.16),
+                        format!("{op}: bits the bound allows (range)"),
+                    )
                 })
                 .collect();
             Panel {
@@ -109,28 +140,11 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
                         Axis::linear("largest loss (bits)").with_range(0.0, top),
                     ),
                     series,
-                    lines.clone(),
+                    lines.to_vec(),
                     bands,
                 ),
                 title: grp.title,
-                band_label: have_bounds
-                    .then(|| "bits the bound allows (range), per operation in its colour".into()),
             }
         })
-        .collect();
-    let shared: Vec<Entry> = lines.iter().map(line_entry).collect();
-    let rows = PanelRow::one(panels);
-    grid(h, "fig-lost-bits", title, &shared, rows, |d| {
-        let mut cap = format!(
-            "Lost bits = log₂(relative error) + 24, floored at 0 (a correctly rounded f32 loses 0 bits); one marker per tree, algorithm and operation ({} drawn), every panel on the same axes. A result that lost 24 bits or more has no correct significant bit left.",
-            d.markers
-        );
-        if have_bounds {
-            cap.push_str(" Shaded: the most bits the a priori deterministic bound allows any node of a tree to lose (max_bound_lost_bits), from its smallest to its largest value over the trees of each κ target.");
-        } else {
-            cap.push_str(" Bits allowed by the bounds are not available in this run (no max_bound_lost_bits column).");
-        }
-        cap
-    })?;
-    Ok(())
+        .collect()
 }

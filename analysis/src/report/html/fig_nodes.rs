@@ -6,8 +6,8 @@ use crate::report::ReportError;
 use crate::report::data::{NodeRecord, ReportData};
 use crate::report::figure::{FIG_H, FIG_W, decade_range, not_available};
 use crate::report::legend::Entry;
-use crate::report::panels::{Panel, PanelRow, grid, line_entry};
-use crate::report::plots::{Axis, Chart, Dash, Series};
+use crate::report::panels::{Drawn, Panel, PanelRow, grid, line_entry};
+use crate::report::plots::{Axis, Chart, Dash, RefLine, Series};
 use crate::report::style::{LINE_BOUND, LINE_U_KAPPA};
 use std::fmt::Write;
 
@@ -106,7 +106,41 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
         prop_line("u·κᵥ".into(), LINE_U_KAPPA, Dash::Dashed, U),
         prop_line(format!("γₙ₋₁·κᵥ (n = {n})"), LINE_BOUND, Dash::Solid, g),
     ];
-    let panels: Vec<Panel> = algorithm_groups(data, &[])
+    let panels = panels(data, &drawable, (xr, yr), &lines);
+    let shared: Vec<Entry> = lines.iter().map(line_entry).collect();
+    let rows = PanelRow::one(panels);
+    let counts = Counts {
+        shown: shown.len(),
+        total,
+        exact,
+        inf_cond,
+        bound_points,
+    };
+    grid(h, "fig-nodes-panels", title, &shared, rows, |d| {
+        caption(d, &counts)
+    })?;
+    h.push_str("</section>\n");
+    Ok(())
+}
+
+/// How many sampled nodes the figure drew and left out.
+struct Counts {
+    shown: usize,
+    total: usize,
+    exact: usize,
+    inf_cond: usize,
+    bound_points: usize,
+}
+
+/// One panel per algorithm with both ops, the bound's range per bin of κᵥ shaded.
+fn panels(
+    data: &ReportData,
+    drawable: &[&NodeRecord],
+    (xr, yr): ((f64, f64), (f64, f64)),
+    lines: &[RefLine],
+) -> Vec<Panel> {
+    let with_bound = |r: &&&NodeRecord| r.bound_rel.is_some_and(|b| b > 0.0 && b.is_finite());
+    algorithm_groups(data, &[])
         .into_iter()
         .map(|grp| {
             let mine = |op: &str, algo: &str| {
@@ -143,7 +177,11 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
                             Some((bin, r.cond, r.bound_rel?))
                         })
                         .collect();
-                    range_band(&pts, st.color, 0.16)
+                    range_band(
+                        &pts,
+                        (st.color, 0.16),
+                        format!("{op}: a priori bound (range)"),
+                    )
                 })
                 .collect();
             Panel {
@@ -154,47 +192,44 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
                         Axis::log("relative error of the node").with_range(yr.0, yr.1),
                     ),
                     series,
-                    lines.clone(),
+                    lines.to_vec(),
                     bands,
                 ),
                 title: grp.title,
-                band_label: (bound_points > 0)
-                    .then(|| "a priori bound (range), per operation in its colour".into()),
             }
         })
-        .collect();
-    let shared: Vec<Entry> = lines.iter().map(line_entry).collect();
-    let rows = PanelRow::one(panels);
-    grid(h, "fig-nodes-panels", title, &shared, rows, |d| {
-        let mut cap = format!(
-            "{} of the {} sampled nodes shown{} ({} markers after merging markers that fall on the same pixel), every panel on the same axes: κᵥ = Σ|terms| / |Σ terms| of the node's own sum. nodes-sample.csv holds, for every tree × algorithm × op, an even sample of the vertices plus the worst node.",
-            shown.len(),
-            total,
-            if shown.len() < total {
-                " (per operation, every run's worst node, then an even stride)"
-            } else {
-                ""
-            },
-            d.markers
-        );
-        if exact + inf_cond > 0 {
-            let _ = write!(
-                cap,
-                " Not drawable on log axes: {exact} exact nodes (error 0), {inf_cond} nodes whose exact value is 0 (κᵥ = ∞)."
-            );
-        }
-        if bound_points == 0 {
-            cap.push_str(" Per-node bounds are not available in this run (bound_rel is empty); the red line is the a-priori worst case γₙ₋₁·κᵥ.");
+        .collect()
+}
+
+fn caption(d: &Drawn, c: &Counts) -> String {
+    let mut cap = format!(
+        "{} of the {} sampled nodes shown{} ({} markers after merging markers that fall on the same pixel), every panel on the same axes: κᵥ = Σ|terms| / |Σ terms| of the node's own sum. nodes-sample.csv holds, for every tree × algorithm × op, an even sample of the vertices plus the worst node.",
+        c.shown,
+        c.total,
+        if c.shown < c.total {
+            " (per operation, every run's worst node, then an even stride)"
         } else {
-            let _ = write!(
-                cap,
-                " Shaded: the a priori deterministic bound of the {bound_points} nodes shown that have one, from its smallest to its largest value in each quarter decade of κᵥ."
-            );
-        }
-        cap
-    })?;
-    h.push_str("</section>\n");
-    Ok(())
+            ""
+        },
+        d.markers
+    );
+    if c.exact + c.inf_cond > 0 {
+        let _ = write!(
+            cap,
+            " Not drawable on log axes: {} exact nodes (error 0), {} nodes whose exact value is 0 (κᵥ = ∞).",
+            c.exact, c.inf_cond
+        );
+    }
+    if c.bound_points == 0 {
+        cap.push_str(" Per-node bounds are not available in this run (bound_rel is empty); the red line is the a-priori worst case γₙ₋₁·κᵥ.");
+    } else {
+        let _ = write!(
+            cap,
+            " Shaded: the a priori deterministic bound of the {} nodes shown that have one, from its smallest to its largest value in each quarter decade of κᵥ.",
+            c.bound_points
+        );
+    }
+    cap
 }
 
 #[cfg(test)]

@@ -7,8 +7,11 @@ use crate::report::data::ReportData;
 use crate::report::figure::{FIG_H, FIG_W, not_available};
 use crate::report::panels::{Panel, PanelRow, grid, line_entry};
 use crate::report::plots::{Axis, Chart, Dash, RefLine, Series};
-use crate::report::style::{self, LINE_PROB};
+use crate::report::style::{self, LINE_PROB, SeriesStyle};
 use std::fmt::Write;
+
+/// Bins per decade of the histogram.
+const BINS_PER_DECADE: f64 = 4.0;
 
 /// Histogram of measured error ÷ deterministic bound.
 pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportError> {
@@ -16,7 +19,92 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
     let title = "Tightness: measured error ÷ deterministic bound";
     let keys = data.series_keys();
     let styles = style::styles_for(&keys);
-    // Per node where the sample carries bounds, else per run from results.csv.
+    let (per_key, source) = values(data, &keys);
+    if source.is_empty() {
+        not_available(
+            h,
+            "fig-tightness-hist",
+            title,
+            "results.csv has no max_tightness column and nodes-sample.csv no bound_rel values (sweeps written before the bounds were computed lack them).",
+        );
+        h.push_str("</section>\n");
+        return Ok(());
+    }
+    let positive = || {
+        per_key
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|t| *t > 0.0 && t.is_finite())
+    };
+    let lo = positive().fold(f64::INFINITY, f64::min);
+    let hi = positive().fold(0.0f64, f64::max);
+    // Up to 10 at least, so the region of violations (> 1) is visible.
+    let (a, b) = (lo.log10().floor(), hi.log10().ceil().max(1.0));
+    let nbins = ((b - a) * BINS_PER_DECADE).round().max(1.0) as usize;
+    let zero_total: usize = per_key.iter().flatten().filter(|t| **t <= 0.0).count();
+    let (hists, ymax) = histograms(&keys, &styles, &per_key, (a, nbins));
+    let ytop = (ymax * 1.1).max(1.0);
+    let line = RefLine {
+        label: "tightness 1: error equals the bound".into(),
+        color: LINE_PROB,
+        dash: Dash::Dashed,
+        points: vec![(1.0, 0.0), (1.0, ytop)],
+    };
+    // One panel per algorithm with both ops, on shared axes.
+    let panels: Vec<Panel> = algorithm_groups(data, &[])
+        .into_iter()
+        .filter_map(|grp| {
+            let series: Vec<Series> = grp
+                .keys
+                .iter()
+                .filter_map(|(k, _)| keys.iter().position(|x| x == k))
+                .filter_map(|i| hists[i].clone())
+                .collect();
+            (!series.is_empty()).then(|| Panel {
+                chart: Chart::panel(
+                    (FIG_W, FIG_H),
+                    (
+                        Axis::log("error ÷ deterministic bound")
+                            .with_range(10f64.powf(a), 10f64.powf(b)),
+                        Axis::linear("share in the bin (%)").with_range(0.0, ytop),
+                    ),
+                    series,
+                    vec![line.clone()],
+                    Vec::new(),
+                ),
+                title: grp.title,
+            })
+        })
+        .collect();
+    let rows = PanelRow::one(panels);
+    grid(
+        h,
+        "fig-tightness-hist",
+        title,
+        &[line_entry(&line)],
+        rows,
+        |_| {
+            let mut cap = format!(
+                "Histogram with {} bins per decade, {source}; each series sums to 100 %, every panel on the same axes. Values right of 1 would be bound violations.",
+                BINS_PER_DECADE
+            );
+            if zero_total > 0 {
+                let _ = write!(
+                    cap,
+                    " {zero_total} values were 0 (exact results) and are not binned."
+                );
+            }
+            cap
+        },
+    )?;
+    h.push_str("</section>\n");
+    Ok(())
+}
+
+/// The tightness values of each (op, algorithm) of `keys`, and where they come from: per node
+/// where the sample carries bounds, else per run from results.csv; no source: none.
+fn values(data: &ReportData, keys: &[(String, String)]) -> (Vec<Vec<f64>>, &'static str) {
     let mut per_key: Vec<Vec<f64>> = vec![vec![]; keys.len()];
     let mut source = "";
     if let Some(nodes) = &data.nodes {
@@ -49,33 +137,20 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
             source = "per run: the largest measured error ÷ bound over the tree's nodes (max_tightness of results.csv)";
         }
     }
-    if source.is_empty() {
-        not_available(
-            h,
-            "fig-tightness-hist",
-            title,
-            "results.csv has no max_tightness column and nodes-sample.csv no bound_rel values (sweeps written before the bounds were computed lack them).",
-        );
-        h.push_str("</section>\n");
-        return Ok(());
-    }
-    let positive = || {
-        per_key
-            .iter()
-            .flatten()
-            .copied()
-            .filter(|t| *t > 0.0 && t.is_finite())
-    };
-    let lo = positive().fold(f64::INFINITY, f64::min);
-    let hi = positive().fold(0.0f64, f64::max);
-    // Up to 10 at least, so the region of violations (> 1) is visible.
-    let (a, b) = (lo.log10().floor(), hi.log10().ceil().max(1.0));
-    const BINS_PER_DECADE: f64 = 4.0;
-    let nbins = ((b - a) * BINS_PER_DECADE).round().max(1.0) as usize;
-    let zero_total: usize = per_key.iter().flatten().filter(|t| **t <= 0.0).count();
+    (per_key, source)
+}
+
+/// Per key, its histogram (share of its values per bin, in %) as a connected series, and the
+/// largest share.
+fn histograms(
+    keys: &[(String, String)],
+    styles: &[SeriesStyle],
+    per_key: &[Vec<f64>],
+    (a, nbins): (f64, usize),
+) -> (Vec<Option<Series>>, f64) {
     let mut hists: Vec<Option<Series>> = Vec::new();
     let mut ymax = 0.0f64;
-    for (((op, _), st), vals) in keys.iter().zip(&styles).zip(&per_key) {
+    for (((op, _), st), vals) in keys.iter().zip(styles).zip(per_key) {
         if vals.is_empty() {
             hists.push(None);
             continue;
@@ -104,61 +179,5 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
             opacity: 1.0,
         }));
     }
-    let ytop = (ymax * 1.1).max(1.0);
-    let line = RefLine {
-        label: "tightness 1: error equals the bound".into(),
-        color: LINE_PROB,
-        dash: Dash::Dashed,
-        points: vec![(1.0, 0.0), (1.0, ytop)],
-    };
-    // One panel per algorithm with both ops, on shared axes.
-    let panels: Vec<Panel> = algorithm_groups(data, &[])
-        .into_iter()
-        .filter_map(|grp| {
-            let series: Vec<Series> = grp
-                .keys
-                .iter()
-                .filter_map(|(k, _)| keys.iter().position(|x| x == k))
-                .filter_map(|i| hists[i].clone())
-                .collect();
-            (!series.is_empty()).then(|| Panel {
-                chart: Chart::panel(
-                    (FIG_W, FIG_H),
-                    (
-                        Axis::log("error ÷ deterministic bound")
-                            .with_range(10f64.powf(a), 10f64.powf(b)),
-                        Axis::linear("share in the bin (%)").with_range(0.0, ytop),
-                    ),
-                    series,
-                    vec![line.clone()],
-                    Vec::new(),
-                ),
-                title: grp.title,
-                band_label: None,
-            })
-        })
-        .collect();
-    let rows = PanelRow::one(panels);
-    grid(
-        h,
-        "fig-tightness-hist",
-        title,
-        &[line_entry(&line)],
-        rows,
-        |_| {
-            let mut cap = format!(
-                "Histogram with {} bins per decade, {source}; each series sums to 100 %, every panel on the same axes. Values right of 1 would be bound violations.",
-                BINS_PER_DECADE
-            );
-            if zero_total > 0 {
-                let _ = write!(
-                    cap,
-                    " {zero_total} values were 0 (exact results) and are not binned."
-                );
-            }
-            cap
-        },
-    )?;
-    h.push_str("</section>\n");
-    Ok(())
+    (hists, ymax)
 }

@@ -7,6 +7,8 @@ mod fig_cond;
 mod fig_lost_bits;
 mod fig_nodes;
 mod fig_tightness;
+mod fig_ulps;
+mod pareto;
 mod results_table;
 mod run;
 mod topology;
@@ -28,11 +30,12 @@ pub fn render(data: &ReportData) -> Result<String, ReportError> {
     let title = format!("Accuracy report — {}", data.dir.display());
     page::head(&mut h, &title);
     intro(&mut h, data);
-    answer::section(&mut h, data);
+    answer::section(&mut h, data)?;
     findings_section(&mut h, data);
     run::section(&mut h, data);
     fig_cond::section(&mut h, data)?;
     fig_lost_bits::section(&mut h, data)?;
+    fig_ulps::section(&mut h, data)?;
     fig_nodes::section(&mut h, data)?;
     fig_tightness::section(&mut h, data)?;
     topology::section(&mut h, data);
@@ -56,7 +59,7 @@ fn intro(h: &mut String, data: &ReportData) {
             t.len()
         }
     );
-    h.push_str("<nav><p class=\"lead\">Contents: <a href=\"#answer\">which algorithm</a> · <a href=\"#findings\">findings</a> · <a href=\"#run\">run</a> · <a href=\"#fig-max-rel\">error vs κ</a> · <a href=\"#fig-lost-bits\">lost bits</a> · <a href=\"#fig-nodes\">per node</a> · <a href=\"#fig-tightness\">tightness</a> · <a href=\"#topology\">per topology</a> · <a href=\"#bounds\">bounds table</a> · <a href=\"#results\">all results</a></p></nav>\n");
+    h.push_str("<nav><p class=\"lead\">Contents: <a href=\"#answer\">which algorithm</a> · <a href=\"#pareto\">loss versus time</a> · <a href=\"#findings\">findings</a> · <a href=\"#run\">run</a> · <a href=\"#fig-max-rel\">error vs κ</a> · <a href=\"#fig-lost-bits\">lost bits</a> · <a href=\"#fig-ulps\">ulps</a> · <a href=\"#fig-nodes\">per node</a> · <a href=\"#fig-tightness\">tightness</a> · <a href=\"#topology\">per topology</a> · <a href=\"#bounds\">bounds table</a> · <a href=\"#results\">all results</a></p></nav>\n");
 }
 
 /// The findings in words (computed by [`findings::findings`]).

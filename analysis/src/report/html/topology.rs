@@ -2,6 +2,7 @@
 
 use crate::report::data::{BOUND_COLUMNS, ReportData, ResultRow};
 use crate::report::fmt::{NA, escape, fixed, sci};
+use crate::stats::median;
 use std::fmt::Write;
 
 /// Per-topology summary of results.csv, with the bound columns where the run has them.
@@ -17,15 +18,12 @@ pub fn topology_rows(data: &ReportData) -> Vec<TopologyRow> {
             if rows.is_empty() {
                 continue;
             }
-            let bits: Vec<f64> = rows.iter().map(|r| r.max_lost_bits).collect();
-            let mut sorted = bits.clone();
-            sorted.sort_by(f64::total_cmp);
+            let mut bits: Vec<f64> = rows.iter().map(|r| r.max_lost_bits).collect();
             let opt_sum = |f: &dyn Fn(&ResultRow) -> Option<usize>| -> Option<usize> {
                 let v: Vec<usize> = rows.iter().filter_map(|r| f(r)).collect();
                 (!v.is_empty()).then(|| v.iter().sum())
             };
             let mut med_t: Vec<f64> = rows.iter().filter_map(|r| r.median_tightness).collect();
-            med_t.sort_by(f64::total_cmp);
             let max_t: Vec<f64> = rows.iter().filter_map(|r| r.max_tightness).collect();
             let mut ns: Vec<usize> = rows.iter().map(|r| r.n).collect();
             ns.sort_unstable();
@@ -46,11 +44,11 @@ pub fn topology_rows(data: &ReportData) -> Vec<TopologyRow> {
                         .fold(f64::INFINITY, f64::min),
                     rows.iter().map(|r| r.achieved_cond).fold(0.0, f64::max),
                 ),
-                max_lost_bits: sorted.last().copied().unwrap_or(0.0),
-                median_lost_bits: sorted[(sorted.len() - 1) / 2],
+                max_lost_bits: bits.iter().copied().max_by(f64::total_cmp).unwrap_or(0.0),
+                median_lost_bits: median(&mut bits).unwrap_or(0.0),
                 bound_violations: opt_sum(&|r| r.deterministic_violations()),
                 prob_violations: opt_sum(&|r| r.prob_violations),
-                median_tightness: (!med_t.is_empty()).then(|| med_t[(med_t.len() - 1) / 2]),
+                median_tightness: median(&mut med_t),
                 max_tightness: (!max_t.is_empty())
                     .then(|| max_t.iter().copied().fold(0.0, f64::max)),
                 max_bound_lost_bits: {

@@ -2,7 +2,10 @@
 
 use super::Axis;
 use super::Scale;
-use crate::report::fmt::pow10_label;
+use crate::report::fmt::{pow2_label, pow10_label};
+
+/// Where a log₂ axis draws the value 0 (a count of none: 0 ulps), below 2⁰ and labelled `0`.
+pub const LOG2_ZERO: f64 = -2.0;
 
 /// Ticks in page coordinates: (bold with labels, light without).
 pub(super) fn ticks(scale: Scale, lo: f64, hi: f64, max_labels: usize) -> (Vec<f64>, Vec<f64>) {
@@ -29,6 +32,26 @@ pub(super) fn ticks(scale: Scale, lo: f64, hi: f64, max_labels: usize) -> (Vec<f
                 }
             }
             (bold, light)
+        }
+        Scale::Log2 => {
+            // Powers of two in steps of 1, 2, 4, 8 … binades; the zero row when in range.
+            let span = (hi - lo).max(1.0);
+            let mut step = 1.0;
+            while span / step > max_labels.max(1) as f64 {
+                step *= 2.0;
+            }
+            let mut first = (lo.max(0.0) / step).ceil() as i64;
+            let last = (hi / step).floor() as i64;
+            let zero = (lo..=hi).contains(&LOG2_ZERO);
+            // 2⁰ sits close above the zero row: labelled only where the steps are as close.
+            if zero && first == 0 && step > -LOG2_ZERO {
+                first = 1;
+            }
+            let mut bold: Vec<f64> = (first..=last).map(|i| i as f64 * step).collect();
+            if zero {
+                bold.insert(0, LOG2_ZERO);
+            }
+            (bold, vec![])
         }
         Scale::Linear => {
             let step = nice_step((hi - lo) / max_labels.max(1) as f64);
@@ -61,6 +84,8 @@ fn nice_step(raw: f64) -> f64 {
 pub(super) fn tick_label(scale: Scale, v: f64, step: f64) -> String {
     match scale {
         Scale::Log10 => pow10_label(v.round() as i32),
+        Scale::Log2 if v == LOG2_ZERO => "0".into(),
+        Scale::Log2 => pow2_label(v.round() as i32),
         Scale::Linear => {
             let decimals = if step >= 1.0 {
                 0
@@ -80,7 +105,12 @@ pub(super) fn tick_label(scale: Scale, v: f64, step: f64) -> String {
 /// Page-space range of an axis: the fixed range, or the data's (whole decades for log axes).
 pub(super) fn page_range(axis: &Axis, values: impl Iterator<Item = f64>) -> (f64, f64) {
     if let Some((lo, hi)) = axis.range {
-        return (axis.to_page(lo), axis.to_page(hi));
+        let (lo, hi) = (axis.to_page(lo), axis.to_page(hi));
+        // The zero row of a log₂ axis and its top tick keep a margin for their markers.
+        return match axis.scale {
+            Scale::Log2 => (lo.min(LOG2_ZERO) - 0.5, hi + 0.5),
+            _ => (lo, hi),
+        };
     }
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in values.map(|v| axis.to_page(v)).filter(|v| v.is_finite()) {
@@ -92,6 +122,7 @@ pub(super) fn page_range(axis: &Axis, values: impl Iterator<Item = f64>) -> (f64
     }
     match axis.scale {
         Scale::Log10 => log_page_range(lo, hi),
+        Scale::Log2 => (lo.min(0.0).floor() - 0.5, hi.ceil() + 0.5),
         Scale::Linear => {
             if lo == hi {
                 (lo - 1.0, hi + 1.0)
@@ -206,6 +237,12 @@ mod tests {
         assert_eq!(tick_label(Scale::Log10, -6.0, 1.0), "10⁻⁶");
         assert_eq!(tick_label(Scale::Linear, 2.5, 0.5), "2.5");
         assert_eq!(tick_label(Scale::Linear, -0.0, 2.0), "0");
+        assert_eq!(tick_label(Scale::Log2, 16.0, 4.0), "2¹⁶");
+        assert_eq!(tick_label(Scale::Log2, LOG2_ZERO, 4.0), "0");
+        let (bold, _) = ticks(Scale::Log2, LOG2_ZERO - 0.5, 40.0, 8);
+        assert_eq!(bold, [LOG2_ZERO, 8.0, 16.0, 24.0, 32.0, 40.0]);
+        let (bold, _) = ticks(Scale::Log2, LOG2_ZERO - 0.5, 6.0, 10);
+        assert_eq!(bold, [LOG2_ZERO, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
     }
 
     #[test]

@@ -1,0 +1,52 @@
+//! Shortest round-trip decimals: the one number format of the per-node files (`run --dump`,
+//! `gen`), of the terminal and of the report's tables where a number must read back exactly.
+
+/// Shortest round-trip decimal of an f32 (exponent form outside [10⁻⁵, 10¹⁶)).
+pub fn f32_shortest(x: f32) -> String {
+    shortest(x, f64::from(x))
+}
+
+/// Shortest round-trip decimal of an f64, same convention.
+pub fn f64_shortest(x: f64) -> String {
+    shortest(x, x)
+}
+
+fn shortest<T: std::fmt::Display + std::fmt::LowerExp>(x: T, magnitude: f64) -> String {
+    let a = magnitude.abs();
+    if a != 0.0 && a.is_finite() && !(1e-5..1e16).contains(&a) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        for x in [
+            0.1f32,
+            1.0,
+            -3.5,
+            1e-30,
+            3.4e38,
+            f32::MIN_POSITIVE,
+            123456.79,
+            7e-6,
+        ] {
+            assert_eq!(f32_shortest(x).parse::<f32>().unwrap(), x);
+        }
+        assert_eq!(f32_shortest(0.1), "0.1");
+        assert_eq!(f32_shortest(1e-30), "1e-30");
+        assert_eq!(f32_shortest(-0.0), "-0");
+        for x in [0.0, 5.960464477539063e-8, 1234.5678, 3.2e9, 17.123456789] {
+            assert_eq!(f64_shortest(x).parse::<f64>().unwrap(), x);
+        }
+        assert_eq!(f64_shortest(2.5e-4), "0.00025");
+        assert_eq!(f64_shortest(3.2e9), "3200000000");
+        assert_eq!(f64_shortest(2e16), "2e16");
+        assert_eq!(f64_shortest(f64::INFINITY), "inf");
+    }
+}
