@@ -92,7 +92,7 @@ fn sweep_over_files_names_them() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     // The file's own weights: one tree, one row per algorithm × op.
     let rows = std::fs::read_to_string(out2.join("results.csv")).unwrap();
-    assert_eq!(rows.lines().count(), 1 + 3 * 2);
+    assert_eq!(rows.lines().count(), 1 + algorithms * 2);
     std::fs::write(&copy, "((a:1,b:2):3,c:4);\n").unwrap();
     let o = accuracy(&["sweep", "--quiet", "--resume", out2.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));

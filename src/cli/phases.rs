@@ -32,8 +32,9 @@ struct Work {
     done: f64,
     /// Vertices per thread: a phase's estimate is its seconds per vertex times this.
     scale: f64,
-    /// When the evaluation started (the tree ready).
+    /// When the evaluation started (the tree ready), and when its last phase finished.
     start: Option<Instant>,
+    last: Option<Instant>,
     /// Whether each finished phase gets a line (a big tree).
     lines: bool,
 }
@@ -108,6 +109,7 @@ impl Phases {
         let position = {
             let mut work = self.work.lock().unwrap_or_else(|e| e.into_inner());
             work.done += per_vertex(phase) * work.scale;
+            work.last = Some(Instant::now());
             if work.total > 0.0 {
                 ((work.done / work.total).min(1.0) * UNITS as f64) as u64
             } else {
@@ -121,7 +123,7 @@ impl Phases {
 
     /// The line a finished phase leaves on a big tree.
     fn line(&self, phase: &str) {
-        let lines = self.work.lock().map_or(false, |w| w.lines);
+        let lines = self.work.lock().is_ok_and(|w| w.lines);
         if lines {
             self.bar
                 .println(line(phase, self.bar.elapsed(), peak_resident_bytes()));
@@ -140,18 +142,25 @@ impl Drop for Phases {
     }
 }
 
-/// "about 2 min left (estimate)" until a phase of the evaluation is done, then "eta 1m 10s"
-/// from this run's own pace.
+/// "about 2 min left (estimate)" until a phase of the evaluation is done, then "eta 1m 10s":
+/// the estimated work left at this run's own pace (seconds per estimated second, as of the
+/// last finished phase), counting down while a phase runs.
 fn left(work: &Work) -> String {
-    let Some(start) = work.start else {
-        return "estimate after the tree".into();
+    let (Some(start), Some(last)) = (work.start, work.last) else {
+        return match work.start {
+            Some(_) => format!("about {} left (estimate)", human_seconds(work.total)),
+            None => "estimate after the tree".into(),
+        };
     };
     if work.done <= 0.0 || work.total <= 0.0 {
         return format!("about {} left (estimate)", human_seconds(work.total));
     }
-    let pace = start.elapsed().as_secs_f64() / work.done;
-    let rest = (work.total - work.done).max(0.0) * pace;
-    format!("eta {}", HumanDuration(Duration::from_secs_f64(rest)))
+    let pace = last.duration_since(start).as_secs_f64() / work.done;
+    let rest = (work.total - work.done).max(0.0) * pace - last.elapsed().as_secs_f64();
+    format!(
+        "eta {}",
+        HumanDuration(Duration::from_secs_f64(rest.max(0.0)))
+    )
 }
 
 /// The line a finished phase leaves on a big tree, with the process's peak resident memory

@@ -135,7 +135,7 @@ pub fn lighter(color: RGBColor, share: f64) -> RGBColor {
 pub fn palette(i: usize) -> RGBColor {
     let k = Algorithm::ALL.len();
     let look = Algorithm::ALL[i % k].descriptor().look;
-    if (i / k) % 2 == 0 {
+    if (i / k).is_multiple_of(2) {
         rgb(look.rootfix)
     } else {
         rgb(look.leaffix)

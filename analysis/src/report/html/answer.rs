@@ -190,7 +190,7 @@ fn place_title(c: &answer::Cost) -> String {
 /// `text` escaped, its `code spans` (commands and flags) set as code.
 fn with_code(text: &str) -> String {
     let parts: Vec<&str> = text.split('`').collect();
-    if parts.len() % 2 == 0 {
+    if parts.len().is_multiple_of(2) {
         return escape(text);
     }
     parts
