@@ -226,7 +226,9 @@ fn read_npy(name: &str, bytes: &[u8], n: usize) -> Result<Vec<f32>, Error> {
              results in vertex order"
         )));
     }
-    let dtype = npy.dtype().descr();
+    let descr = npy.dtype().descr();
+    // `descr` is the header's Python literal, quotes included: '<f4'.
+    let dtype = descr.trim_matches(['\'', '"']);
     let as_f32 = |e: std::io::Error| bad(format!("cannot read its {dtype} data: {e}"));
     match dtype.trim_start_matches(['<', '>', '=', '|']) {
         "f4" => npy.into_vec::<f32>().map_err(as_f32),
