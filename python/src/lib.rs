@@ -284,8 +284,8 @@ fn score(
     scored::to_py(py, &j.score)
 }
 
-/// For a test suite: score the results and raise AccuracyError, naming the worst vertex,
-/// when a node loses more than max_lost_bits, lies more than max_ulps from the correctly
+/// For a test suite: score the results and raise AccuracyError, naming the worst vertex (the
+/// one losing the most bits; for an order-independent bound, the one furthest above it), when a node loses more than max_lost_bits, lies more than max_ulps from the correctly
 /// rounded result, or when the results leave the bound named by within ("any-order",
 /// "balanced", or one of our algorithms' names). With none of the three, within="any-order":
 /// the results must be what f32 additions of each node's own terms, in some order, can give.
@@ -364,7 +364,25 @@ fn assert_accurate(
             }
         }
         if !why.is_empty() {
-            let v = o.worst.vertex;
+            // The node furthest above the order-independent bound when that failed, else
+            // the one losing the most bits.
+            let v = within
+                .as_deref()
+                .and_then(|b| b.parse::<treefix_accuracy::OrderBound>().ok())
+                .and_then(|b| {
+                    let i = treefix_accuracy::OrderBound::ALL
+                        .iter()
+                        .position(|&x| x == b)?;
+                    let bounds = &o.nodes.order_bounds[i];
+                    (0..o.nodes.abs_error.len())
+                        .filter(|&v| o.nodes.abs_error[v] > bounds[v])
+                        .max_by(|&x, &y| {
+                            (o.nodes.abs_error[x] / bounds[x])
+                                .total_cmp(&(o.nodes.abs_error[y] / bounds[y]))
+                                .then(y.cmp(&x))
+                        })
+                })
+                .unwrap_or(o.worst.vertex);
             let label = t
                 .label_of(v)
                 .map(|l| format!(" ('{l}')"))

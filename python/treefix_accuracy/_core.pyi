@@ -1,14 +1,14 @@
 """Types of the Rust extension ``treefix_accuracy._core`` (see ``treefix_accuracy``)."""
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
 # Anything numpy can read as a 1-d array: an ndarray, a sequence, an object with
 # __array__ or __dlpack__ (a CPU torch tensor, a CuPy array after .get()).
-ArrayLike = Union[npt.ArrayLike, Any]
+_ArrayLike = Union[npt.ArrayLike, Any]
 
 ALGORITHMS: List[str]
 __version__: str
@@ -20,6 +20,7 @@ class InputError(TreefixError): ...
 class GpuError(TreefixError): ...
 class AccuracyError(TreefixError): ...
 
+@final
 class Tree:
     """A rooted tree (vertices 0..n-1); immutable."""
 
@@ -44,6 +45,7 @@ class Tree:
     def label(self, v: int) -> Optional[str]: ...
     def __len__(self) -> int: ...
 
+@final
 class OpScore:
     """How one op's results fare; per-node arrays are indexed by vertex."""
 
@@ -108,6 +110,7 @@ class OpScore:
     @property
     def summary(self) -> str: ...
 
+@final
 class Score:
     """What score makes of the results of each op given."""
 
@@ -128,7 +131,7 @@ class Score:
     @property
     def summary(self) -> str: ...
 
-def tree_from_parents(parents: ArrayLike) -> Tree: ...
+def tree_from_parents(parents: _ArrayLike) -> Tree: ...
 def read_tree(
     path: Union[str, PathLike[str]],
     *,
@@ -143,18 +146,18 @@ def gensum(
     n: int, cond: float, seed: int = 1
 ) -> Tuple[npt.NDArray[np.float32], float, float]: ...
 def rootfix(
-    tree: Tree, w: ArrayLike, algorithm: str = "sequential", backend: str = "cpu"
+    tree: Tree, w: _ArrayLike, algorithm: str = "sequential", backend: str = "cpu"
 ) -> npt.NDArray[np.float32]: ...
 def leaffix(
-    tree: Tree, w: ArrayLike, algorithm: str = "sequential", backend: str = "cpu"
+    tree: Tree, w: _ArrayLike, algorithm: str = "sequential", backend: str = "cpu"
 ) -> npt.NDArray[np.float32]: ...
-def exact(tree: Tree, w: ArrayLike, op: str) -> npt.NDArray[np.float32]: ...
+def exact(tree: Tree, w: _ArrayLike, op: str) -> npt.NDArray[np.float32]: ...
 def score(
     tree: Tree,
-    w: ArrayLike,
+    w: _ArrayLike,
     *,
-    rootfix: Optional[ArrayLike] = None,
-    leaffix: Optional[ArrayLike] = None,
+    rootfix: Optional[_ArrayLike] = None,
+    leaffix: Optional[_ArrayLike] = None,
     reference: str = "exact",
     max_lost_bits: Optional[float] = None,
     max_ulps: Optional[int] = None,
@@ -162,10 +165,10 @@ def score(
 ) -> Score: ...
 def assert_accurate(
     tree: Tree,
-    w: ArrayLike,
+    w: _ArrayLike,
     *,
-    rootfix: Optional[ArrayLike] = None,
-    leaffix: Optional[ArrayLike] = None,
+    rootfix: Optional[_ArrayLike] = None,
+    leaffix: Optional[_ArrayLike] = None,
     max_lost_bits: Optional[float] = None,
     max_ulps: Optional[int] = None,
     within: Optional[str] = None,
