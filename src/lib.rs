@@ -1,7 +1,15 @@
 //! treefix-accuracy: measures, bounds and explains the bits f32 treefix computations lose.
 //!
+//! **Rootfix** is the sum along the path root → v, **leaffix** the sum over v's subtree (v
+//! included in both). This crate runs them with every algorithm of the registry
+//! ([`Algorithm::ALL`]: each with its exact order of f32 additions, as a CPU twin and, for
+//! most, a GPU kernel giving the same bits), computes them exactly, and judges results
+//! computed anywhere else. Start with the functions below ([`api`]); the modules after them
+//! are the command-line tool's machinery.
+//!
 //! Data flow (docs/design.md §1): generators → kernels → analysis → reports.
 
+pub mod api;
 pub mod bench;
 pub mod bounds_table;
 pub mod check;
@@ -16,7 +24,19 @@ pub mod inputs;
 pub mod memory;
 pub mod nodes_sample;
 pub mod output;
+pub mod score;
 pub mod sweep;
 pub mod verdict;
 
+pub use analysis::{Algorithm, Op, ReferenceKind};
+pub use api::{
+    GenSum, exact, generate_tree, gensum, leaffix, read_tree, read_tree_with, rootfix,
+    tree_from_parents, treefix,
+};
 pub use error::Error;
+pub use experiment::{Backend, Cpu};
+pub use generators::io::{ReadOptions, TreeFile};
+pub use generators::{ChildOrder, Topology, Tree};
+pub use gpu::Gpu;
+pub use score::any_order::OrderBound;
+pub use score::{OpScore, Score, ScoreOptions, score};

@@ -202,6 +202,8 @@ fn score_judges_an_independent_implementation() {
         std::fs::write(&path, csv).unwrap();
         let o = accuracy(&[
             "score",
+            "--ops",
+            "rootfix",
             "--tree",
             tree.to_str().unwrap(),
             "--weights-file",

@@ -46,6 +46,8 @@ fn a_nan_result_is_an_infinite_loss_and_outside_every_bound() {
     let json = dir.join("score.json");
     let o = accuracy(&[
         "score",
+        "--ops",
+        "rootfix",
         "--tree",
         tree.to_str().unwrap(),
         "--results",
@@ -86,6 +88,8 @@ fn a_nan_result_is_an_infinite_loss_and_outside_every_bound() {
     // A gate on lost bits fails on it, with exit code 4.
     let o = accuracy(&[
         "score",
+        "--ops",
+        "rootfix",
         "--tree",
         tree.to_str().unwrap(),
         "--results",
@@ -111,6 +115,8 @@ fn gates_pass_on_correct_results_and_fail_one_ulp_off() {
         let json = dir.join("s.json");
         let mut args = vec![
             "score",
+            "--ops",
+            "rootfix",
             "--tree",
             tree.to_str().unwrap(),
             "--results",
@@ -160,6 +166,8 @@ fn the_json_summary_may_not_overwrite_an_input() {
     let before = std::fs::read(&r).unwrap();
     let o = accuracy(&[
         "score",
+        "--ops",
+        "rootfix",
         "--tree",
         tree.to_str().unwrap(),
         "--results",
@@ -184,6 +192,8 @@ fn a_results_file_with_an_extra_column_is_a_one_line_error() {
     std::fs::write(&r, "vertex,op,result\ne,rootfix,5\nc,rootfix,8,9\n").unwrap();
     let o = accuracy(&[
         "score",
+        "--ops",
+        "rootfix",
         "--tree",
         tree.to_str().unwrap(),
         "--results",

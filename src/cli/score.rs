@@ -1,22 +1,20 @@
 //! `accuracy score`: an accuracy oracle for treefix implementations we did not write. Reads
-//! per-vertex f32 results of rootfix or leaffix computed by any program, and reports what `run`
-//! reports for our own algorithms, plus whose a priori bounds the results stay within.
+//! per-vertex f32 results of rootfix or leaffix computed by any program and prints what the
+//! library's [`treefix_accuracy::score`] makes of them.
 
 use super::allocator;
 use super::{MeasureArgs, ReadArgs, WeightsFileArgs, parse_single_cond};
-use analysis::bounds;
-use analysis::metrics::{self, ErrorSummary};
-use analysis::records::fields::number_or_string;
-use analysis::{Algorithm, NodeError, Op, Reference};
+use analysis::Op;
 use clap::Args;
-use generators::io::Labels;
-use rug::Float;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use treefix_accuracy::format::sci;
 use treefix_accuracy::inputs::{self, WeightChoice};
-use treefix_accuracy::{Error, experiment, memory, output};
+use treefix_accuracy::score::precision::{Digits, Verdict as Precision};
+use treefix_accuracy::score::results::{self, ResultsArg, VertexKeys};
+use treefix_accuracy::score::{self, ScoreOptions};
+use treefix_accuracy::{Error, memory, output};
 
 #[derive(Args)]
 pub struct ScoreArgs {
@@ -25,10 +23,18 @@ pub struct ScoreArgs {
     tree: PathBuf,
     #[command(flatten)]
     read: ReadArgs,
-    /// The results to score: CSV with a header and columns `vertex,op,result` (vertex = a vertex
-    /// id of the tree file or a label; op = rootfix or leaffix; result = the f32 value).
-    #[arg(long, value_name = "R.csv")]
-    results: PathBuf,
+    /// The results to score (repeatable): a CSV with a header and columns `vertex,op,result`
+    /// (vertex = a label of the tree file or the vertex's number, 0..n-1 in the file's
+    /// preorder for Newick/NEXUS; op = rootfix or leaffix, any case; result = the f32 value,
+    /// printed with 9 significant digits), or OP=FILE: one op's results, as such a CSV
+    /// (the op column may be left out) or as a 1-d float32 .npy array in vertex order.
+    /// `-` reads standard input.
+    #[arg(long, value_name = "R.csv", required = true)]
+    results: Vec<ResultsArg>,
+    /// The ops to score, comma-separated (any case). Default: rootfix,leaffix, each of which
+    /// must have results; name one to score it alone.
+    #[arg(long, value_delimiter = ',', value_parser = results::parse_op)]
+    ops: Option<Vec<Op>>,
     /// The weights the results were computed from: file (the tree file's own), or a generated
     /// model with --cond and --seed (as `accuracy run --tree` draws them).
     #[arg(long, default_value = "file")]
@@ -43,85 +49,27 @@ pub struct ScoreArgs {
     seed: u64,
     #[command(flatten)]
     measure: MeasureArgs,
-    /// Exit with code 4 if any node loses more than this many bits (nodes whose exact value
-    /// is 0 have no relative error: --max-ulps judges them). A NaN or infinite result where a
-    /// finite one exists loses infinitely many.
+    /// Exit with code 4 if any node loses more than this many bits. A NaN or infinite
+    /// result where a finite one exists loses infinitely many, and so does a non-zero result
+    /// where the exact value is 0.
     #[arg(long, value_name = "B")]
     max_lost_bits: Option<f64>,
     /// Exit with code 4 if any node lies more than N f32 ulps from the correctly rounded
     /// result (0: every node correctly rounded).
     #[arg(long, value_name = "N")]
     max_ulps: Option<u64>,
-    /// Write a machine-readable summary here (per op: errors, lost bits, ulps, non-finite and
-    /// overflowing nodes, the worst vertex, whose bounds hold; whether the gates passed).
+    /// Write a machine-readable summary here (`-`: standard output, the tables then go to
+    /// standard error): per op errors, lost bits, ulps, non-finite and overflowing nodes,
+    /// the worst vertex, which bounds hold; whether the gates passed.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-}
-
-/// The results of one op, one per vertex.
-struct Scored {
-    op: Op,
-    values: Vec<f32>,
-}
-
-/// How one op's results fare: errors, ulps, and whose bounds they stay within.
-#[derive(Serialize)]
-struct OpScore {
-    op: Op,
-    #[serde(serialize_with = "number_or_string")]
-    max_rel_error: f64,
-    #[serde(serialize_with = "number_or_string")]
-    median_rel_error: f64,
-    #[serde(serialize_with = "number_or_string")]
-    p99_rel_error: f64,
-    #[serde(serialize_with = "number_or_string")]
-    max_lost_bits: f64,
-    #[serde(serialize_with = "number_or_string")]
-    median_lost_bits: f64,
-    #[serde(serialize_with = "number_or_string")]
-    p99_lost_bits: f64,
-    /// Largest distance in f32 ulps from the correctly rounded result; `"inf"` when a result
-    /// is NaN or an infinity where a finite one exists.
-    #[serde(serialize_with = "ulps_or_inf")]
-    max_ulps: Option<u64>,
-    flagged_nodes: usize,
-    #[serde(serialize_with = "number_or_string")]
-    max_flagged_abs_error: f64,
-    nonfinite_nodes: usize,
-    /// Nodes whose exact value lies beyond f32's range.
-    overflow_nodes: usize,
-    worst: Worst,
-    /// Nodes above `--max-lost-bits` / `--max-ulps` (absent without the gate).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nodes_over_max_lost_bits: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nodes_over_max_ulps: Option<usize>,
-    algorithms: Vec<Verdict>,
-}
-
-/// The node with the largest relative error (the lowest id on ties).
-#[derive(Serialize)]
-struct Worst {
-    vertex: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    label: Option<String>,
-    /// κ_v of its sum.
-    #[serde(serialize_with = "number_or_string")]
-    cond: f64,
-}
-
-/// Whether the results stay within one of our algorithms' a priori bounds.
-#[derive(Serialize)]
-struct Verdict {
-    algorithm: Algorithm,
-    a_priori_violations: usize,
-    sharp_violations: usize,
-    #[serde(serialize_with = "number_or_string")]
-    max_bound_lost_bits: f64,
-    /// Nodes where f32 overflows in that algorithm's order or the exact value is beyond
-    /// range: no bound of it applies there.
-    overflow_nodes: usize,
-    within: bool,
+    /// Write every vertex's error and flags as CSV here (`-`: standard output).
+    #[arg(long, value_name = "FILE")]
+    dump: Option<PathBuf>,
+    /// Score results printed with too few digits to be the kernel's f32 values (by default
+    /// refused: the digits lost would be charged to the kernel).
+    #[arg(long)]
+    accept_low_precision: bool,
 }
 
 /// `score --json`'s document.
@@ -133,20 +81,28 @@ struct ScoreJson<'a> {
     results: String,
     reference: &'static str,
     n: usize,
-    #[serde(serialize_with = "number_or_string")]
+    #[serde(serialize_with = "analysis::records::fields::number_or_string")]
     achieved_cond: f64,
     max_lost_bits_gate: Option<f64>,
     max_ulps_gate: Option<u64>,
     /// False when a gate failed (the command then exits with code 4).
     passed: bool,
-    ops: &'a [OpScore],
+    /// Values that are no exact decimal and the most significant digits among them; a
+    /// warning when they look printed with too few digits.
+    precision: PrecisionJson,
+    ops: &'a [score::OpScore],
 }
 
-fn ulps_or_inf<S: serde::Serializer>(x: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
-    match x {
-        Some(k) => s.serialize_u64(*k),
-        None => s.serialize_str("inf"),
-    }
+#[derive(Serialize)]
+struct PrecisionJson {
+    inexact: usize,
+    max_digits: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warning: Option<String>,
+}
+
+fn is_stdout(p: &Path) -> bool {
+    p.as_os_str() == "-"
 }
 
 pub fn run(a: ScoreArgs) -> Result<(), Error> {
@@ -155,34 +111,26 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
             "score computes its reference on the CPU: --exact-on gpu is for run and sweep".into(),
         ));
     }
-    if let Some(b) = a.max_lost_bits
-        && (b.is_nan() || b < 0.0)
-    {
-        return Err(Error::Usage(format!(
-            "--max-lost-bits {b}: expected a number of bits ≥ 0"
-        )));
-    }
-    if let Some(json) = &a.json {
-        let mut inputs = vec![
-            ("the tree file of --tree", a.tree.as_path()),
-            ("the results file of --results", a.results.as_path()),
-        ];
-        if let Some(w) = &a.file_weights.weights_file {
-            inputs.push(("the weights file of --weights-file", w.as_path()));
-        }
-        output::refuse_overwriting_inputs(("--json", json), &inputs)?;
-    }
+    let options = ScoreOptions {
+        reference: a.measure.reference,
+        max_lost_bits: a.max_lost_bits,
+        max_ulps: a.max_ulps,
+        ..ScoreOptions::default()
+    };
+    options.check()?;
+    check_outputs(&a)?;
     let file = inputs::load(
         &a.tree,
         &a.read.options(),
         a.file_weights.weights_file.as_deref(),
     )?;
+    let wanted = a.ops.clone().unwrap_or_else(|| Op::ALL.to_vec());
     allocator::preflight(
         "score",
         &memory::score(
             file.file.tree.len() as u64,
             &file.name(),
-            Op::ALL.len(),
+            wanted.len(),
             a.measure.reference,
         ),
     )?;
@@ -194,46 +142,98 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
             file.model_weights(m, tree.len(), a.cond, &mut generators::rng(a.seed))?
         }
     };
-    let scored = read_results(&a.results, &file.file.labels, tree.len())?;
-    let achieved_cond = experiment::achieved_cond(&weights);
-    let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
-    let label = |v: usize| file.file.labels.get(v as u32).map(|l| l.to_string());
-    let scores: Vec<OpScore> = scored
+    let keys = VertexKeys::new(&file.file.labels, tree.len());
+    let read = results::read(&a.results, &keys, tree.len())?;
+    let warning = precision_check(&read.digits, a.accept_low_precision)?;
+    let names = a
+        .results
         .iter()
-        .map(|s| score_op(s, &tree, &weights, &a, &label, &mut scratch))
-        .collect();
-    let failures = gate_failures(&a, &scores);
-    // The file first: a closed stdout ends the process at the first line printed.
+        .map(ResultsArg::name)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut chosen: Vec<(Op, &[f32])> = Vec::new();
+    for &op in &wanted {
+        match read.ops.iter().find(|(o, _)| *o == op) {
+            Some((_, values)) => chosen.push((op, values)),
+            None if a.ops.is_some() => {
+                return Err(Error::Usage(format!(
+                    "{names}: no {op} results (--ops {op})"
+                )));
+            }
+            None => {
+                let other = Op::ALL.into_iter().find(|&o| o != op).expect("two ops");
+                return Err(Error::Usage(format!(
+                    "{names}: no {op} results; to score {other} alone, give --ops {other}"
+                )));
+            }
+        }
+    }
+    for (op, _) in &read.ops {
+        if !wanted.contains(op) {
+            eprintln!("{names}: {op} results not scored (--ops)");
+        }
+    }
+    let label = |v: usize| file.file.labels.get(v as u32).map(|l| l.to_string());
+    let scored = score::score(&tree, &weights, &chosen, &options, &label)?;
+    let failures = scored.failures();
+    // Files first: a closed stdout ends the process at the first line printed.
     if let Some(path) = &a.json {
         let doc = ScoreJson {
             tool: "treefix-accuracy",
             version: env!("CARGO_PKG_VERSION"),
             tree: a.tree.display().to_string(),
-            results: a.results.display().to_string(),
+            results: names.clone(),
             reference: a.measure.reference.name(),
             n: tree.len(),
-            achieved_cond,
+            achieved_cond: scored.achieved_cond,
             max_lost_bits_gate: a.max_lost_bits,
             max_ulps_gate: a.max_ulps,
             passed: failures.is_empty(),
-            ops: &scores,
+            precision: PrecisionJson {
+                inexact: read.digits.inexact,
+                max_digits: read.digits.max_digits,
+                warning: warning.clone(),
+            },
+            ops: &scored.ops,
         };
-        let json = serde_json::to_string_pretty(&doc).map_err(Error::json(path))?;
-        output::write_file(path, (json + "\n").as_bytes())?;
+        let json = serde_json::to_string_pretty(&doc).map_err(Error::json(path))? + "\n";
+        if is_stdout(path) {
+            write_stdout(json.as_bytes())?;
+        } else {
+            output::write_file(path, json.as_bytes())?;
+        }
     }
-    println!(
-        "scoring {} against {} (n={}, height={}, achieved κ={}) with the {} reference",
-        a.results.display(),
+    if let Some(path) = &a.dump {
+        if is_stdout(path) {
+            let mut buf = Vec::new();
+            score::dump::write(&scored, &label, &mut buf).map_err(output::csv_error(path))?;
+            write_stdout(&buf)?;
+        } else {
+            let mut f = output::OutputFile::create(path)?;
+            score::dump::write(&scored, &label, &mut f).map_err(output::csv_error(path))?;
+            f.commit()?;
+        }
+    }
+    let text = format!(
+        "scoring {names} against {} (n={}, height={}, achieved κ={}) with the {} reference\n{}",
         file.name(),
         tree.len(),
         tree.height(),
-        sci(achieved_cond),
-        a.measure.reference.name()
+        sci(scored.achieved_cond),
+        a.measure.reference.name(),
+        scored.tables()
     );
-    print!("{}", errors_table(&scores));
-    print!("{}", verdicts_table(&scores));
-    if let Some(path) = &a.json {
-        println!("wrote {}", path.display());
+    let to_stderr = [&a.json, &a.dump]
+        .into_iter()
+        .flatten()
+        .any(|p| is_stdout(p));
+    if to_stderr {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+        for path in [&a.json, &a.dump].into_iter().flatten() {
+            println!("wrote {}", path.display());
+        }
     }
     if failures.is_empty() {
         Ok(())
@@ -242,278 +242,55 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     }
 }
 
-/// The errors of one op's results, and our algorithms' bounds judged on them.
-fn score_op(
-    s: &Scored,
-    tree: &generators::Tree,
-    weights: &[f32],
-    a: &ScoreArgs,
-    label: &dyn Fn(usize) -> Option<String>,
-    scratch: &mut Float,
-) -> OpScore {
-    let reference = Reference::compute(a.measure.reference, tree, weights, s.op);
-    let errors: Vec<NodeError> = (0..tree.len())
-        .map(|v| reference.error(v, s.values[v], scratch))
-        .collect();
-    let summary = ErrorSummary::from_errors(&errors);
-    let worst = (0..tree.len())
-        .filter(|&v| errors[v].has_rel())
-        .max_by(|&x, &y| errors[x].rel.total_cmp(&errors[y].rel).then(y.cmp(&x)))
-        .unwrap_or(0);
-    // None: an infinite distance (a NaN, or an infinity where a finite result exists).
-    let node_ulps: Vec<Option<u64>> = (0..tree.len())
-        .map(|v| metrics::ulps(s.values[v], reference.rounded_f32(v)))
-        .collect();
-    let max_ulps = node_ulps.iter().try_fold(0u64, |m, &u| u.map(|u| m.max(u)));
-    let algorithms = Algorithm::ALL
-        .into_iter()
-        .map(|algorithm| {
-            // Our algorithm's a priori bounds, judged on the other program's errors; where
-            // its own order overflows f32 (its replay is not finite), no bound applies.
-            let twin = algorithm.twin(tree, weights, s.op);
-            let b = bounds::node_bounds(tree, weights, algorithm, s.op, &twin);
-            let sum = bounds::summarize(&reference, &s.values, &errors, &b, scratch);
-            Verdict {
-                algorithm,
-                a_priori_violations: sum.bound_violations,
-                sharp_violations: sum.sharp_violations,
-                max_bound_lost_bits: sum.max_bound_lost_bits,
-                overflow_nodes: sum.overflow.total(),
-                within: sum.bound_violations == 0 && sum.sharp_violations == 0,
-            }
-        })
-        .collect();
-    let lost_bits_of = |r: f64| analysis::reference::lost_bits(r);
-    OpScore {
-        op: s.op,
-        max_rel_error: summary.max_rel_error,
-        median_rel_error: summary.median_rel_error,
-        p99_rel_error: summary.p99_rel_error,
-        max_lost_bits: summary.max_lost_bits,
-        median_lost_bits: lost_bits_of(summary.median_rel_error),
-        p99_lost_bits: lost_bits_of(summary.p99_rel_error),
-        max_ulps,
-        flagged_nodes: summary.flagged_nodes,
-        max_flagged_abs_error: summary.max_flagged_abs_error,
-        nonfinite_nodes: summary.nonfinite_nodes,
-        overflow_nodes: (0..tree.len()).filter(|&v| reference.beyond_f32(v)).count(),
-        worst: Worst {
-            vertex: worst,
-            label: label(worst),
-            cond: reference.cond(worst),
-        },
-        // Flagged nodes have no relative error: only the ulps gate judges them.
-        nodes_over_max_lost_bits: a.max_lost_bits.map(|b| {
-            errors
-                .iter()
-                .filter(|e| e.has_rel() && e.lost_bits() > b)
-                .count()
-        }),
-        nodes_over_max_ulps: a
-            .max_ulps
-            .map(|k| node_ulps.iter().filter(|u| u.is_none_or(|u| u > k)).count()),
-        algorithms,
-    }
-}
-
-/// The gates that failed, one phrase each.
-fn gate_failures(a: &ScoreArgs, scores: &[OpScore]) -> Vec<String> {
-    let mut out = Vec::new();
-    for s in scores {
-        if let (Some(b), Some(k)) = (a.max_lost_bits, s.nodes_over_max_lost_bits)
-            && k > 0
-        {
-            out.push(format!(
-                "{}: {k} node(s) lose more than --max-lost-bits {b} (max {:.2})",
-                s.op, s.max_lost_bits
-            ));
-        }
-        if let (Some(b), Some(k)) = (a.max_ulps, s.nodes_over_max_ulps)
-            && k > 0
-        {
-            out.push(format!(
-                "{}: {k} node(s) lie more than --max-ulps {b} from the correctly rounded result (max {})",
-                s.op,
-                ulps_text(s.max_ulps)
-            ));
-        }
-    }
-    out
-}
-
-fn ulps_text(u: Option<u64>) -> String {
-    u.map_or("inf".into(), |u| u.to_string())
-}
-
-/// The errors of each op: what `run` prints for our algorithms.
-fn errors_table(scores: &[OpScore]) -> String {
-    let mut out = format!(
-        "{:<8} {:>10} {:>10} {:>10} {:>8} {:>9} {:>7} {:>12} {:>9} {:>8} {:>10}  worst vertex\n",
-        "op",
-        "max rel",
-        "median",
-        "p99",
-        "max bits",
-        "max ulps",
-        "flagged",
-        "flagged abs",
-        "nonfinite",
-        "overflow",
-        "κ_v worst"
-    );
-    for s in scores {
-        let label = s.worst.label.as_ref().map(|l| format!(" ({l})"));
-        out += &format!(
-            "{:<8} {:>10} {:>10} {:>10} {:>8.2} {:>9} {:>7} {:>12} {:>9} {:>8} {:>10}  {}{}\n",
-            s.op.name(),
-            sci(s.max_rel_error),
-            sci(s.median_rel_error),
-            sci(s.p99_rel_error),
-            s.max_lost_bits,
-            ulps_text(s.max_ulps),
-            s.flagged_nodes,
-            sci(s.max_flagged_abs_error),
-            s.nonfinite_nodes,
-            s.overflow_nodes,
-            sci(s.worst.cond),
-            s.worst.vertex,
-            label.unwrap_or_default()
-        );
-    }
-    out
-}
-
-/// Whose a priori bounds the results stay within.
-fn verdicts_table(scores: &[OpScore]) -> String {
-    let mut out = String::from(
-        "whose a priori error bounds do the results stay within? (nodes above each bound)\n",
-    );
-    out += &format!(
-        "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8}  verdict\n",
-        "op", "algorithm", "a priori", "sharp", "bound bits", "overflow"
-    );
-    for s in scores {
-        for v in &s.algorithms {
-            out += &format!(
-                "{:<8} {:<21} {:>10} {:>10} {:>10.2} {:>8}  {}\n",
-                s.op.name(),
-                v.algorithm.name(),
-                v.a_priori_violations,
-                v.sharp_violations,
-                v.max_bound_lost_bits,
-                v.overflow_nodes,
-                if v.within { "within" } else { "outside" }
-            );
-        }
-    }
-    if scores
-        .iter()
-        .flat_map(|s| &s.algorithms)
-        .any(|v| v.overflow_nodes > 0)
+/// The outputs: never an input, and at most one on standard output.
+fn check_outputs(a: &ScoreArgs) -> Result<(), Error> {
+    if let (Some(j), Some(d)) = (&a.json, &a.dump)
+        && is_stdout(j)
+        && is_stdout(d)
     {
-        out += "overflow: nodes where f32 overflows in that algorithm's order (or the exact value is beyond f32's range); its bounds, which assume no overflow, are not applied there\n";
+        return Err(Error::Usage(
+            "--json - and --dump - would both write to standard output: give one a file".into(),
+        ));
     }
-    out
+    let mut inputs = vec![("the tree file of --tree", a.tree.as_path())];
+    for r in &a.results {
+        if !r.is_stdin() {
+            inputs.push(("the results file of --results", r.path.as_path()));
+        }
+    }
+    if let Some(w) = &a.file_weights.weights_file {
+        inputs.push(("the weights file of --weights-file", w.as_path()));
+    }
+    for (flag, path) in [("--json", &a.json), ("--dump", &a.dump)] {
+        if let Some(p) = path
+            && !is_stdout(p)
+        {
+            output::refuse_overwriting_inputs((flag, p), &inputs)?;
+        }
+    }
+    Ok(())
 }
 
-/// Reads `vertex,op,result` rows; every vertex of every op present must appear exactly once.
-fn read_results(path: &Path, labels: &Labels, n: usize) -> Result<Vec<Scored>, Error> {
-    let at = |line: u64, why: String| Error::Usage(format!("{}:{line}: {why}", path.display()));
-    let mut reader = csv::ReaderBuilder::new()
-        .trim(csv::Trim::All)
-        .comment(Some(b'#'))
-        .from_path(path)
-        .map_err(|e| Error::Usage(format!("{}: cannot read: {e}", path.display())))?;
-    let headers = reader.headers().map_err(|e| bad_csv(path, &e, 1))?.clone();
-    let col = |name: &str| {
-        headers
-            .iter()
-            .position(|h| h == name)
-            .ok_or_else(|| at(1, format!("no column '{name}' (expected vertex,op,result)")))
+/// Refuses results printed with too few digits (unless accepted), warns on a suspicion.
+fn precision_check(digits: &Digits, accept: bool) -> Result<Option<String>, Error> {
+    let Some(message) = digits.message() else {
+        return Ok(None);
     };
-    let (cv, co, cr) = (col("vertex")?, col("op")?, col("result")?);
-    let keys = vertex_keys(labels, n);
-    let mut scored: Vec<(Op, Vec<Option<f32>>)> = Vec::new();
-    for rec in reader.records() {
-        let rec = rec.map_err(|e| bad_csv(path, &e, headers.len()))?;
-        let line = rec.position().map_or(0, |p| p.line());
-        let field = |i: usize| rec.get(i).unwrap_or("");
-        let v = *keys
-            .get(field(cv))
-            .ok_or_else(|| at(line, format!("unknown vertex '{}'", field(cv))))?;
-        let op: Op = field(co).parse().map_err(|e: String| at(line, e))?;
-        let x: f32 = field(cr)
-            .parse()
-            .map_err(|_| at(line, format!("result '{}' is not a number", field(cr))))?;
-        let slot = match scored.iter().position(|(o, _)| *o == op) {
-            Some(i) => i,
-            None => {
-                scored.push((op, vec![None; n]));
-                scored.len() - 1
-            }
-        };
-        let cell = &mut scored[slot].1[v as usize];
-        if cell.is_some() {
-            return Err(at(
-                line,
-                format!("a second {op} result for vertex '{}'", field(cv)),
-            ));
+    match digits.verdict() {
+        Precision::TooShort if !accept => Err(Error::Usage(format!(
+            "{message} (or give --accept-low-precision)"
+        ))),
+        _ => {
+            eprintln!("warning: {message}");
+            Ok(Some(message))
         }
-        *cell = Some(x);
     }
-    if scored.is_empty() {
-        return Err(Error::Usage(format!("{}: no results", path.display())));
-    }
-    scored
-        .into_iter()
-        .map(|(op, values)| {
-            let missing = values.iter().filter(|x| x.is_none()).count();
-            if missing > 0 {
-                return Err(Error::Usage(format!(
-                    "{}: {missing} of {n} vertices have no {op} result",
-                    path.display()
-                )));
-            }
-            Ok(Scored {
-                op,
-                values: values.into_iter().map(Option::unwrap).collect(),
-            })
-        })
-        .collect()
 }
 
-/// A results file the csv reader cannot parse, as a one-line usage error naming the line.
-fn bad_csv(path: &Path, e: &csv::Error, columns: usize) -> Error {
-    let line = e.position().map_or(0, |p| p.line());
-    let why = match e.kind() {
-        csv::ErrorKind::UnequalLengths { len, .. } => format!(
-            "{len} fields, but the header has {columns} (expected vertex,op,result and no more)"
-        ),
-        csv::ErrorKind::Utf8 { .. } => "not valid UTF-8".to_string(),
-        csv::ErrorKind::Io(io) => format!("cannot read: {io}"),
-        _ => e.to_string(),
-    };
-    Error::Usage(format!("{}:{line}: {why}", path.display()))
-}
-
-/// Every way a results file may name a vertex: its label (file id or name) and, for trees whose
-/// labels are names, its index in the file's preorder.
-fn vertex_keys(labels: &Labels, n: usize) -> HashMap<String, u32> {
-    let mut keys = HashMap::with_capacity(n);
-    for v in 0..n as u32 {
-        match labels.get(v) {
-            Some(l) => {
-                keys.entry(l.to_string()).or_insert(v);
-            }
-            None => {
-                keys.entry(v.to_string()).or_insert(v);
-            }
-        }
-    }
-    if matches!(labels, Labels::None | Labels::Names { .. }) {
-        for v in 0..n as u32 {
-            keys.entry(v.to_string()).or_insert(v);
-        }
-    }
-    keys
+/// Bytes to standard output; a failed write is a one-line error.
+fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(Error::write("<stdout>"))
 }

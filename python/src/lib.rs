@@ -1,0 +1,427 @@
+//! `treefix_accuracy._core`: the Python face of the `treefix-accuracy` library API — trees,
+//! ill-conditioned weights, every treefix algorithm on the CPU or the GPU, the correctly
+//! rounded treefix and the accuracy oracle. A thin layer: arguments are converted
+//! (`convert`), the library is called with the interpreter released, and its errors become
+//! exceptions (`error`).
+
+mod convert;
+mod error;
+mod scored;
+mod tree;
+
+use analysis::{Algorithm, Op, ReferenceKind};
+use error::{AccuracyError, GpuError, input, to_py};
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use tree::Tree;
+use treefix_accuracy::score::results::parse_op;
+use treefix_accuracy::{Backend, Cpu, Gpu, ScoreOptions};
+
+/// A tree from parents[v], the parent of vertex v (-1 at the root): any 1-d integer array or
+/// sequence. Raises TreeError when it is no tree (two roots, a cycle, a parent out of
+/// range).
+#[pyfunction]
+fn tree_from_parents(py: Python<'_>, parents: &Bound<'_, PyAny>) -> PyResult<Tree> {
+    let p = convert::parents(parents)?;
+    let slice = p.as_slice();
+    let t = py
+        .detach(|| treefix_accuracy::tree_from_parents(slice))
+        .map_err(to_py)?;
+    Ok(Tree::plain(t, None))
+}
+
+/// A tree file — Newick, NEXUS, Matrix Market (its BFS spanning tree), parent array; gzip
+/// detected — read as `accuracy --tree FILE` reads it. Vertices of a Newick/NEXUS file are
+/// numbered in the file's preorder (0: the root). The file's own weights are `tree.weights`.
+/// Raises ReadError naming the file, line and column.
+#[pyfunction]
+#[pyo3(signature = (path, *, format=None, tree_index=0, root=None, forest="refuse", subnormal="refuse"))]
+fn read_tree(
+    py: Python<'_>,
+    path: PathBuf,
+    format: Option<&str>,
+    tree_index: usize,
+    root: Option<u64>,
+    forest: &str,
+    subnormal: &str,
+) -> PyResult<Tree> {
+    let options = treefix_accuracy::ReadOptions {
+        format: format.map(str::parse).transpose().map_err(input)?,
+        tree_index,
+        root,
+        forest: forest.parse().map_err(input)?,
+        subnormal: subnormal.parse().map_err(input)?,
+        memory_limit: None,
+    };
+    let file = py
+        .detach(|| treefix_accuracy::read_tree_with(&path, &options))
+        .map_err(to_py)?;
+    let (weights, weights_error) = match file.own_weights() {
+        Ok(w) => (w.map(<[f32]>::to_vec), None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    Ok(Tree {
+        source: Some(path.display().to_string()),
+        tree: file.tree,
+        labels: file.labels,
+        weights,
+        weights_error,
+    })
+}
+
+/// A generated tree of n vertices: "chain", "star", "random-recursive", "prufer",
+/// "kary:4", "broom:0.5", "caterpillar-legs", "profile:20:2"; seeded (ChaCha20), so the
+/// same seed gives the same tree on every platform.
+#[pyfunction]
+#[pyo3(signature = (topology, n, seed=1))]
+fn generate_tree(py: Python<'_>, topology: &str, n: usize, seed: u64) -> PyResult<Tree> {
+    let topo: treefix_accuracy::Topology = topology.parse().map_err(input)?;
+    let t = py
+        .detach(|| treefix_accuracy::generate_tree(&topo, n, seed))
+        .map_err(to_py)?;
+    Ok(Tree::plain(t, Some(topology.to_string())))
+}
+
+/// n float32 weights whose sum has condition number close to cond (Ogita-Rump-Oishi's
+/// GenSum, refined to hit the target), seeded: returns (weights, exact_sum, achieved_cond)
+/// as accupy's generate_ill_conditioned_sum does; exact_sum is the exact sum rounded once to
+/// float64.
+#[pyfunction]
+#[pyo3(signature = (n, cond, seed=1))]
+fn gensum(
+    py: Python<'_>,
+    n: usize,
+    cond: f64,
+    seed: u64,
+) -> PyResult<(Bound<'_, PyArray1<f32>>, f64, f64)> {
+    let g = py
+        .detach(|| treefix_accuracy::gensum(n, cond, seed))
+        .map_err(to_py)?;
+    Ok((convert::array(py, g.weights), g.exact_sum, g.cond))
+}
+
+/// The GPU, started once per process on first use.
+fn gpu() -> Result<&'static Gpu, String> {
+    static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
+    GPU.get_or_init(|| Gpu::new().map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// "cpu" (the CPU twins), "gpu" (the kernels; GpuError without an adapter) or "auto".
+fn backend(name: &str) -> PyResult<&'static dyn Backend> {
+    match name.to_ascii_lowercase().as_str() {
+        "cpu" => Ok(&Cpu),
+        "gpu" => gpu().map(|g| g as &dyn Backend).map_err(GpuError::new_err),
+        "auto" => Ok(gpu().map_or(&Cpu as &dyn Backend, |g| g as &dyn Backend)),
+        other => Err(input(format!(
+            "unknown backend '{other}' (expected cpu, gpu or auto)"
+        ))),
+    }
+}
+
+fn algorithm(name: &str) -> PyResult<Algorithm> {
+    name.to_ascii_lowercase().parse().map_err(input)
+}
+
+fn treefix<'py>(
+    py: Python<'py>,
+    tree: &Bound<'py, Tree>,
+    w: &Bound<'py, PyAny>,
+    op: Op,
+    algo: &str,
+    on: &str,
+) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    let (algo, on) = (algorithm(algo)?, backend(on)?);
+    let t = &tree.get().tree;
+    let w = convert::f32s(w, "w")?;
+    let slice = w.as_slice();
+    let out = py
+        .detach(|| treefix_accuracy::treefix(t, slice, op, algo, on))
+        .map_err(to_py)?;
+    Ok(convert::array(py, out))
+}
+
+/// Rootfix (the sum along the path root -> v, v included) of every vertex, as float32, by
+/// one of our algorithms ("sequential", "parallel", "vectorial", "vectorial-seqscan",
+/// "vectorial-chained", "vectorial-compensated", "contraction", "vectorial-exact") on
+/// backend "cpu", "gpu" or "auto". The GPU kernels give their CPU twins' bits.
+#[pyfunction]
+#[pyo3(signature = (tree, w, algorithm="sequential", backend="cpu"))]
+fn rootfix<'py>(
+    py: Python<'py>,
+    tree: &Bound<'py, Tree>,
+    w: &Bound<'py, PyAny>,
+    algorithm: &str,
+    backend: &str,
+) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    treefix(py, tree, w, Op::Rootfix, algorithm, backend)
+}
+
+/// Leaffix (the sum over v's subtree, v included) of every vertex; as rootfix.
+#[pyfunction]
+#[pyo3(signature = (tree, w, algorithm="sequential", backend="cpu"))]
+fn leaffix<'py>(
+    py: Python<'py>,
+    tree: &Bound<'py, Tree>,
+    w: &Bound<'py, PyAny>,
+    algorithm: &str,
+    backend: &str,
+) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    treefix(py, tree, w, Op::Leaffix, algorithm, backend)
+}
+
+/// The correctly rounded treefix: every vertex's exact rootfix or leaffix (op, any case),
+/// rounded once to the nearest float32.
+#[pyfunction]
+fn exact<'py>(
+    py: Python<'py>,
+    tree: &Bound<'py, Tree>,
+    w: &Bound<'py, PyAny>,
+    op: &str,
+) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    let op = parse_op(op).map_err(input)?;
+    let t = &tree.get().tree;
+    let w = convert::f32s(w, "w")?;
+    let slice = w.as_slice();
+    let out = py
+        .detach(|| treefix_accuracy::exact(t, slice, op))
+        .map_err(to_py)?;
+    Ok(convert::array(py, out))
+}
+
+/// Results and options, as score and assert_accurate take them.
+struct Judged {
+    score: treefix_accuracy::Score,
+    tree: Py<Tree>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn judge(
+    py: Python<'_>,
+    tree: &Bound<'_, Tree>,
+    w: &Bound<'_, PyAny>,
+    rootfix: Option<&Bound<'_, PyAny>>,
+    leaffix: Option<&Bound<'_, PyAny>>,
+    reference: &str,
+    max_lost_bits: Option<f64>,
+    max_ulps: Option<u64>,
+    algorithms: Option<Vec<String>>,
+) -> PyResult<Judged> {
+    let reference: ReferenceKind = reference.to_ascii_lowercase().parse().map_err(input)?;
+    let algorithms = match algorithms {
+        Some(names) => names
+            .iter()
+            .map(|a| algorithm(a))
+            .collect::<PyResult<Vec<_>>>()?,
+        None => Algorithm::ALL.to_vec(),
+    };
+    let options = ScoreOptions {
+        reference,
+        max_lost_bits,
+        max_ulps,
+        algorithms,
+    };
+    let w = convert::f32s(w, "w")?;
+    let r = rootfix.map(|r| convert::f32s(r, "rootfix")).transpose()?;
+    let l = leaffix.map(|l| convert::f32s(l, "leaffix")).transpose()?;
+    let mut results = Vec::new();
+    if let Some(r) = &r {
+        results.push((Op::Rootfix, r.as_slice()));
+    }
+    if let Some(l) = &l {
+        results.push((Op::Leaffix, l.as_slice()));
+    }
+    if results.is_empty() {
+        return Err(input("no results: give rootfix=..., leaffix=... or both"));
+    }
+    let t = tree.get();
+    let slice = w.as_slice();
+    let label = |v: usize| t.label_of(v);
+    let score = py
+        .detach(|| treefix_accuracy::score(&t.tree, slice, &results, &options, &label))
+        .map_err(to_py)?;
+    Ok(Judged {
+        score,
+        tree: tree.clone().unbind(),
+    })
+}
+
+/// Judges another program's results on tree with weights w: rootfix and/or leaffix, one
+/// float32 per vertex (numpy, a CPU torch tensor, anything with __array__ or __dlpack__).
+/// Returns a Score: s.rootfix and s.leaffix (None when not given) hold max_lost_bits,
+/// max_ulps, the per-node lost_bits, ulps and flags as arrays, and which bounds the results
+/// stay within: the order-independent ones ("any-order", "balanced") and each of our
+/// algorithms'; s.summary is the table `accuracy score` prints. Gates (max_lost_bits,
+/// max_ulps) only set s.passed; assert_accurate raises.
+#[pyfunction]
+#[pyo3(signature = (tree, w, *, rootfix=None, leaffix=None, reference="exact", max_lost_bits=None, max_ulps=None, algorithms=None))]
+#[allow(clippy::too_many_arguments)]
+fn score(
+    py: Python<'_>,
+    tree: &Bound<'_, Tree>,
+    w: &Bound<'_, PyAny>,
+    rootfix: Option<&Bound<'_, PyAny>>,
+    leaffix: Option<&Bound<'_, PyAny>>,
+    reference: &str,
+    max_lost_bits: Option<f64>,
+    max_ulps: Option<u64>,
+    algorithms: Option<Vec<String>>,
+) -> PyResult<scored::Score> {
+    let j = judge(
+        py,
+        tree,
+        w,
+        rootfix,
+        leaffix,
+        reference,
+        max_lost_bits,
+        max_ulps,
+        algorithms,
+    )?;
+    scored::to_py(py, &j.score)
+}
+
+/// For a test suite: score the results and raise AccuracyError, naming the worst vertex (the
+/// one losing the most bits; for an order-independent bound, the one furthest above it), when a node loses more than max_lost_bits, lies more than max_ulps from the correctly
+/// rounded result, or when the results leave the bound named by within ("any-order",
+/// "balanced", or one of our algorithms' names). With none of the three, within="any-order":
+/// the results must be what f32 additions of each node's own terms, in some order, can give.
+/// Returns the Score when all hold.
+#[pyfunction]
+#[pyo3(signature = (tree, w, *, rootfix=None, leaffix=None, max_lost_bits=None, max_ulps=None, within=None, reference="exact"))]
+#[allow(clippy::too_many_arguments)]
+fn assert_accurate(
+    py: Python<'_>,
+    tree: &Bound<'_, Tree>,
+    w: &Bound<'_, PyAny>,
+    rootfix: Option<&Bound<'_, PyAny>>,
+    leaffix: Option<&Bound<'_, PyAny>>,
+    max_lost_bits: Option<f64>,
+    max_ulps: Option<u64>,
+    within: Option<&str>,
+    reference: &str,
+) -> PyResult<scored::Score> {
+    let within = match (within, max_lost_bits, max_ulps) {
+        (Some(b), _, _) => Some(b.to_ascii_lowercase()),
+        (None, None, None) => Some("any-order".to_string()),
+        _ => None,
+    };
+    // Only the algorithm named, if any: the others' bounds are not asked for.
+    let algorithms = within
+        .as_deref()
+        .filter(|b| b.parse::<treefix_accuracy::OrderBound>().is_err())
+        .map(|b| vec![b.to_string()])
+        .or(Some(Vec::new()));
+    let j = judge(
+        py,
+        tree,
+        w,
+        rootfix,
+        leaffix,
+        reference,
+        max_lost_bits,
+        max_ulps,
+        algorithms,
+    )?;
+    let t = j.tree.get();
+    let mut problems = Vec::new();
+    for o in &j.score.ops {
+        let mut why = Vec::new();
+        if let (Some(b), Some(k)) = (max_lost_bits, o.nodes_over_max_lost_bits)
+            && k > 0
+        {
+            why.push(format!(
+                "{k} node(s) lose more than max_lost_bits={b} (max {:.2})",
+                o.max_lost_bits
+            ));
+        }
+        if let (Some(u), Some(k)) = (max_ulps, o.nodes_over_max_ulps)
+            && k > 0
+        {
+            why.push(format!(
+                "{k} node(s) lie more than max_ulps={u} from the correctly rounded result \
+                 (max {})",
+                treefix_accuracy::score::print::ulps_text(o.max_ulps)
+            ));
+        }
+        if let Some(b) = &within {
+            let outside = o
+                .order_bounds
+                .iter()
+                .find(|v| v.bound.name() == b)
+                .map(|v| (v.within, v.violations))
+                .or_else(|| {
+                    o.algorithms
+                        .iter()
+                        .find(|v| v.algorithm.name() == b)
+                        .map(|v| (v.within, v.a_priori_violations.max(v.sharp_violations)))
+                });
+            if let Some((false, k)) = outside {
+                why.push(format!("{k} node(s) outside the {b} bound"));
+            }
+        }
+        if !why.is_empty() {
+            // The node furthest above the order-independent bound when that failed, else
+            // the one losing the most bits.
+            let v = within
+                .as_deref()
+                .and_then(|b| b.parse::<treefix_accuracy::OrderBound>().ok())
+                .and_then(|b| {
+                    let i = treefix_accuracy::OrderBound::ALL
+                        .iter()
+                        .position(|&x| x == b)?;
+                    let bounds = &o.nodes.order_bounds[i];
+                    (0..o.nodes.abs_error.len())
+                        .filter(|&v| o.nodes.abs_error[v] > bounds[v])
+                        .max_by(|&x, &y| {
+                            (o.nodes.abs_error[x] / bounds[x])
+                                .total_cmp(&(o.nodes.abs_error[y] / bounds[y]))
+                                .then(y.cmp(&x))
+                        })
+                })
+                .unwrap_or(o.worst.vertex);
+            let label = t
+                .label_of(v)
+                .map(|l| format!(" ('{l}')"))
+                .unwrap_or_default();
+            problems.push(format!(
+                "{}: {}; worst vertex {v}{label}: result {}, correctly rounded {}, {:.2} bits \
+                 lost, {} ulps",
+                o.op,
+                why.join(", "),
+                o.nodes.values[v],
+                o.nodes.reference_f32[v],
+                o.nodes.lost_bits[v],
+                treefix_accuracy::score::print::ulps_text(o.nodes.ulps[v])
+            ));
+        }
+    }
+    if problems.is_empty() {
+        scored::to_py(py, &j.score)
+    } else {
+        Err(AccuracyError::new_err(problems.join("; ")))
+    }
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Tree>()?;
+    m.add_class::<scored::Score>()?;
+    m.add_class::<scored::OpScore>()?;
+    m.add_function(wrap_pyfunction!(tree_from_parents, m)?)?;
+    m.add_function(wrap_pyfunction!(read_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(gensum, m)?)?;
+    m.add_function(wrap_pyfunction!(rootfix, m)?)?;
+    m.add_function(wrap_pyfunction!(leaffix, m)?)?;
+    m.add_function(wrap_pyfunction!(exact, m)?)?;
+    m.add_function(wrap_pyfunction!(score, m)?)?;
+    m.add_function(wrap_pyfunction!(assert_accurate, m)?)?;
+    m.add("ALGORITHMS", treefix_accuracy::Algorithm::names())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    error::register(m)?;
+    Ok(())
+}

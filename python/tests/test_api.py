@@ -1,0 +1,186 @@
+"""The functions of treefix_accuracy: trees, weights, algorithms, the exact treefix, errors."""
+
+import os
+
+import numpy as np
+import pytest
+
+import treefix_accuracy as ta
+
+TOPOLOGIES = [
+    "chain",
+    "star",
+    "random-recursive",
+    "prufer",
+    "kary:4",
+    "broom:0.5",
+    "caterpillar-legs",
+    "profile:20:2",
+]
+
+
+def test_a_parent_array_makes_a_tree():
+    t = ta.tree_from_parents([-1, 0, 0, 1])
+    assert (len(t), t.height, t.root) == (4, 2, 0)
+    assert t.parents.tolist() == [-1, 0, 0, 1]
+    assert t.subtree_sizes.tolist() == [4, 2, 1, 1]
+    r = ta.rootfix(t, np.array([1, 2, 3, 4], dtype=np.float32))
+    assert r.tolist() == [1, 3, 4, 7]
+    assert r.dtype == np.float32
+
+
+@pytest.mark.parametrize(
+    "parents, message",
+    [
+        ([-1, -1], "two roots"),
+        ([1, 0], "no root"),
+        ([-1, 5], "outside 0..2"),
+        ([-1, 1], "its own parent"),
+        ([-1, 2, 1], "cycle"),
+        ([], "at least one vertex"),
+    ],
+)
+def test_a_bad_tree_raises_never_crashes(parents, message):
+    with pytest.raises(ta.TreeError, match=message):
+        ta.tree_from_parents(np.array(parents, dtype=np.int64))
+
+
+def test_arguments_that_do_not_fit_raise_input_errors():
+    t = ta.tree_from_parents([-1, 0, 0])
+    with pytest.raises(ta.InputError, match="2 weights for a tree of 3 vertices"):
+        ta.rootfix(t, np.ones(2, dtype=np.float32))
+    with pytest.raises(ta.InputError, match="no float32"):
+        ta.rootfix(t, np.array([0.1, 0.2, 0.3]))  # float64 values that are no f32
+    with pytest.raises(ta.InputError, match="1-d"):
+        ta.rootfix(t, np.ones((3, 1), dtype=np.float32))
+    with pytest.raises(ta.InputError, match="unknown algorithm"):
+        ta.rootfix(t, np.ones(3, dtype=np.float32), algorithm="magic")
+    with pytest.raises(ta.InputError, match="condition number"):
+        ta.gensum(10, 0.5)
+    # float64 holding f32 values, and integers, are taken exactly.
+    assert ta.rootfix(t, np.array([0.5, 1.0, 2.0])).tolist() == [0.5, 1.5, 2.5]
+    assert ta.rootfix(t, [1, 2, 3]).tolist() == [1, 3, 4]
+    assert isinstance(ta.InputError("x"), ta.TreefixError)
+
+
+def test_read_tree_reads_files_and_names_bad_lines(tmp_path):
+    p = tmp_path / "t.nwk"
+    p.write_text("((a:1,b:2)c:3,d:4)e:5;\n")
+    t = ta.read_tree(p)
+    assert len(t) == 5
+    assert t.labels == ["e", "c", "a", "b", "d"]  # preorder of the file
+    assert t.weights.tolist() == [5, 3, 1, 2, 4]
+    bad = tmp_path / "bad.nwk"
+    bad.write_text("((a:1,b:2;\n")
+    with pytest.raises(ta.ReadError, match=r"bad\.nwk:1:"):
+        ta.read_tree(bad)
+    with pytest.raises(ta.ReadError, match="cannot read"):
+        ta.read_tree(tmp_path / "missing.nwk")
+
+
+def test_gensum_gives_weights_exact_sum_and_condition_number():
+    w, exact_sum, cond = ta.gensum(1000, 1e10, seed=3)
+    assert w.dtype == np.float32 and w.shape == (1000,)
+    assert abs(cond / 1e10 - 1) < 1e-3
+    # The exact sum: math.fsum is exact for these float64-representable values.
+    import math
+
+    assert exact_sum == math.fsum(w.astype(np.float64).tolist())
+    again, _, _ = ta.gensum(1000, 1e10, seed=3)
+    assert np.array_equal(w, again)
+
+
+def nearest(x: np.float32, exact) -> bool:
+    """Whether x is an f32 nearest to the rational `exact` (either one on a tie)."""
+    from fractions import Fraction
+
+    d = abs(Fraction(float(x)) - exact)
+    for n in (np.nextafter(x, np.float32(np.inf)), np.nextafter(x, np.float32(-np.inf))):
+        if abs(Fraction(float(n)) - exact) < d:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("topology", TOPOLOGIES)
+def test_exact_is_correctly_rounded_and_vectorial_exact_agrees(topology):
+    from fractions import Fraction
+
+    t = ta.generate_tree(topology, 300, seed=2)
+    w, _, _ = ta.gensum(len(t), 1e12, seed=2)
+    leaf = ta.exact(t, w, "LEAFFIX")  # op names in any case
+    root = ta.exact(t, w, "rootfix")
+    assert np.array_equal(leaf, ta.leaffix(t, w, "vectorial-exact"))
+    assert np.array_equal(root, ta.rootfix(t, w, "vectorial-exact"))
+    # Against exact rational sums at every vertex.
+    exact_leaf = [Fraction(float(x)) for x in w]
+    for v in t.preorder[::-1]:
+        p = t.parents[v]
+        if p >= 0:
+            exact_leaf[p] += exact_leaf[v]
+    exact_root = [Fraction(0)] * len(t)
+    for v in t.preorder:
+        p = t.parents[v]
+        exact_root[v] = Fraction(float(w[v])) + (exact_root[p] if p >= 0 else 0)
+    assert all(nearest(leaf[v], exact_leaf[v]) for v in range(len(t)))
+    assert all(nearest(root[v], exact_root[v]) for v in range(len(t)))
+
+
+def test_every_algorithm_runs_on_the_cpu():
+    t = ta.generate_tree("prufer", 500, seed=5)
+    w = np.ones(len(t), dtype=np.float32)
+    for a in ta.ALGORITHMS:
+        assert np.array_equal(ta.leaffix(t, w, a), t.subtree_sizes.astype(np.float32)), a
+        assert np.array_equal(ta.rootfix(t, w, a), (t.depths + 1).astype(np.float32)), a
+
+
+class ArrayOnly:
+    """Exposes nothing but __array__ (as a CPU torch tensor does)."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __array__(self, dtype=None, copy=None):
+        return self.a if dtype is None else self.a.astype(dtype)
+
+
+class DlpackOnly:
+    """Exposes nothing but the DLPack protocol."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __dlpack__(self, **kwargs):
+        return self.a.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.a.__dlpack_device__()
+
+
+def test_array_protocols_are_accepted():
+    t = ta.generate_tree("kary:2", 31, seed=1)
+    w, _, _ = ta.gensum(31, 1e3, seed=1)
+    want = ta.exact(t, w, "leaffix")
+    assert np.array_equal(ta.exact(t, ArrayOnly(w), "leaffix"), want)
+    assert np.array_equal(ta.exact(t, DlpackOnly(w), "leaffix"), want)
+    # A strided view is made contiguous, its values kept.
+    wide = np.repeat(w, 2)[::2]
+    assert np.array_equal(ta.exact(t, wide, "leaffix"), want)
+
+
+def gpu_required():
+    return os.environ.get("TREEFIX_REQUIRE_GPU") == "1"
+
+
+def test_the_gpu_kernels_give_their_twins_bits():
+    t = ta.generate_tree("random-recursive", 5000, seed=9)
+    w, _, _ = ta.gensum(len(t), 1e8, seed=9)
+    try:
+        on_gpu = ta.leaffix(t, w, "vectorial-exact", backend="gpu")
+    except ta.GpuError as e:
+        if gpu_required():
+            raise
+        pytest.skip(f"no GPU adapter: {e}")
+    assert np.array_equal(on_gpu, ta.exact(t, w, "leaffix"))
+    for a in ["parallel", "vectorial"]:
+        got = ta.rootfix(t, w, a, backend="gpu")
+        assert np.array_equal(got.view(np.uint32), ta.rootfix(t, w, a).view(np.uint32)), a

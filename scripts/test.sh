@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The one test command (README, .ci/run): the Rust tests of the whole workspace, then the
+# Python package built into a virtual environment and its pytest suite (and stubtest of its
+# type stubs). Needs a Rust toolchain, m4, python3 with venv; PyPI for maturin, numpy,
+# pytest and mypy. Extra arguments go to `cargo test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo test --workspace "$@"
+
+# The venv lives under target/ (ignored, and removed with it).
+venv=target/python-venv
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install --quiet --upgrade "maturin>=1.9.4,<2" "numpy>=1.21" "pytest>=7" "mypy>=1.8"
+# `maturin develop` builds the extension with the workspace's dev profile, in target/, so it
+# reuses what `cargo test` built.
+(cd python && VIRTUAL_ENV="$PWD/../$venv" "../$venv/bin/maturin" develop --quiet)
+cargo build --bin accuracy
+export TREEFIX_ACCURACY_BIN="$PWD/target/debug/accuracy" TREEFIX_REQUIRE_CLI=1
+"$venv/bin/python" -m pytest python/tests -q
+"$venv/bin/python" -m mypy.stubtest treefix_accuracy._core --allowlist python/stubtest-allowlist.txt

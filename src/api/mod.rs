@@ -1,0 +1,127 @@
+//! The library API: trees, ill-conditioned weights, every treefix algorithm on the CPU or the
+//! GPU, the correctly rounded treefix, and the accuracy oracle for results computed elsewhere.
+//! Everything here is re-exported at the crate root; the Python package
+//! (`treefix_accuracy`) wraps exactly these functions.
+//!
+//! Nothing here changes the process: no signal handler, panic hook, environment variable or
+//! global allocator (those belong to the `accuracy` binary), so a host program — a Python
+//! interpreter included — can call it freely. Errors are [`Error`]s with one-line messages.
+//!
+//! # Example: grade a kernel
+//!
+//! ```
+//! use treefix_accuracy::{Algorithm, Cpu, Op, ScoreOptions};
+//!
+//! // The tree of the seed paper's Fig. 2 as a parent array (-1: the root).
+//! let tree = treefix_accuracy::tree_from_parents(&[-1, 0, 1, 1, 0, 4])?;
+//! // Ill-conditioned weights: κ = Σ|w| / |Σw| close to 1e6.
+//! let g = treefix_accuracy::gensum(tree.len(), 1e6, 7)?;
+//! assert!((g.cond / 1e6 - 1.0).abs() < 1e-3);
+//!
+//! // Our vectorial algorithm (Euler tour + scan), then the correctly rounded leaffix.
+//! let vectorial = treefix_accuracy::leaffix(&tree, &g.weights, Algorithm::VECTORIAL, &Cpu)?;
+//! let exact = treefix_accuracy::exact(&tree, &g.weights, Op::Leaffix)?;
+//! assert_eq!(exact[0] as f64, g.exact_sum as f32 as f64);
+//!
+//! // Judged like a kernel we did not write.
+//! let s = treefix_accuracy::score(
+//!     &tree,
+//!     &g.weights,
+//!     &[(Op::Leaffix, &vectorial[..])],
+//!     &ScoreOptions::default(),
+//!     &|_| None,
+//! )?;
+//! let leaffix = s.get(Op::Leaffix).unwrap();
+//! println!("{}", s.tables());
+//! assert!(leaffix.max_lost_bits >= 0.0);
+//! // The correctly rounded results lose nothing and are 0 ulps away.
+//! let perfect = treefix_accuracy::score(
+//!     &tree, &g.weights, &[(Op::Leaffix, &exact[..])], &ScoreOptions::default(), &|_| None,
+//! )?;
+//! assert_eq!(perfect.ops[0].max_ulps, Some(0));
+//! # Ok::<(), treefix_accuracy::Error>(())
+//! ```
+
+mod trees;
+mod weights;
+
+pub use trees::{generate_tree, read_tree, read_tree_with, tree_from_parents};
+pub use weights::{GenSum, gensum};
+
+use crate::Error;
+use crate::experiment::Backend;
+use analysis::{Algorithm, Op, Reference, ReferenceKind};
+use generators::Tree;
+
+/// Rootfix (the sum along the path root → v, v included) of every vertex by `algorithm`, on
+/// `backend` ([`Cpu`](crate::Cpu): the algorithm's CPU twin; a [`Gpu`](crate::Gpu): its
+/// kernel, the same bits).
+///
+/// ```
+/// use treefix_accuracy::{Algorithm, Cpu};
+/// let chain = treefix_accuracy::tree_from_parents(&[-1, 0, 1])?;
+/// let r = treefix_accuracy::rootfix(&chain, &[1.0, 2.0, 3.0], Algorithm::SEQUENTIAL, &Cpu)?;
+/// assert_eq!(r, [1.0, 3.0, 6.0]);
+/// # Ok::<(), treefix_accuracy::Error>(())
+/// ```
+pub fn rootfix(
+    tree: &Tree,
+    w: &[f32],
+    algorithm: Algorithm,
+    backend: &dyn Backend,
+) -> Result<Vec<f32>, Error> {
+    treefix(tree, w, Op::Rootfix, algorithm, backend)
+}
+
+/// Leaffix (the sum over v's subtree, v included) of every vertex; as [`rootfix`].
+pub fn leaffix(
+    tree: &Tree,
+    w: &[f32],
+    algorithm: Algorithm,
+    backend: &dyn Backend,
+) -> Result<Vec<f32>, Error> {
+    treefix(tree, w, Op::Leaffix, algorithm, backend)
+}
+
+/// `op` of every vertex by `algorithm` on `backend`. A weight vector of the wrong length, or
+/// an algorithm without a kernel on that backend (`vectorial-seqscan` on a GPU), is an error.
+pub fn treefix(
+    tree: &Tree,
+    w: &[f32],
+    op: Op,
+    algorithm: Algorithm,
+    backend: &dyn Backend,
+) -> Result<Vec<f32>, Error> {
+    check_weights(tree, w)?;
+    backend.compute(tree, w, algorithm, op)
+}
+
+/// The correctly rounded treefix: every vertex's exact rootfix or leaffix, rounded once to
+/// the nearest f32 (ties to even; ±∞ beyond f32's range). Exact whatever the weights'
+/// condition number.
+///
+/// ```
+/// use treefix_accuracy::Op;
+/// let star = treefix_accuracy::tree_from_parents(&[-1, 0, 0])?;
+/// // 1e8 + 1 − 1e8: f32 additions in any order lose the 1.
+/// let l = treefix_accuracy::exact(&star, &[1e8, 1.0, -1e8], Op::Leaffix)?;
+/// assert_eq!(l, [1.0, 1.0, -1e8]);
+/// # Ok::<(), treefix_accuracy::Error>(())
+/// ```
+pub fn exact(tree: &Tree, w: &[f32], op: Op) -> Result<Vec<f32>, Error> {
+    check_weights(tree, w)?;
+    // The exact reference (fixed point along the sequential orders), rounded once.
+    let reference = Reference::compute(ReferenceKind::Exact, tree, w, op);
+    Ok((0..tree.len()).map(|v| reference.rounded_f32(v)).collect())
+}
+
+fn check_weights(tree: &Tree, w: &[f32]) -> Result<(), Error> {
+    if w.len() != tree.len() {
+        return Err(Error::Usage(format!(
+            "{} weights for a tree of {} vertices: one weight per vertex",
+            w.len(),
+            tree.len()
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,200 @@
+//! Error bounds that hold whatever order a kernel adds a node's own terms in (docs/design.md
+//! §9.9): the yardstick for kernels we did not write, whose order we do not know.
+//!
+//! A node's sum has m terms (rootfix: the depth + 1 weights of its path; leaffix: the weights
+//! of its subtree). Any binary tree of f32 additions over exactly those terms — sequential,
+//! reversed, pairwise, children in any order, partial sums shared between nodes — makes each
+//! term go through at most m − 1 additions, so the error is at most γ_{m−1}·Σ|terms|. A
+//! balanced tree of additions makes each go through at most ⌈log₂ m⌉: γ_{⌈log₂ m⌉}·Σ|terms|.
+
+use analysis::bounds::{gamma, next_up};
+use analysis::{Op, Reference, ReferenceKind};
+use generators::Tree;
+use generators::exact_sum::EXACT_PREC;
+use rug::{Assign, Float};
+use serde::Serialize;
+
+/// The smallest |x| whose f32 rounding is ±∞: 2^128·(1 − 2^-25).
+const F32_OVERFLOW: f64 = 340_282_356_779_733_661_637_539_395_458_142_568_448.0;
+
+/// Which order-independent bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OrderBound {
+    /// γ_k·Σ|terms| with k = m − 1: any order of the node's own additions.
+    AnyOrder,
+    /// γ_k·Σ|terms| with k = ⌈log₂ m⌉: a balanced (pairwise) order over the node's terms.
+    Balanced,
+}
+
+impl OrderBound {
+    pub const ALL: [OrderBound; 2] = [OrderBound::AnyOrder, OrderBound::Balanced];
+
+    /// The name in tables, files and Python (`any-order`, `balanced`).
+    pub fn name(self) -> &'static str {
+        match self {
+            OrderBound::AnyOrder => "any-order",
+            OrderBound::Balanced => "balanced",
+        }
+    }
+
+    /// How it is formed, for the verdict line.
+    pub fn formula(self, op: Op) -> &'static str {
+        match (self, op) {
+            (OrderBound::AnyOrder, Op::Rootfix) => "γ_k·Σ|terms|, k = depth",
+            (OrderBound::AnyOrder, Op::Leaffix) => "γ_k·Σ|terms|, k = subtree size − 1",
+            (OrderBound::Balanced, Op::Rootfix) => "γ_k·Σ|terms|, k = ⌈log₂(depth + 1)⌉",
+            (OrderBound::Balanced, Op::Leaffix) => "γ_k·Σ|terms|, k = ⌈log₂(subtree size)⌉",
+        }
+    }
+
+    /// The longest chain of additions a term can go through in a sum of `terms` terms.
+    pub fn chain(self, terms: u64) -> u64 {
+        match self {
+            OrderBound::AnyOrder => terms.saturating_sub(1),
+            OrderBound::Balanced => match terms {
+                0 | 1 => 0,
+                m => u64::from(64 - (m - 1).leading_zeros()),
+            },
+        }
+    }
+}
+
+impl std::str::FromStr for OrderBound {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        OrderBound::ALL
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown bound '{s}' (expected any-order or balanced)"))
+    }
+}
+
+/// The number of terms of every node's sum: depth + 1 (rootfix) or subtree size (leaffix).
+pub fn terms(tree: &Tree, op: Op) -> Vec<u64> {
+    match op {
+        Op::Rootfix => tree.depths().iter().map(|&d| u64::from(d) + 1).collect(),
+        Op::Leaffix => tree.subtree_sizes().iter().map(|&s| u64::from(s)).collect(),
+    }
+}
+
+/// Every node's bound, rounded upward: γ_k (upward) times Σ|terms| (the reference's f64,
+/// moved one ulp up so that it is at least the exact Σ|terms|), the product one ulp up. With
+/// the double-double reference Σ|terms| is itself an f64 sum, so it is raised by 2^-30
+/// relative first (far more than 2^24 f64 additions can lose): the bound is then as good as
+/// that reference, no better.
+pub fn node_bounds(bound: OrderBound, terms: &[u64], reference: &Reference) -> Vec<f64> {
+    let slack = match reference.kind() {
+        ReferenceKind::Exact => 1.0,
+        ReferenceKind::Dd => 1.0 + 1.0 / (1u64 << 30) as f64,
+    };
+    terms
+        .iter()
+        .enumerate()
+        .map(|(v, &m)| {
+            let k = bound.chain(m);
+            let abs = reference.abs_sum_f64(v);
+            if k == 0 || abs == 0.0 {
+                return 0.0;
+            }
+            let g = gamma(k);
+            if !g.is_finite() {
+                return f64::INFINITY;
+            }
+            next_up(g * next_up(next_up(abs) * slack))
+        })
+        .collect()
+}
+
+/// How one op's results fare against one order-independent bound.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OrderVerdict {
+    pub bound: OrderBound,
+    /// Nodes whose error exceeds the bound (a non-finite result always does).
+    pub violations: usize,
+    /// The largest `lost_bits(bound / |x|)`: the most bits the bound allows any node to lose.
+    #[serde(serialize_with = "analysis::records::fields::number_or_string")]
+    pub max_bound_lost_bits: f64,
+    /// Nodes left out: the exact value is beyond f32's range, or Σ|terms| (with the bound's
+    /// growth) reaches it, so that some order of additions overflows.
+    pub overflow_nodes: usize,
+    /// No violation.
+    pub within: bool,
+}
+
+/// The results against `bounds` (one per node), with `abs_error` the f64 errors.
+pub fn verdict(
+    bound: OrderBound,
+    bounds: &[f64],
+    values: &[f32],
+    abs_error: &[f64],
+    reference: &Reference,
+) -> OrderVerdict {
+    let mut out = OrderVerdict {
+        bound,
+        violations: 0,
+        max_bound_lost_bits: 0.0,
+        overflow_nodes: 0,
+        within: true,
+    };
+    let mut scratch = Float::new(EXACT_PREC);
+    for (v, (&b, &e)) in bounds.iter().zip(abs_error).enumerate() {
+        let abs = reference.abs_sum_f64(v);
+        if reference.beyond_f32(v) || abs + b >= F32_OVERFLOW {
+            out.overflow_nodes += 1;
+            continue;
+        }
+        if exceeds(reference, v, values[v], e, b, &mut scratch) {
+            out.violations += 1;
+        }
+        let x = reference.value_f64(v);
+        if x != 0.0 {
+            let bits = analysis::reference::lost_bits(b / x.abs());
+            out.max_bound_lost_bits = out.max_bound_lost_bits.max(bits);
+        }
+    }
+    out.within = out.violations == 0;
+    out
+}
+
+/// Whether the exact error of `computed` at v exceeds `bound`: the f64 error is the exact one
+/// rounded to nearest (monotone), so only a tie needs the exact difference.
+fn exceeds(
+    reference: &Reference,
+    v: usize,
+    computed: f32,
+    abs: f64,
+    bound: f64,
+    scratch: &mut Float,
+) -> bool {
+    if abs != bound {
+        return abs > bound;
+    }
+    if reference.kind() == ReferenceKind::Dd {
+        return false;
+    }
+    scratch.assign(computed);
+    *scratch -= reference.value_exact(v);
+    scratch.abs_mut();
+    *scratch > bound
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chains_are_the_longest_paths_through_additions() {
+        let any: Vec<u64> = (1..=9).map(|m| OrderBound::AnyOrder.chain(m)).collect();
+        assert_eq!(any, [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+        let balanced: Vec<u64> = (1..=9).map(|m| OrderBound::Balanced.chain(m)).collect();
+        assert_eq!(balanced, [0, 1, 2, 2, 3, 3, 3, 3, 4]);
+    }
+
+    #[test]
+    fn the_threshold_is_where_f32_rounds_to_infinity() {
+        assert_eq!(F32_OVERFLOW, 2f64.powi(128) * (1.0 - 2f64.powi(-25)));
+        assert_eq!(F32_OVERFLOW as f32, f32::INFINITY);
+        assert_eq!(analysis::bounds::next_down(F32_OVERFLOW) as f32, f32::MAX);
+    }
+}

@@ -1,0 +1,378 @@
+//! The accuracy oracle for treefix results we did not compute: another program's per-vertex
+//! f32 rootfix or leaffix values, judged against the exact reference — errors, lost bits,
+//! ulps, flags — and against error bounds: the order-independent ones ([`any_order`]), which
+//! any correct f32 sum of each node's own terms meets, and each of our algorithms' a priori
+//! bounds. `accuracy score` prints it ([`print`]); the Python package returns it.
+
+pub mod any_order;
+pub mod dump;
+pub mod precision;
+pub mod print;
+pub mod results;
+
+use crate::Error;
+use analysis::bounds;
+use analysis::metrics::{self, ErrorSummary};
+use analysis::records::fields::number_or_string;
+use analysis::reference::lost_bits;
+use analysis::{Algorithm, ErrorClass, Op, Reference, ReferenceKind};
+use any_order::{OrderBound, OrderVerdict};
+use generators::Tree;
+use rug::Float;
+use serde::Serialize;
+
+/// What to judge the results by.
+#[derive(Debug, Clone)]
+pub struct ScoreOptions {
+    pub reference: ReferenceKind,
+    /// A node losing more bits than this fails (a node whose exact value is 0 and whose result
+    /// is not loses them all, as does a NaN or ±∞ where a finite value exists).
+    pub max_lost_bits: Option<f64>,
+    /// A node more than this many f32 ulps from the correctly rounded result fails.
+    pub max_ulps: Option<u64>,
+    /// Whose a priori bounds the results are compared with (default: every algorithm).
+    pub algorithms: Vec<Algorithm>,
+}
+
+impl Default for ScoreOptions {
+    fn default() -> Self {
+        ScoreOptions {
+            reference: ReferenceKind::Exact,
+            max_lost_bits: None,
+            max_ulps: None,
+            algorithms: Algorithm::ALL.to_vec(),
+        }
+    }
+}
+
+impl ScoreOptions {
+    /// A one-line error for a gate that is no number of bits.
+    pub fn check(&self) -> Result<(), Error> {
+        if let Some(b) = self.max_lost_bits
+            && (b.is_nan() || b < 0.0)
+        {
+            return Err(Error::Usage(format!(
+                "--max-lost-bits {b}: expected a number of bits ≥ 0"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The judgement of every op given.
+#[derive(Debug, Clone, Serialize)]
+pub struct Score {
+    pub n: usize,
+    pub height: u32,
+    #[serde(serialize_with = "number_or_string")]
+    pub achieved_cond: f64,
+    pub reference: ReferenceKind,
+    pub max_lost_bits_gate: Option<f64>,
+    pub max_ulps_gate: Option<u64>,
+    pub ops: Vec<OpScore>,
+}
+
+/// How one op's results fare: errors, ulps, and which bounds they stay within.
+#[derive(Debug, Clone, Serialize)]
+pub struct OpScore {
+    pub op: Op,
+    #[serde(serialize_with = "number_or_string")]
+    pub max_rel_error: f64,
+    #[serde(serialize_with = "number_or_string")]
+    pub median_rel_error: f64,
+    #[serde(serialize_with = "number_or_string")]
+    pub p99_rel_error: f64,
+    /// The most bits any node loses: `inf` where a result is NaN or ±∞ though a finite value
+    /// exists, or non-zero where the exact value is 0 (a flagged node).
+    #[serde(serialize_with = "number_or_string")]
+    pub max_lost_bits: f64,
+    #[serde(serialize_with = "number_or_string")]
+    pub median_lost_bits: f64,
+    #[serde(serialize_with = "number_or_string")]
+    pub p99_lost_bits: f64,
+    /// Largest distance in f32 ulps from the correctly rounded result; `"inf"` when a result
+    /// is NaN or an infinity where a finite one exists.
+    #[serde(serialize_with = "ulps_or_inf")]
+    pub max_ulps: Option<u64>,
+    pub flagged_nodes: usize,
+    #[serde(serialize_with = "number_or_string")]
+    pub max_flagged_abs_error: f64,
+    pub nonfinite_nodes: usize,
+    /// Nodes whose exact value lies beyond f32's range.
+    pub overflow_nodes: usize,
+    pub worst: Worst,
+    /// Nodes above the lost-bits / ulps gate (absent without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_over_max_lost_bits: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_over_max_ulps: Option<usize>,
+    /// The order-independent bounds: any order, then a balanced one.
+    pub order_bounds: Vec<OrderVerdict>,
+    /// Our algorithms' a priori bounds.
+    pub algorithms: Vec<Verdict>,
+    /// Every node's figures.
+    #[serde(skip)]
+    pub nodes: Nodes,
+}
+
+/// Per-node figures of one op, indexed by vertex.
+#[derive(Debug, Clone, Default)]
+pub struct Nodes {
+    /// The results judged.
+    pub values: Vec<f32>,
+    /// The exact value rounded to nearest f32 (the correctly rounded result).
+    pub reference_f32: Vec<f32>,
+    /// |x̂ − x| (+∞ for a non-finite result).
+    pub abs_error: Vec<f64>,
+    /// |x̂ − x| / |x|: +∞ for a non-finite result and for a non-zero result where x = 0; 0 for
+    /// an exact value beyond f32's range rounded correctly.
+    pub rel_error: Vec<f64>,
+    /// `max(0, log2(rel) + 24)`: +∞ where `rel_error` is.
+    pub lost_bits: Vec<f64>,
+    /// Distance in f32 ulps from `reference_f32`; None: infinitely far (a NaN, or an infinity
+    /// where a finite value exists).
+    pub ulps: Vec<Option<u64>>,
+    pub class: Vec<ErrorClass>,
+    /// κ_v = Σ|terms| / |x| (∞ where x = 0).
+    pub cond: Vec<f64>,
+    /// The order-independent bounds, as [`OrderBound::ALL`].
+    pub order_bounds: Vec<Vec<f64>>,
+}
+
+/// The node that loses the most bits (then the largest relative error; the lowest id on
+/// ties).
+#[derive(Debug, Clone, Serialize)]
+pub struct Worst {
+    pub vertex: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// κ_v of its sum.
+    #[serde(serialize_with = "number_or_string")]
+    pub cond: f64,
+}
+
+/// Whether the results stay within one of our algorithms' a priori bounds.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verdict {
+    pub algorithm: Algorithm,
+    pub a_priori_violations: usize,
+    pub sharp_violations: usize,
+    #[serde(serialize_with = "number_or_string")]
+    pub max_bound_lost_bits: f64,
+    /// Nodes where f32 overflows in that algorithm's order or the exact value is beyond
+    /// range: no bound of it applies there.
+    pub overflow_nodes: usize,
+    pub within: bool,
+}
+
+fn ulps_or_inf<S: serde::Serializer>(x: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+    match x {
+        Some(k) => s.serialize_u64(*k),
+        None => s.serialize_str("inf"),
+    }
+}
+
+/// Judges `results` (per op, one f32 per vertex) computed on `tree` from `weights`. `label`
+/// names a vertex for the worst-node line (a tree file's label).
+pub fn score(
+    tree: &Tree,
+    weights: &[f32],
+    results: &[(Op, &[f32])],
+    options: &ScoreOptions,
+    label: &dyn Fn(usize) -> Option<String>,
+) -> Result<Score, Error> {
+    options.check()?;
+    let n = tree.len();
+    if weights.len() != n {
+        return Err(Error::Usage(format!(
+            "{} weights for a tree of {n} vertices: one weight per vertex",
+            weights.len()
+        )));
+    }
+    for (i, (op, values)) in results.iter().enumerate() {
+        if values.len() != n {
+            return Err(Error::Usage(format!(
+                "{} {op} results for a tree of {n} vertices: one result per vertex",
+                values.len()
+            )));
+        }
+        if results[..i].iter().any(|(o, _)| o == op) {
+            return Err(Error::Usage(format!("two sets of {op} results")));
+        }
+    }
+    let ops = results
+        .iter()
+        .map(|&(op, values)| score_op(tree, weights, op, values, options, label))
+        .collect();
+    Ok(Score {
+        n,
+        height: tree.height(),
+        achieved_cond: crate::experiment::achieved_cond(weights),
+        reference: options.reference,
+        max_lost_bits_gate: options.max_lost_bits,
+        max_ulps_gate: options.max_ulps,
+        ops,
+    })
+}
+
+fn score_op(
+    tree: &Tree,
+    weights: &[f32],
+    op: Op,
+    values: &[f32],
+    options: &ScoreOptions,
+    label: &dyn Fn(usize) -> Option<String>,
+) -> OpScore {
+    let n = tree.len();
+    let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
+    let reference = Reference::compute(options.reference, tree, weights, op);
+    let errors: Vec<_> = (0..n)
+        .map(|v| reference.error(v, values[v], &mut scratch))
+        .collect();
+    let summary = ErrorSummary::from_errors(&errors);
+    let reference_f32: Vec<f32> = (0..n).map(|v| reference.rounded_f32(v)).collect();
+    let ulps: Vec<Option<u64>> = (0..n)
+        .map(|v| metrics::ulps(values[v], reference_f32[v]))
+        .collect();
+    // A flagged node's relative error is |x̂| / 0: every bit is lost.
+    let rel_error: Vec<f64> = errors
+        .iter()
+        .map(|e| if e.flagged() { f64::INFINITY } else { e.rel })
+        .collect();
+    let node_bits: Vec<f64> = rel_error.iter().map(|&r| lost_bits(r)).collect();
+    let worst = (0..n)
+        .max_by(|&x, &y| {
+            (node_bits[x].total_cmp(&node_bits[y]))
+                .then(rel_error[x].total_cmp(&rel_error[y]))
+                .then(y.cmp(&x))
+        })
+        .unwrap_or(0);
+    let terms = any_order::terms(tree, op);
+    let abs_error: Vec<f64> = errors.iter().map(|e| e.abs).collect();
+    let order_node_bounds: Vec<Vec<f64>> = OrderBound::ALL
+        .iter()
+        .map(|&b| any_order::node_bounds(b, &terms, &reference))
+        .collect();
+    let order_bounds = OrderBound::ALL
+        .iter()
+        .zip(&order_node_bounds)
+        .map(|(&b, nb)| any_order::verdict(b, nb, values, &abs_error, &reference))
+        .collect();
+    let algorithms = options
+        .algorithms
+        .iter()
+        .map(|&algorithm| {
+            // Our algorithm's a priori bounds, judged on the other program's errors; where
+            // its own order overflows f32 (its replay is not finite), no bound applies.
+            let twin = algorithm.twin(tree, weights, op);
+            let b = bounds::node_bounds(tree, weights, algorithm, op, &twin);
+            let sum = bounds::summarize(&reference, values, &errors, &b, &mut scratch);
+            Verdict {
+                algorithm,
+                a_priori_violations: sum.bound_violations,
+                sharp_violations: sum.sharp_violations,
+                max_bound_lost_bits: sum.max_bound_lost_bits,
+                overflow_nodes: sum.overflow.total(),
+                within: sum.bound_violations == 0 && sum.sharp_violations == 0,
+            }
+        })
+        .collect();
+    let max_ulps = ulps.iter().try_fold(0u64, |m, &u| u.map(|u| m.max(u)));
+    let max_lost_bits = if summary.flagged_nodes > 0 {
+        f64::INFINITY
+    } else {
+        summary.max_lost_bits
+    };
+    OpScore {
+        op,
+        max_rel_error: summary.max_rel_error,
+        median_rel_error: summary.median_rel_error,
+        p99_rel_error: summary.p99_rel_error,
+        max_lost_bits,
+        median_lost_bits: lost_bits(summary.median_rel_error),
+        p99_lost_bits: lost_bits(summary.p99_rel_error),
+        max_ulps,
+        flagged_nodes: summary.flagged_nodes,
+        max_flagged_abs_error: summary.max_flagged_abs_error,
+        nonfinite_nodes: summary.nonfinite_nodes,
+        overflow_nodes: (0..n).filter(|&v| reference.beyond_f32(v)).count(),
+        worst: Worst {
+            vertex: worst,
+            label: label(worst),
+            cond: reference.cond(worst),
+        },
+        nodes_over_max_lost_bits: options
+            .max_lost_bits
+            .map(|b| node_bits.iter().filter(|&&x| x > b).count()),
+        nodes_over_max_ulps: options
+            .max_ulps
+            .map(|k| ulps.iter().filter(|u| u.is_none_or(|u| u > k)).count()),
+        order_bounds,
+        algorithms,
+        nodes: Nodes {
+            values: values.to_vec(),
+            reference_f32,
+            abs_error,
+            rel_error,
+            lost_bits: node_bits,
+            ulps,
+            class: errors.iter().map(|e| e.class).collect(),
+            cond: (0..n).map(|v| reference.cond(v)).collect(),
+            order_bounds: order_node_bounds,
+        },
+    }
+}
+
+impl Score {
+    /// The score of `op`, if its results were given.
+    pub fn get(&self, op: Op) -> Option<&OpScore> {
+        self.ops.iter().find(|s| s.op == op)
+    }
+
+    /// The gates that failed, one phrase each (empty: passed).
+    pub fn failures(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for s in &self.ops {
+            if let (Some(b), Some(k)) = (self.max_lost_bits_gate, s.nodes_over_max_lost_bits)
+                && k > 0
+            {
+                let flagged = if s.flagged_nodes > 0 {
+                    format!(
+                        "; {} with exact value 0 and a non-zero result",
+                        s.flagged_nodes
+                    )
+                } else {
+                    String::new()
+                };
+                out.push(format!(
+                    "{}: {k} node(s) lose more than --max-lost-bits {b} (max {:.2}{flagged})",
+                    s.op, s.max_lost_bits
+                ));
+            }
+            if let (Some(b), Some(k)) = (self.max_ulps_gate, s.nodes_over_max_ulps)
+                && k > 0
+            {
+                out.push(format!(
+                    "{}: {k} node(s) lie more than --max-ulps {b} from the correctly rounded result (max {})",
+                    s.op,
+                    print::ulps_text(s.max_ulps)
+                ));
+            }
+        }
+        out
+    }
+
+    pub fn passed(&self) -> bool {
+        self.failures().is_empty()
+    }
+}
+
+impl OpScore {
+    /// The order-independent verdict of `bound`.
+    pub fn order_bound(&self, bound: OrderBound) -> &OrderVerdict {
+        self.order_bounds
+            .iter()
+            .find(|v| v.bound == bound)
+            .expect("every order bound is judged")
+    }
+}

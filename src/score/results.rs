@@ -1,0 +1,330 @@
+//! Reading another program's results: `vertex,op,result` CSV rows, or one op's values in
+//! vertex order as `.npy` (`rootfix=r.npy`); from a file or from standard input (`-`).
+//! Docs: docs/inputs.md, "Results files".
+
+use super::precision::Digits;
+use crate::Error;
+use analysis::Op;
+use generators::io::Labels;
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// One `--results` argument: `PATH` (CSV rows naming their op) or `OP=PATH` (`.npy`, or CSV
+/// rows of that op only); `-` is standard input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultsArg {
+    pub op: Option<Op>,
+    pub path: PathBuf,
+}
+
+impl ResultsArg {
+    pub fn is_stdin(&self) -> bool {
+        self.path.as_os_str() == "-"
+    }
+
+    /// How messages name it.
+    pub fn name(&self) -> String {
+        if self.is_stdin() {
+            "<stdin>".into()
+        } else {
+            self.path.display().to_string()
+        }
+    }
+}
+
+impl FromStr for ResultsArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if let Some((op, path)) = s.split_once('=')
+            && let Ok(op) = parse_op(op)
+        {
+            return Ok(ResultsArg {
+                op: Some(op),
+                path: path.into(),
+            });
+        }
+        Ok(ResultsArg {
+            op: None,
+            path: s.into(),
+        })
+    }
+}
+
+/// An op's name in any case (`Rootfix`, `LEAFFIX`).
+pub fn parse_op(s: &str) -> Result<Op, String> {
+    Op::ALL
+        .into_iter()
+        .find(|op| op.name().eq_ignore_ascii_case(s.trim()))
+        .ok_or_else(|| format!("unknown op '{s}' (expected rootfix or leaffix, in any case)"))
+}
+
+/// Results read, per op, with how precisely their text was printed.
+#[derive(Debug, Default)]
+pub struct ReadResults {
+    /// In the order first met.
+    pub ops: Vec<(Op, Vec<f32>)>,
+    pub digits: Digits,
+}
+
+/// The `.npy` magic: `\x93NUMPY`.
+const NPY_MAGIC: &[u8] = b"\x93NUMPY";
+
+/// Reads every source into per-op values (one per vertex): each vertex of each op present
+/// exactly once; a vertex named by a key `keys` cannot resolve is a one-line error.
+pub fn read(sources: &[ResultsArg], keys: &VertexKeys, n: usize) -> Result<ReadResults, Error> {
+    let mut out = ReadResults::default();
+    let mut slots: Vec<(Op, Vec<Option<f32>>)> = Vec::new();
+    for src in sources {
+        let bytes = if src.is_stdin() {
+            let mut b = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut b)
+                .map_err(|e| Error::Usage(format!("<stdin>: cannot read: {e}")))?;
+            b
+        } else {
+            std::fs::read(&src.path)
+                .map_err(|e| Error::Usage(format!("{}: cannot read: {e}", src.path.display())))?
+        };
+        if bytes.starts_with(NPY_MAGIC) {
+            let Some(op) = src.op else {
+                return Err(Error::Usage(format!(
+                    "{}: an .npy file holds one op's results in vertex order: say which, as \
+                     rootfix={0} or leaffix={0}",
+                    src.name()
+                )));
+            };
+            let values = read_npy(&src.name(), &bytes, n)?;
+            if slots.iter().any(|(o, _)| *o == op) {
+                return Err(Error::Usage(format!(
+                    "{}: a second set of {op} results",
+                    src.name()
+                )));
+            }
+            slots.push((op, values.into_iter().map(Some).collect()));
+        } else {
+            read_csv(src, &bytes, keys, n, &mut slots, &mut out.digits)?;
+        }
+    }
+    if slots.is_empty() {
+        let names: Vec<String> = sources.iter().map(ResultsArg::name).collect();
+        return Err(Error::Usage(format!("{}: no results", names.join(", "))));
+    }
+    let names: Vec<String> = sources.iter().map(ResultsArg::name).collect();
+    for (op, values) in slots {
+        let missing = values.iter().filter(|x| x.is_none()).count();
+        if missing > 0 {
+            return Err(Error::Usage(format!(
+                "{}: {missing} of {n} vertices have no {op} result",
+                names.join(", ")
+            )));
+        }
+        out.ops.push((
+            op,
+            values.into_iter().map(Option::unwrap_or_default).collect(),
+        ));
+    }
+    Ok(out)
+}
+
+/// `vertex,op,result` rows (header first, `#` comments); the op column may be left out when
+/// the argument names the op (`rootfix=r.csv`).
+fn read_csv(
+    src: &ResultsArg,
+    bytes: &[u8],
+    keys: &VertexKeys,
+    n: usize,
+    slots: &mut Vec<(Op, Vec<Option<f32>>)>,
+    digits: &mut Digits,
+) -> Result<(), Error> {
+    let name = src.name();
+    let at = |line: u64, why: String| Error::Usage(format!("{name}:{line}: {why}"));
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .comment(Some(b'#'))
+        .from_reader(bytes);
+    let headers = reader.headers().map_err(|e| bad_csv(&name, &e, 1))?.clone();
+    let expected = if src.op.is_some() {
+        "vertex,result (or vertex,op,result)"
+    } else {
+        "vertex,op,result"
+    };
+    let col = |h: &str| headers.iter().position(|x| x.eq_ignore_ascii_case(h));
+    let missing = |h: &str| at(1, format!("no column '{h}' (expected {expected})"));
+    let cv = col("vertex").ok_or_else(|| missing("vertex"))?;
+    let cr = col("result").ok_or_else(|| missing("result"))?;
+    let co = match (col("op"), src.op) {
+        (Some(c), _) => Some(c),
+        (None, Some(_)) => None,
+        (None, None) => return Err(missing("op")),
+    };
+    for rec in reader.records() {
+        let rec = rec.map_err(|e| bad_csv(&name, &e, headers.len()))?;
+        let line = rec.position().map_or(0, |p| p.line());
+        let field = |i: usize| rec.get(i).unwrap_or("");
+        let v = keys.resolve(field(cv)).map_err(|why| at(line, why))?;
+        let op = match co {
+            Some(c) => parse_op(field(c)).map_err(|e| at(line, e))?,
+            None => src.op.expect("checked above"),
+        };
+        if let Some(want) = src.op
+            && op != want
+        {
+            return Err(at(
+                line,
+                format!("a {op} row in results given as {want}={}", src.name()),
+            ));
+        }
+        let text = field(cr);
+        let x: f32 = text
+            .parse()
+            .map_err(|_| at(line, format!("result '{text}' is not a number")))?;
+        digits.record(text, x, || format!("{name}:{line}"));
+        let slot = match slots.iter().position(|(o, _)| *o == op) {
+            Some(i) => i,
+            None => {
+                slots.push((op, vec![None; n]));
+                slots.len() - 1
+            }
+        };
+        let cell = &mut slots[slot].1[v as usize];
+        if cell.is_some() {
+            return Err(at(
+                line,
+                format!("a second {op} result for vertex '{}'", field(cv)),
+            ));
+        }
+        *cell = Some(x);
+    }
+    Ok(())
+}
+
+/// A results file the csv reader cannot parse, as a one-line usage error naming the line.
+fn bad_csv(name: &str, e: &csv::Error, columns: usize) -> Error {
+    let line = e.position().map_or(0, |p| p.line());
+    let why = match e.kind() {
+        csv::ErrorKind::UnequalLengths { len, .. } => format!(
+            "{len} fields, but the header has {columns} (expected vertex,op,result and no more)"
+        ),
+        csv::ErrorKind::Utf8 { .. } => "not valid UTF-8".to_string(),
+        csv::ErrorKind::Io(io) => format!("cannot read: {io}"),
+        _ => e.to_string(),
+    };
+    Error::Usage(format!("{name}:{line}: {why}"))
+}
+
+/// One op's results in vertex order: a 1-d `.npy` array of n float32 values (float64 ones
+/// are taken when every value is an f32, as `x.astype(np.float64)` leaves them).
+fn read_npy(name: &str, bytes: &[u8], n: usize) -> Result<Vec<f32>, Error> {
+    let bad = |why: String| Error::Usage(format!("{name}: {why}"));
+    let npy = npyz::NpyFile::new(bytes).map_err(|e| bad(format!("not a valid .npy file: {e}")))?;
+    let shape = npy.shape().to_vec();
+    if shape != [n as u64] {
+        return Err(bad(format!(
+            "shape {shape:?}, but the tree has {n} vertices: expected a 1-d array of {n} \
+             results in vertex order"
+        )));
+    }
+    let descr = npy.dtype().descr();
+    // `descr` is the header's Python literal, quotes included: '<f4'.
+    let dtype = descr.trim_matches(['\'', '"']);
+    let as_f32 = |e: std::io::Error| bad(format!("cannot read its {dtype} data: {e}"));
+    match dtype.trim_start_matches(['<', '>', '=', '|']) {
+        "f4" => npy.into_vec::<f32>().map_err(as_f32),
+        "f8" => {
+            let wide = npy.into_vec::<f64>().map_err(as_f32)?;
+            wide.iter()
+                .enumerate()
+                .map(|(i, &x)| {
+                    let y = x as f32;
+                    if f64::from(y) == x || x.is_nan() {
+                        Ok(y)
+                    } else {
+                        Err(bad(format!(
+                            "element {i} ({x:e}) is not an f32 value: score judges f32 \
+                             results (save x.astype(np.float32))"
+                        )))
+                    }
+                })
+                .collect()
+        }
+        _ => Err(bad(format!(
+            "dtype {dtype}: expected float32 results (save x.astype(np.float32))"
+        ))),
+    }
+}
+
+/// How a results file's keys name vertices (docs/inputs.md, "Results files"): a label
+/// (Newick/NEXUS name, a file's vertex id) or the vertex's number (0..n−1, preorder of a
+/// Newick/NEXUS file). A label carried by several vertices, or a key that is one vertex's
+/// label and another's number, is refused: which one the file means cannot be told.
+pub struct VertexKeys<'a> {
+    labels: &'a Labels,
+    n: usize,
+    /// Newick/NEXUS names: the first vertex carrying each, and a second one if any.
+    names: HashMap<&'a str, (u32, Option<u32>)>,
+}
+
+impl<'a> VertexKeys<'a> {
+    pub fn new(labels: &'a Labels, n: usize) -> VertexKeys<'a> {
+        let mut names = HashMap::new();
+        if let Labels::Names { .. } = labels {
+            for v in 0..n as u32 {
+                if let Some(generators::io::Label::Name(s)) = labels.get(v) {
+                    names
+                        .entry(s)
+                        .and_modify(|e: &mut (u32, Option<u32>)| {
+                            e.1.get_or_insert(v);
+                        })
+                        .or_insert((v, None));
+                }
+            }
+        }
+        VertexKeys { labels, n, names }
+    }
+
+    /// The vertex a key names, or why none.
+    pub fn resolve(&self, key: &str) -> Result<u32, String> {
+        let number = key.parse::<u64>().ok();
+        let index = number.filter(|&k| k < self.n as u64).map(|k| k as u32);
+        let unknown = || format!("unknown vertex '{key}'");
+        match self.labels {
+            Labels::None => index.ok_or_else(unknown),
+            Labels::Names { .. } => match (self.names.get(key), index) {
+                (Some(&(a, Some(b))), _) => Err(format!(
+                    "vertex '{key}' is ambiguous: the label of vertices {a} and {b} (and \
+                     perhaps more); name them by number (0..n-1 in preorder of the file), or \
+                     give the results in vertex order (.npy)"
+                )),
+                (Some(&(a, None)), Some(i)) if i != a => Err(format!(
+                    "vertex '{key}' is ambiguous: the label of vertex {a}, and the number of \
+                     vertex {i} (0..n-1 in preorder of the file)"
+                )),
+                (Some(&(a, None)), _) => Ok(a),
+                (None, Some(i)) => Ok(i),
+                (None, None) => Err(unknown()),
+            },
+            Labels::FileIds { base, len } => match number {
+                Some(k) if k >= *base && k - base < *len as u64 => Ok((k - base) as u32),
+                // A vertex without a file id (a virtual root) by its number.
+                _ => index.filter(|&i| i as usize >= *len).ok_or_else(unknown),
+            },
+            Labels::Listed(ids) => match number.map(|k| ids.binary_search(&k)) {
+                Some(Ok(i)) => Ok(i as u32),
+                _ => index
+                    .filter(|&i| i as usize >= ids.len())
+                    .ok_or_else(unknown),
+            },
+        }
+    }
+}
+
+/// A path's display name (`-`: standard input).
+pub fn display(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".into()
+    } else {
+        path.display().to_string()
+    }
+}
