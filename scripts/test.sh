@@ -17,7 +17,9 @@ fi
 # `maturin develop` builds the extension with the workspace's dev profile, in target/, so it
 # reuses what `cargo test` built.
 (cd python && VIRTUAL_ENV="$PWD/../$venv" "../$venv/bin/maturin" develop --quiet)
-cargo build --bin accuracy
+# `cargo test --workspace` built target/debug/accuracy for the CLI tests, with the workspace's
+# features; `cargo build --bin accuracy` would resolve them again and rebuild the dependencies.
+test -x target/debug/accuracy
 export TREEFIX_ACCURACY_BIN="$PWD/target/debug/accuracy" TREEFIX_REQUIRE_CLI=1
 "$venv/bin/python" -m pytest python/tests -q
 "$venv/bin/python" -m mypy.stubtest treefix_accuracy._core --allowlist python/stubtest-allowlist.txt

@@ -5,7 +5,7 @@
 use crate::Error;
 use generators::io::{
     ForestMode, Format, Labels, ReadError, ReadOptions, Reason, Subnormal, TreeFile, WeightsFile,
-    read_tree, read_weights_bytes,
+    read_tree, read_tree_bytes, read_weights_bytes,
 };
 use generators::{ChildOrder, Rng, Tree, WeightModel};
 use serde::{Deserialize, Serialize};
@@ -180,6 +180,37 @@ impl LoadedTree {
     }
 }
 
+/// Whether a tree path names standard input (`-`).
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// A tree piped in (`--tree -`), named `<stdin>` in messages; gzip and formats are detected
+/// from the content as for a file.
+fn read_stdin_tree(opts: &ReadOptions) -> Result<TreeFile, Error> {
+    use std::io::Read;
+    let t0 = std::time::Instant::now();
+    let mut raw = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut raw)
+        .map_err(|e| Error::Usage(format!("<stdin>: cannot read: {e}")))?;
+    let mut file = read_tree_bytes(Path::new("<stdin>"), &raw, opts)?;
+    file.read_s = t0.elapsed().as_secs_f64();
+    Ok(file)
+}
+
+/// Commands that read their tree files again later (a sweep's `--resume`, a bench's) take
+/// files, not a pipe.
+pub fn refuse_stdin(command: &str, paths: &[PathBuf]) -> Result<(), Error> {
+    if paths.iter().any(|p| is_stdin(p)) {
+        return Err(Error::Usage(format!(
+            "{command} --tree -: {command} reads its tree files again to resume; save standard input to a file"
+        )));
+    }
+    Ok(())
+}
+
 /// The file name of a path (the whole path if it has none).
 pub fn display_name(path: &Path) -> String {
     path.file_name()
@@ -193,7 +224,11 @@ pub fn load(
     opts: &ReadOptions,
     weights_file: Option<&Path>,
 ) -> Result<LoadedTree, Error> {
-    let file = read_tree(path, opts)?;
+    let file = if is_stdin(path) {
+        read_stdin_tree(opts)?
+    } else {
+        read_tree(path, opts)?
+    };
     let (weights, weights_sha256) = match weights_file {
         Some(wp) => {
             // Read once: the same bytes are parsed and hashed.

@@ -28,6 +28,10 @@ pub mod score;
 pub mod sweep;
 pub mod verdict;
 
+/// The version of every JSON file the tool writes (`format_version`, first field): raised when
+/// a field changes meaning or goes away, not when one is added.
+pub const FORMAT_VERSION: u32 = 1;
+
 pub use analysis::{Algorithm, Op, ReferenceKind};
 pub use api::{
     GenSum, exact, generate_tree, gensum, leaffix, read_tree, read_tree_with, rootfix,

@@ -49,6 +49,9 @@ enum Command {
     Score(cli::score::ScoreArgs),
     /// GPU adapters and their limits.
     Info,
+    /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell), e.g.
+    /// `accuracy completions bash > /etc/bash_completion.d/accuracy`.
+    Completions { shell: clap_complete::Shell },
     /// Time per vertex of the GPU kernels on generated trees and tree files, with the copy and
     /// host↔device baselines of the same run (resumable with --out).
     Bench(cli::bench::BenchArgs),
@@ -73,6 +76,16 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Bench(a) => cli::bench::run(a),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "accuracy",
+                &mut std::io::stdout(),
+            );
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -70,6 +70,7 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
         }
     }
     // Read every file first: a bad one fails before any GPU time is spent.
+    inputs::refuse_stdin("bench", &a.trees)?;
     let opts = a.read.options();
     let files = a
         .trees

@@ -9,9 +9,9 @@ use treefix_accuracy::{Error, experiment, memory};
 
 #[derive(Args)]
 pub struct GenArgs {
-    /// Number of values.
-    #[arg(long)]
-    n: usize,
+    /// Number of values (10000, 1e6, 2^20).
+    #[arg(long, value_parser = super::parse_count)]
+    n: u64,
     /// Target condition number.
     #[arg(long, value_parser = parse_single_cond, allow_hyphen_values = true)]
     cond: f64,
@@ -23,10 +23,10 @@ pub struct GenArgs {
 }
 
 pub fn run(a: GenArgs) -> Result<(), Error> {
-    memory::check("gen", &memory::gen_weights(a.n as u64))?;
+    memory::check("gen", &memory::gen_weights(a.n))?;
     let w = a
         .weights
-        .weights(a.n, a.cond, &mut generators::rng(a.seed))?;
+        .weights(a.n as usize, a.cond, &mut generators::rng(a.seed))?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     // A closed pipe (`| head`) ends the process quietly (SIGPIPE, see main); any other

@@ -36,6 +36,7 @@ pub fn run(a: MergeArgs) -> Result<(), Error> {
         let written = sweep::files::write_report(&a.out, None)?;
         if !a.quiet {
             println!("{}", super::report::describe(&written));
+            super::report::print_answers(&written);
         }
     }
     verdict

@@ -11,6 +11,7 @@ pub mod merge;
 pub mod phases;
 pub mod report;
 pub mod run;
+pub mod run_json;
 pub mod score;
 pub mod stats;
 pub mod sweep;
@@ -19,7 +20,8 @@ use analysis::{Algorithm, Op, ReferenceKind};
 use clap::Args;
 use generators::ChildOrder;
 use generators::io::{ForestMode, Format, ReadOptions, Subnormal};
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use treefix_accuracy::Error;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
 use treefix_accuracy::gpu::BackendChoice;
@@ -213,5 +215,63 @@ pub fn parse_max_lost_bits(s: &str) -> Result<f64, String> {
         _ => Err(format!(
             "invalid threshold '{s}': expected a number of bits, 0 or more, such as 12"
         )),
+    }
+}
+
+/// A vertex count: an integer or a power of ten or two as `--cond` takes them (`1e6`,
+/// `2^20`), from 1 to 2^31.
+pub fn parse_count(s: &str) -> Result<u64, String> {
+    let bad =
+        || format!("invalid vertex count '{s}': expected an integer such as 10000, 1e6 or 2^20");
+    let t = s.trim();
+    let n = if let Ok(n) = t.parse::<u64>() {
+        n
+    } else if let Some((base, exp)) = t.split_once('^') {
+        let (base, exp) = (
+            base.parse::<u64>().map_err(|_| bad())?,
+            exp.parse::<u32>().map_err(|_| bad())?,
+        );
+        base.checked_pow(exp).ok_or_else(bad)?
+    } else {
+        // `1e6`, `2.5e5`: only when the value is a whole number.
+        let x = t.parse::<f64>().map_err(|_| bad())?;
+        if !(x.is_finite() && x.fract() == 0.0 && x >= 0.0 && x <= u64::MAX as f64) {
+            return Err(bad());
+        }
+        x as u64
+    };
+    if !(1..=1 << 31).contains(&n) {
+        return Err(format!("invalid vertex count '{s}': expected 1 to 2^31"));
+    }
+    Ok(n)
+}
+
+/// Whether an output path names standard output (`-`).
+pub fn is_stdout(p: &Path) -> bool {
+    p.as_os_str() == "-"
+}
+
+/// Bytes to standard output; a failed write is a one-line error.
+pub fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(Error::write("<stdout>"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_count;
+
+    #[test]
+    fn counts_take_integers_and_powers() {
+        assert_eq!(parse_count("10000"), Ok(10_000));
+        assert_eq!(parse_count("1e6"), Ok(1_000_000));
+        assert_eq!(parse_count("2.5e5"), Ok(250_000));
+        assert_eq!(parse_count("2^20"), Ok(1 << 20));
+        assert_eq!(parse_count("2^31"), Ok(1 << 31));
+        for bad in ["0", "1.5", "1e10", "2^32", "-3", "abc", "1e", "nan", "inf"] {
+            assert!(parse_count(bad).is_err(), "{bad} accepted");
+        }
     }
 }

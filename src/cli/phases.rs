@@ -70,9 +70,18 @@ pub fn estimate(n: usize, algos: &[Algorithm], ops: usize, threads: usize) -> f6
 impl Phases {
     /// A bar over the run; `first` names the tree's phase.
     pub fn start(first: &str) -> Phases {
+        Phases::with_bar(first, ProgressBar::new(UNITS))
+    }
+
+    /// No bar and no lines (`run --quiet`).
+    pub fn hidden(first: &str) -> Phases {
+        Phases::with_bar(first, ProgressBar::hidden())
+    }
+
+    fn with_bar(first: &str, bar: ProgressBar) -> Phases {
         let work = Arc::new(Mutex::new(Work::default()));
         let seen = Arc::clone(&work);
-        let bar = ProgressBar::new(UNITS);
+        bar.set_length(UNITS);
         bar.set_style(
             ProgressStyle::with_template("{spinner} run [{bar:30}] {elapsed}, {left}: {msg}")
                 .expect("a valid template")

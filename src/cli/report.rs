@@ -51,7 +51,15 @@ pub fn run(a: ReportArgs) -> Result<(), Error> {
     };
     let written = analysis::report::write_report(&a.dir, inputs, a.out.as_deref())?;
     println!("{}", describe(&written));
+    print_answers(&written);
     Ok(())
+}
+
+/// The report's answer, one sentence per op, as the terminal's last lines.
+pub fn print_answers(w: &analysis::report::Written) {
+    for sentence in &w.answers {
+        println!("{}", sentence.replace('`', ""));
+    }
 }
 
 /// "wrote PATH (SIZE MB, rendered in T s)".

@@ -2,8 +2,10 @@
 
 use super::allocator;
 use super::phases::{self, Phases};
+use super::run_json;
 use super::{
-    AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, parse_single_cond,
+    AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, is_stdout,
+    parse_count, parse_single_cond, write_stdout,
 };
 use analysis::limbs::ExactScale;
 use analysis::{Algorithm, ErrorClass, Op, Reference};
@@ -21,8 +23,7 @@ pub struct RunArgs {
     #[arg(long, required_unless_present = "tree", conflicts_with = "tree")]
     topology: Option<Topology>,
     /// Vertices.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 31)),
-          required_unless_present = "tree", conflicts_with = "tree")]
+    #[arg(long, value_parser = parse_count, required_unless_present = "tree", conflicts_with = "tree")]
     nodes: Option<u64>,
     /// A tree file instead of a generated topology (Newick, NEXUS, Matrix Market, parent array).
     #[arg(long, value_name = "FILE")]
@@ -42,9 +43,17 @@ pub struct RunArgs {
     ops: OpsArgs,
     #[command(flatten)]
     measure: MeasureArgs,
-    /// Write per-node results to this CSV file.
+    /// Write per-node results to this CSV file (`-`: standard output, the tables then go to
+    /// standard error).
     #[arg(long)]
     dump: Option<PathBuf>,
+    /// Write the tables as JSON here (`-`: standard output, the tables then go to standard
+    /// error): the tree, and per op and algorithm its errors and bounds.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// No progress bar and no notes on standard error: only the tables (and errors).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// A weighted tree to evaluate, and how to describe it.
@@ -132,15 +141,26 @@ fn estimate(a: &RunArgs, n: u64, name: &str, from_file: bool) -> memory::Estimat
 }
 
 pub fn run(a: RunArgs) -> Result<(), Error> {
-    if let Some(dump) = &a.dump {
-        let mut inputs = Vec::new();
-        if let Some(t) = &a.tree {
-            inputs.push(("the tree file of --tree", t.as_path()));
-        }
-        if let Some(w) = &a.file_weights.weights_file {
-            inputs.push(("the weights file of --weights-file", w.as_path()));
-        }
+    let mut inputs = Vec::new();
+    if let Some(t) = &a.tree {
+        inputs.push(("the tree file of --tree", t.as_path()));
+    }
+    if let Some(w) = &a.file_weights.weights_file {
+        inputs.push(("the weights file of --weights-file", w.as_path()));
+    }
+    if let (Some(d), Some(j)) = (&a.dump, &a.json)
+        && is_stdout(d)
+        && is_stdout(j)
+    {
+        return Err(Error::Usage(
+            "--json - and --dump - would both write to standard output: give one a file".into(),
+        ));
+    }
+    if let Some(dump) = a.dump.as_deref().filter(|p| !is_stdout(p)) {
         output::refuse_overwriting_inputs(("--dump", dump), &inputs)?;
+    }
+    if let Some(json) = a.json.as_deref().filter(|p| !is_stdout(p)) {
+        output::refuse_overwriting_inputs(("--json", json), &inputs)?;
     }
     if let (Some(t), Some(n)) = (a.topology, a.nodes) {
         allocator::preflight("run", &estimate(&a, n, &t.to_string(), false))?;
@@ -151,7 +171,10 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
         Some(_) => ("reading the tree", "read"),
         None => ("generating the tree", "generate"),
     };
-    let phases = Phases::start(first);
+    let phases = match a.quiet {
+        true => Phases::hidden(first),
+        false => Phases::start(first),
+    };
     let s = subject(&a)?;
     let threads = memory::threads();
     let n = s.tree.len();
@@ -159,6 +182,9 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     phases.tree_ready(tree_phase, n, seconds, threads);
     let backend = a.measure.backend()?;
     phases.suspend(|| {
+        if a.quiet {
+            return;
+        }
         eprintln!("backend: {}", backend.describe());
         if let Some(line) = a.measure.reference_line() {
             eprintln!("{line}");
@@ -206,7 +232,7 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     if let Some(dump) = dump {
         dump.commit()?;
     }
-    println!(
+    let header = format!(
         "{} height={} mean branching={:.1} achieved κ={} seed={}",
         s.title,
         s.tree.height(),
@@ -214,19 +240,39 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
         sci(experiment::achieved_cond(&s.weights)),
         s.seed
     );
-    print!("{}", error_summary(&measured));
-    print!("{}", bounds_summary(&measured));
-    print!("{}", overflow_summary(&measured));
+    let mut text = format!("{header}\n");
+    text += &error_summary(&measured);
+    text += &bounds_summary(&measured);
+    text += &overflow_summary(&measured);
     if a.algos.algos.contains(&Algorithm::VECTORIAL_EXACT)
         && let Some(scale) = ExactScale::for_weights(&s.weights)
     {
-        println!(
-            "vectorial-exact: fixed point of {} limb(s) of 32 bits, unit 2^{}",
+        text += &format!(
+            "vectorial-exact: fixed point of {} limb(s) of 32 bits, unit 2^{}\n",
             scale.limbs, scale.unit
         );
     }
-    if let Some(path) = &a.dump {
-        println!("wrote {}", path.display());
+    // Files first: a closed stdout ends the process at the first line printed.
+    if let Some(path) = &a.json {
+        let json = run_json::document(&s.title, &s.tree, &s.weights, s.seed, &measured);
+        let bytes = serde_json::to_string_pretty(&json).map_err(Error::json(path))? + "\n";
+        if is_stdout(path) {
+            write_stdout(bytes.as_bytes())?;
+        } else {
+            output::write_file(path, bytes.as_bytes())?;
+        }
+    }
+    if [&a.json, &a.dump]
+        .into_iter()
+        .flatten()
+        .any(|p| is_stdout(p))
+    {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+        for path in [&a.dump, &a.json].into_iter().flatten() {
+            println!("wrote {}", path.display());
+        }
     }
     let context = format!("seed {}", s.seed);
     verdict::fail_on_mismatches(&experiment::mismatch_report(&context, &measured))?;
@@ -411,10 +457,31 @@ impl Sink for RunSink<'_> {
     }
 }
 
+/// Where the dump goes: a file made visible when complete, or standard output (`-`).
+enum DumpTarget {
+    File(output::OutputFile),
+    Stdout(std::io::Stdout),
+}
+
+impl std::io::Write for DumpTarget {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            DumpTarget::File(f) => f.write(buf),
+            DumpTarget::Stdout(o) => o.write(buf),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            DumpTarget::File(f) => f.flush(),
+            DumpTarget::Stdout(o) => o.flush(),
+        }
+    }
+}
+
 /// The per-node CSV being written: one row per op × algorithm × vertex.
 struct Dump {
     path: PathBuf,
-    writer: csv::Writer<std::io::BufWriter<output::OutputFile>>,
+    writer: csv::Writer<std::io::BufWriter<DumpTarget>>,
     /// This op's baseline: its deterministic bounds and absolute errors, which the vectorial
     /// algorithms' extra bits are measured against.
     baseline: Option<Baseline>,
@@ -429,8 +496,12 @@ struct Baseline {
 
 impl Dump {
     fn create(path: &Path) -> Result<Dump, Error> {
-        let file = output::OutputFile::create(path)?;
-        let mut writer = csv::Writer::from_writer(std::io::BufWriter::new(file));
+        let target = if is_stdout(path) {
+            DumpTarget::Stdout(std::io::stdout())
+        } else {
+            DumpTarget::File(output::OutputFile::create(path)?)
+        };
+        let mut writer = csv::Writer::from_writer(std::io::BufWriter::new(target));
         writer
             .write_record(DUMP_COLUMNS)
             .map_err(output::csv_error(path))?;
@@ -516,15 +587,20 @@ impl Dump {
         Ok(())
     }
 
-    /// Makes the complete file visible.
+    /// Makes the complete file visible (standard output: flushes it).
     fn commit(self) -> Result<(), Error> {
         let path = &self.path;
-        let file = self
+        let target = self
             .writer
             .into_inner()
             .map_err(|e| Error::write(path)(e.into_error()))?
             .into_inner()
             .map_err(|e| Error::write(path)(e.into_error()))?;
-        file.commit()
+        match target {
+            DumpTarget::File(file) => file.commit(),
+            DumpTarget::Stdout(mut out) => {
+                std::io::Write::flush(&mut out).map_err(Error::write("<stdout>"))
+            }
+        }
     }
 }

@@ -3,12 +3,11 @@
 //! library's [`treefix_accuracy::score`] makes of them.
 
 use super::allocator;
-use super::{MeasureArgs, ReadArgs, WeightsFileArgs, parse_single_cond};
+use super::{MeasureArgs, ReadArgs, WeightsFileArgs, is_stdout, parse_single_cond, write_stdout};
 use analysis::Op;
 use clap::Args;
 use serde::Serialize;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use treefix_accuracy::format::sci;
 use treefix_accuracy::inputs::{self, WeightChoice};
 use treefix_accuracy::score::precision::{Digits, Verdict as Precision};
@@ -75,6 +74,7 @@ pub struct ScoreArgs {
 /// `score --json`'s document.
 #[derive(Serialize)]
 struct ScoreJson<'a> {
+    format_version: u32,
     tool: &'static str,
     version: &'static str,
     tree: String,
@@ -99,10 +99,6 @@ struct PrecisionJson {
     max_digits: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     warning: Option<String>,
-}
-
-fn is_stdout(p: &Path) -> bool {
-    p.as_os_str() == "-"
 }
 
 pub fn run(a: ScoreArgs) -> Result<(), Error> {
@@ -179,6 +175,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     // Files first: a closed stdout ends the process at the first line printed.
     if let Some(path) = &a.json {
         let doc = ScoreJson {
+            format_version: treefix_accuracy::FORMAT_VERSION,
             tool: "treefix-accuracy",
             version: env!("CARGO_PKG_VERSION"),
             tree: a.tree.display().to_string(),
@@ -252,6 +249,11 @@ fn check_outputs(a: &ScoreArgs) -> Result<(), Error> {
             "--json - and --dump - would both write to standard output: give one a file".into(),
         ));
     }
+    if inputs::is_stdin(&a.tree) && a.results.iter().any(|r| r.is_stdin()) {
+        return Err(Error::Usage(
+            "--tree - and --results - would both read standard input: give one a file".into(),
+        ));
+    }
     let mut inputs = vec![("the tree file of --tree", a.tree.as_path())];
     for r in &a.results {
         if !r.is_stdin() {
@@ -285,12 +287,4 @@ fn precision_check(digits: &Digits, accept: bool) -> Result<Option<String>, Erro
             Ok(Some(message))
         }
     }
-}
-
-/// Bytes to standard output; a failed write is a one-line error.
-fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
-    let mut out = std::io::stdout().lock();
-    out.write_all(bytes)
-        .and_then(|()| out.flush())
-        .map_err(Error::write("<stdout>"))
 }

@@ -22,7 +22,7 @@ pub struct SweepArgs {
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     trees: u64,
     /// Vertices per tree.
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=(1 << 31)))]
+    #[arg(long, default_value_t = 10_000, value_parser = super::parse_count)]
     nodes: u64,
     /// Topologies, comma-separated: chain, star, random-recursive, prufer, kary[:k], broom[:fraction],
     /// caterpillar-legs, profile[:depth[:branching]].
@@ -120,6 +120,7 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
     }
     if let (Some(written), false) = (written, quiet) {
         println!("{}", super::report::describe(&written));
+        super::report::print_answers(&written);
     }
     outcome.map(|_| ())
 }
@@ -145,6 +146,7 @@ fn prepare(a: SweepArgs) -> Result<(sweep::SweepParams, Vec<inputs::LoadedTree>,
             "--weights-file goes with exactly one --tree FILE".into(),
         ));
     }
+    inputs::refuse_stdin("sweep", &a.tree)?;
     let opts = a.read.options();
     let files = a
         .tree

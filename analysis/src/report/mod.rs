@@ -77,6 +77,9 @@ pub struct Written {
     pub bytes: usize,
     /// Loading and rendering, without writing the file (seconds).
     pub render_s: f64,
+    /// The answer's sentences, one per op (a sweep's report; empty for other pages), for the
+    /// terminal.
+    pub answers: Vec<String>,
 }
 
 /// Files a report reads besides its sweep directory's.
@@ -105,7 +108,17 @@ pub fn write_report(
     let path = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| dir.join(REPORT_FILE));
-    write_page(path, || render_dir(dir, inputs))
+    let mut answers = Vec::new();
+    let mut written = write_page(path, || {
+        let data = ReportData::load(dir, inputs)?;
+        answers = answer::answers(&data)
+            .into_iter()
+            .map(|a| a.sentence)
+            .collect();
+        html::render(&data)
+    })?;
+    written.answers = answers;
+    Ok(written)
 }
 
 /// Writes `bytes` under a temporary name beside `path`, synced, then renamed over it: a page
@@ -155,5 +168,6 @@ fn write_page(
         path,
         bytes: text.len(),
         render_s,
+        answers: Vec::new(),
     })
 }
