@@ -804,7 +804,9 @@ fn exact_scan_at_every_scale(gpu: &Gpu) {
         ("normal", weights(WeightModel::Normal, n, 3)),
     ];
     for (what, w) in &cases {
-        let limbs = analysis::limbs::ExactScale::for_weights(w).unwrap().limbs;
+        let limbs = generators::fixed::Scale::for_weights(w)
+            .unwrap()
+            .gpu_words();
         check_algos(gpu, &t, w, &[algo], &format!("{what} ({limbs} limbs)"));
     }
     let trees: Vec<Tree> = (0..3).map(|i| tree(Topology::Prufer, 2000, i)).collect();

@@ -2,8 +2,8 @@
 
 pub mod algorithms;
 pub mod bounds;
+pub mod exact;
 pub mod float_float;
-pub mod limbs;
 pub mod metrics;
 pub mod op;
 pub mod orders;

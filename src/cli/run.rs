@@ -5,10 +5,10 @@ use super::phases::Phases;
 use super::{
     AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, parse_single_cond,
 };
-use analysis::limbs::ExactScale;
 use analysis::{Algorithm, ErrorClass, Op, Reference};
 use clap::Args;
 use generators::Topology;
+use generators::fixed::Scale;
 use std::path::{Path, PathBuf};
 use treefix_accuracy::experiment::{self, InstanceSpec, Measured, Outcome, Sink};
 use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
@@ -207,11 +207,12 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     print!("{}", bounds_summary(&measured));
     print!("{}", overflow_summary(&measured));
     if a.algos.algos.contains(&Algorithm::VECTORIAL_EXACT)
-        && let Some(scale) = ExactScale::for_weights(&s.weights)
+        && let Some(scale) = Scale::for_weights(&s.weights)
     {
         println!(
             "vectorial-exact: fixed point of {} limb(s) of 32 bits, unit 2^{}",
-            scale.limbs, scale.unit
+            scale.gpu_words(),
+            scale.unit()
         );
     }
     if let Some(path) = &a.dump {
