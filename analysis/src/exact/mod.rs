@@ -27,7 +27,7 @@ use generators::exact_sum::ExactSum;
 use generators::fixed::{Fixed, Scale};
 use rayon::prelude::*;
 use values::Held;
-use walk::{Exact, WithAbs};
+use walk::{Disjoint, Exact, WithAbs};
 
 /// Calls `$body` with the limb count `$limbs` (1 to 5) as the const generic `$l`.
 #[macro_export]
@@ -131,15 +131,22 @@ pub fn half_ulp(x: f32) -> f64 {
     2f64.powi(biased.max(1) - 127 - 24)
 }
 
-/// The walk of `op` on the integers `term` makes, into `out`.
-fn walk<T: Exact>(tree: &Tree, w: &[f32], op: Op, term: impl Fn(f32) -> T + Sync, out: &mut [T]) {
+/// The walk of `op` on the integers `term` makes, each vertex's value handed to `finish`.
+fn walk<T: Exact>(
+    tree: &Tree,
+    w: &[f32],
+    op: Op,
+    term: impl Fn(f32) -> T + Sync,
+    finish: impl Fn(usize, T) + Sync,
+) {
+    let len = walk::block_len(tree.len());
     match op {
-        Op::Rootfix => walk::rootfix(tree, w, term, out),
-        Op::Leaffix => walk::leaffix(tree, w, term, out),
+        Op::Rootfix => walk::rootfix(tree, w, term, finish, len),
+        Op::Leaffix => walk::leaffix(tree, w, term, finish, len),
     }
 }
 
-fn rounded_with<R: Send + Clone>(
+fn rounded_with<R: Send + Copy + Default>(
     tree: &Tree,
     w: &[f32],
     op: Op,
@@ -149,51 +156,59 @@ fn rounded_with<R: Send + Clone>(
     let Some(scale) = Scale::for_weights(w) else {
         return vec![finish(f32::NAN, true); w.len()];
     };
-    with_limbs!(scale.limbs(), L => {
-        let mut out = vec![Fixed::<L>::ZERO; w.len()];
-        walk(tree, w, op, |x| scale.term::<L>(x), &mut out);
-        out.par_iter()
-            .map(|&k| {
-                let (x, inexact) = scale.round_f32(k);
-                finish(x, inexact)
-            })
-            .collect()
-    })
+    let mut out = vec![R::default(); w.len()];
+    let to = Disjoint::new(&mut out);
+    with_limbs!(scale.limbs(), L => walk(
+        tree,
+        w,
+        op,
+        |x| scale.term::<L>(x),
+        |v, k| {
+            let (x, inexact) = scale.round_f32(k);
+            // Each vertex is finished once.
+            unsafe { to.set(v, finish(x, inexact)) }
+        },
+    ));
+    out
 }
 
 /// [`treefix`] on the weights' scale with L limbs: the value and Σ|terms| in one walk (the
-/// magnitudes fit the same scale), then every rounding, in parallel.
+/// magnitudes fit the same scale), each vertex rounded as it is finished.
 fn scaled<const L: usize>(tree: &Tree, w: &[f32], op: Op, scale: Scale) -> ExactTreefix
 where
     Fixed<L>: Held,
 {
     let n = w.len();
-    let mut sums = vec![WithAbs(Fixed::<L>::ZERO, Fixed::ZERO); n];
-    walk(
-        tree,
-        w,
-        op,
-        |x| WithAbs(scale.term(x), scale.term(x.abs())),
-        &mut sums,
-    );
     let mut exact = vec![Fixed::<L>::ZERO; n];
     let mut rounded = vec![0f32; n];
     let mut nearest_f64 = vec![0f64; n];
     let mut abs_sums = vec![0f64; n];
-    const CHUNK: usize = 1 << 12;
-    sums.par_chunks(CHUNK)
-        .zip(exact.par_chunks_mut(CHUNK))
-        .zip(rounded.par_chunks_mut(CHUNK))
-        .zip(nearest_f64.par_chunks_mut(CHUNK))
-        .zip(abs_sums.par_chunks_mut(CHUNK))
-        .for_each(|((((s, k), r), f), a)| {
-            for (i, &WithAbs(x, m)) in s.iter().enumerate() {
-                k[i] = x;
-                r[i] = scale.to_f32(x);
-                f[i] = scale.to_f64(x);
-                a[i] = scale.to_f64(m);
-            }
-        });
+    {
+        let (k, r, f, a) = (
+            Disjoint::new(&mut exact),
+            Disjoint::new(&mut rounded),
+            Disjoint::new(&mut nearest_f64),
+            Disjoint::new(&mut abs_sums),
+        );
+        walk(
+            tree,
+            w,
+            op,
+            |x| {
+                let t = scale.term::<L>(x);
+                // |t| from t: its magnitude (the weight's own bits, exact).
+                WithAbs(t, scale.term(x.abs()))
+            },
+            // Each vertex is finished once.
+            |v, WithAbs(x, m): WithAbs<Fixed<L>>| unsafe {
+                let (nearest, x32, _) = scale.roundings(x);
+                k.set(v, x);
+                r.set(v, x32);
+                f.set(v, nearest);
+                a.set(v, scale.to_f64(m));
+            },
+        );
+    }
     ExactTreefix {
         exact: Fixed::<L>::held(scale, exact),
         rounded,
@@ -205,8 +220,11 @@ where
 /// The sign of exact zeros: −0 where every term of the sum is −0. Counts, by the same walk,
 /// each vertex's terms that are not −0.
 fn signed_zeros(tree: &Tree, w: &[f32], op: Op, out: &mut ExactTreefix) {
-    let mut others = vec![Fixed::<1>::ZERO; w.len()];
     let not_negative_zero = Fixed::<1>::from_words_u32(&[1], 0);
+    let (r, f) = (
+        Disjoint::new(&mut out.rounded),
+        Disjoint::new(&mut out.nearest_f64),
+    );
     walk(
         tree,
         w,
@@ -218,14 +236,16 @@ fn signed_zeros(tree: &Tree, w: &[f32], op: Op, out: &mut ExactTreefix) {
                 not_negative_zero
             }
         },
-        &mut others,
+        // Each vertex is finished once.
+        |v, others: Fixed<1>| {
+            if others.is_zero() {
+                unsafe {
+                    r.set(v, -0.0);
+                    f.set(v, -0.0);
+                }
+            }
+        },
     );
-    for (v, count) in others.iter().enumerate() {
-        if count.is_zero() {
-            out.rounded[v] = -0.0;
-            out.nearest_f64[v] = -0.0;
-        }
-    }
 }
 
 /// [`treefix`] where a weight is not finite: [`ExactSum`]s along the sequential orders.

@@ -2,7 +2,7 @@
 //! MPFR's sums; the signs of exact zeros. (Its roundings against MPFR: the reference's tests
 //! and `tests/exact.rs`.)
 
-use super::walk::{leaffix_in_blocks, rootfix_in_blocks};
+use super::walk::{self as walks, Disjoint};
 use super::*;
 use generators::{ChildOrder, Topology, WeightModel};
 use rug::Float;
@@ -36,11 +36,24 @@ fn mpfr(tree: &Tree, w: &[f32], op: Op) -> Vec<Float> {
 /// The walk of `op` with blocks of `len` on 3 limbs.
 fn walk_in_blocks(tree: &Tree, w: &[f32], op: Op, scale: Scale, len: usize) -> Vec<Fixed<3>> {
     let mut out = vec![Fixed::<3>::ZERO; w.len()];
-    let term = |x| scale.term::<3>(x);
-    match op {
-        Op::Rootfix => rootfix_in_blocks(tree, w, term, &mut out, len),
-        Op::Leaffix => leaffix_in_blocks(tree, w, term, &mut out, len),
+    let mut finished = vec![0u8; w.len()];
+    {
+        let (to, count) = (Disjoint::new(&mut out), Disjoint::new(&mut finished));
+        let term = |x| scale.term::<3>(x);
+        // Each vertex once: counted.
+        let finish = |v, k| unsafe {
+            to.set(v, k);
+            count.set(v, count.get(v) + 1);
+        };
+        match op {
+            Op::Rootfix => walks::rootfix(tree, w, term, finish, len),
+            Op::Leaffix => walks::leaffix(tree, w, term, finish, len),
+        }
     }
+    assert!(
+        finished.iter().all(|&c| c == 1),
+        "every vertex finished once"
+    );
     out
 }
 

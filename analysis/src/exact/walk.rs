@@ -21,6 +21,7 @@
 
 use generators::Tree;
 use rayon::prelude::*;
+use std::marker::PhantomData;
 use std::ops::Add;
 
 /// A value the walks add: a fixed-point integer, or a pair of them.
@@ -55,7 +56,7 @@ const MIN_BLOCK: usize = 1 << 15;
 const BLOCKS_PER_THREAD: usize = 4;
 
 /// The block length for `n` vertices on the current rayon pool.
-fn block_len(n: usize) -> usize {
+pub(crate) fn block_len(n: usize) -> usize {
     let threads = rayon::current_num_threads();
     if threads == 1 {
         return n.max(1);
@@ -63,59 +64,69 @@ fn block_len(n: usize) -> usize {
     n.div_ceil(threads * BLOCKS_PER_THREAD).max(MIN_BLOCK)
 }
 
-/// Writes `out[v]` of many blocks at once: every vertex lies in exactly one block, so no two
-/// threads write the same element.
-#[derive(Clone, Copy)]
-struct Scatter<T>(*mut T);
-unsafe impl<T: Send> Send for Scatter<T> {}
-unsafe impl<T: Send> Sync for Scatter<T> {}
+/// A vector written (and read) by many threads at once, each element by one of them: the
+/// walks' per-vertex outputs, every vertex lying in exactly one block.
+pub(crate) struct Disjoint<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    _borrow: PhantomData<&'a mut [T]>,
+}
 
-impl<T: Copy> Scatter<T> {
-    /// # Safety
-    /// `i` is in bounds, and no other thread reads or writes element `i` meanwhile.
-    #[inline(always)]
-    unsafe fn get(self, i: usize) -> T {
-        unsafe { *self.0.add(i) }
+unsafe impl<T: Send> Send for Disjoint<'_, T> {}
+unsafe impl<T: Send> Sync for Disjoint<'_, T> {}
+
+impl<'a, T: Copy> Disjoint<'a, T> {
+    pub(crate) fn new(v: &'a mut [T]) -> Self {
+        Disjoint {
+            ptr: v.as_mut_ptr(),
+            len: v.len(),
+            _borrow: PhantomData,
+        }
     }
+
     /// # Safety
-    /// As [`Scatter::get`].
+    /// No other thread writes element `i` meanwhile.
     #[inline(always)]
-    unsafe fn set(self, i: usize, x: T) {
-        unsafe { *self.0.add(i) = x }
+    pub(crate) unsafe fn get(&self, i: usize) -> T {
+        assert!(i < self.len);
+        unsafe { *self.ptr.add(i) }
+    }
+
+    /// # Safety
+    /// No other thread reads or writes element `i` meanwhile.
+    #[inline(always)]
+    pub(crate) unsafe fn set(&self, i: usize, x: T) {
+        assert!(i < self.len);
+        unsafe { *self.ptr.add(i) = x }
     }
 }
 
-/// Every vertex's rootfix (the sum of the weights on its root path) into `out`, `term` making
-/// each weight's integer.
+/// Every vertex's rootfix (the sum of the weights on its root path), handed to `finish` once
+/// per vertex (from any thread), `term` making each weight's integer; blocks of `len`
+/// vertices of the preorder ([`block_len`]).
 pub(crate) fn rootfix<T: Exact>(
     tree: &Tree,
     w: &[f32],
     term: impl Fn(f32) -> T + Sync,
-    out: &mut [T],
-) {
-    rootfix_in_blocks(tree, w, term, out, block_len(tree.len()));
-}
-
-/// [`rootfix`] with blocks of `len` vertices of the preorder.
-pub(crate) fn rootfix_in_blocks<T: Exact>(
-    tree: &Tree,
-    w: &[f32],
-    term: impl Fn(f32) -> T + Sync,
-    out: &mut [T],
+    finish: impl Fn(usize, T) + Sync,
     len: usize,
 ) {
-    assert_eq!((tree.len(), w.len()), (out.len(), out.len()));
+    assert_eq!(tree.len(), w.len());
     let pre = tree.preorder();
-    let scatter = Scatter(out.as_mut_ptr());
-    // Pass 1: each block from zero at its anchors.
+    if pre.len() <= len {
+        // One block: every value is final as it is made.
+        rootfix_block(tree, w, &term, pre, 0, &finish);
+        return;
+    }
+    // Pass 1: each block from zero at its anchors, the local values kept.
+    let mut local = vec![T::ZERO; pre.len()];
+    let local = Disjoint::new(&mut local);
+    let store = |v: usize, x: T| unsafe { local.set(v, x) };
     let segments: Vec<Vec<Segment>> = pre
         .par_chunks(len)
         .enumerate()
-        .map(|(b, block)| unsafe { rootfix_block(tree, w, &term, block, b * len, scatter) })
+        .map(|(b, block)| rootfix_block(tree, w, &term, block, b * len, &store))
         .collect();
-    if segments.len() == 1 {
-        return;
-    }
     // Every anchor lies in an earlier block: its value is its own segment's base plus its
     // local value, settled block by block.
     let (open, depth) = (tree.open(), tree.depths());
@@ -131,27 +142,23 @@ pub(crate) fn rootfix_in_blocks<T: Exact>(
                 let pos = (open[x] as usize + depth[x] as usize) / 2;
                 let (b, theirs) = (pos / len, &segments[pos / len]);
                 let j = theirs.partition_point(|t| t.start as usize <= pos) - 1;
-                // Pass 2 has not run: out[x] is x's local value.
-                bases[b][j] + unsafe { scatter.get(x) }
+                bases[b][j] + unsafe { local.get(x) }
             })
             .collect();
         bases.push(mine);
     }
-    // Pass 2: each segment's base added to its vertices.
+    // Pass 2: each vertex's local value plus its segment's base.
     pre.par_chunks(len)
         .zip(&segments)
         .zip(&bases)
         .enumerate()
         .for_each(|(b, ((block, segs), bases))| {
             for (k, (s, &base)) in segs.iter().zip(bases).enumerate() {
-                if s.anchor == generators::NO_PARENT {
-                    continue;
-                }
                 let end = segs
                     .get(k + 1)
                     .map_or(block.len(), |t| t.start as usize - b * len);
                 for &v in &block[s.start as usize - b * len..end] {
-                    unsafe { scatter.set(v as usize, base + scatter.get(v as usize)) };
+                    finish(v as usize, base + unsafe { local.get(v as usize) });
                 }
             }
         });
@@ -165,30 +172,34 @@ struct Segment {
     anchor: u32,
 }
 
-/// Pass 1 of rootfix on the block `block` of the preorder, starting at position `start`.
-///
-/// # Safety
-/// `out` has one element per vertex, and no other thread touches this block's vertices.
-unsafe fn rootfix_block<T: Exact>(
+/// Pass 1 of rootfix on the block `block` of the preorder, starting at position `start`: each
+/// vertex's sum from its segment's anchor down, handed to `store`.
+fn rootfix_block<T: Exact>(
     tree: &Tree,
     w: &[f32],
     term: &impl Fn(f32) -> T,
     block: &[u32],
     start: usize,
-    out: Scatter<T>,
+    store: &impl Fn(usize, T),
 ) -> Vec<Segment> {
     let (depth, parents) = (tree.depths(), tree.parents());
     let mut segments = Vec::new();
-    // The block's vertices on the current root path, of depths top, top + 1, ….
-    let mut path: Vec<T> = Vec::new();
+    // The block's vertices on the current root path by depth: path[d − top] is the one of
+    // depth d (entries past the current vertex's depth are stale).
+    let mut path: Vec<T> = vec![T::ZERO; 64];
     let mut top = u32::MAX;
     for (i, &v) in block.iter().enumerate() {
         let d = depth[v as usize];
         let t = term(w[v as usize]);
         let r = if d > top {
             // The parent, at depth d − 1, is on the path.
-            path.truncate((d - top) as usize);
-            *path.last().expect("the parent is on the path") + t
+            let at = (d - top) as usize;
+            if at == path.len() {
+                path.resize(2 * at, T::ZERO);
+            }
+            let r = path[at - 1] + t;
+            path[at] = r;
+            r
         } else {
             // The parent lies before the block: a new anchor if shallower than the last.
             if d < top {
@@ -198,48 +209,41 @@ unsafe fn rootfix_block<T: Exact>(
                 });
                 top = d;
             }
-            path.clear();
+            path[0] = t;
             t
         };
-        path.push(r);
-        unsafe { out.set(v as usize, r) };
+        store(v as usize, r);
     }
     segments
 }
 
-/// Every vertex's leaffix (the sum of its subtree's weights) into `out`, `term` making each
-/// weight's integer.
+/// Every vertex's leaffix (the sum of its subtree's weights), handed to `finish` once per
+/// vertex (from any thread), `term` making each weight's integer; blocks of `len` vertices of
+/// the preorder ([`block_len`]).
 pub(crate) fn leaffix<T: Exact>(
     tree: &Tree,
     w: &[f32],
     term: impl Fn(f32) -> T + Sync,
-    out: &mut [T],
-) {
-    leaffix_in_blocks(tree, w, term, out, block_len(tree.len()));
-}
-
-/// [`leaffix`] with blocks of `len` vertices of the preorder.
-pub(crate) fn leaffix_in_blocks<T: Exact>(
-    tree: &Tree,
-    w: &[f32],
-    term: impl Fn(f32) -> T + Sync,
-    out: &mut [T],
+    finish: impl Fn(usize, T) + Sync,
     len: usize,
 ) {
-    assert_eq!((tree.len(), w.len()), (out.len(), out.len()));
+    assert_eq!(tree.len(), w.len());
     let pre = tree.preorder();
-    let scatter = Scatter(out.as_mut_ptr());
+    if pre.len() <= len {
+        leaffix_block(tree, w, &term, pre, None, &finish);
+        return;
+    }
+    let mut local = vec![T::ZERO; pre.len()];
+    let local = Disjoint::new(&mut local);
+    let store = |v: usize, x: T| unsafe { local.set(v, x) };
     let blocks: Vec<LeafBlock<T>> = pre
         .par_chunks(len)
         .enumerate()
         .map(|(b, block)| {
             let next = pre.get((b + 1) * len).copied();
-            unsafe { leaffix_block(tree, w, &term, block, next, scatter) }
+            leaffix_block(tree, w, &term, block, next, &store)
         })
         .collect();
-    if blocks.len() == 1 {
-        return;
-    }
     // From the last block back: `points` holds, by ascending depth, what the blocks after
     // sent to the ancestors of the current block's first vertex (an ancestor at depth d gets
     // every point at depth ≥ d). A block takes the points at its own depths or deeper (they
@@ -260,12 +264,12 @@ pub(crate) fn leaffix_in_blocks<T: Exact>(
         carried.push(mine);
     }
     carried.reverse();
-    blocks
-        .par_iter()
+    pre.par_chunks(len)
+        .zip(&blocks)
         .zip(&carried)
-        .for_each(|(block, carried)| {
+        .for_each(|((vertices, block), carried)| {
             // The spine from its deepest vertex up, each adding the points at its depth or
-            // deeper.
+            // deeper; then every vertex is final.
             let (mut sum, mut j) = (T::ZERO, carried.len());
             for &(v, d) in &block.spine {
                 while j > 0 && carried[j - 1].0 >= d {
@@ -273,10 +277,13 @@ pub(crate) fn leaffix_in_blocks<T: Exact>(
                     j -= 1;
                 }
                 if j < carried.len() {
-                    unsafe { scatter.set(v as usize, sum + scatter.get(v as usize)) };
+                    unsafe { local.set(v as usize, sum + local.get(v as usize)) };
                 }
             }
             debug_assert_eq!(j, 0, "every point lands on the spine");
+            for &v in vertices {
+                finish(v as usize, unsafe { local.get(v as usize) });
+            }
         });
 }
 
@@ -299,23 +306,20 @@ struct LeafBlock<T> {
     spine: Vec<(u32, u32)>,
 }
 
-/// Pass 1 of leaffix on the block `block` of the preorder, walked backwards; `next` is the
-/// first vertex of the block after it.
-///
-/// # Safety
-/// `out` has one element per vertex, and no other thread touches this block's vertices.
-unsafe fn leaffix_block<T: Exact>(
+/// Pass 1 of leaffix on the block `block` of the preorder, walked backwards, each vertex's
+/// block-local subtree sum handed to `store`; `next` is the first vertex of the block after it.
+fn leaffix_block<T: Exact>(
     tree: &Tree,
     w: &[f32],
     term: &impl Fn(f32) -> T,
     block: &[u32],
     next: Option<u32>,
-    out: Scatter<T>,
+    store: &impl Fn(usize, T),
 ) -> LeafBlock<T> {
     let depth = tree.depths();
     // Finished subtrees whose parent is not reached yet: backwards in preorder, the children
     // of v are the entries of depth d + 1 on top when v is reached.
-    let mut finished: Vec<(u32, T)> = Vec::new();
+    let mut finished: Vec<(u32, T)> = Vec::with_capacity(64);
     let mut spine = Vec::new();
     // The depth of the next spine vertex to find: the ancestor of `next` at that depth is the
     // first vertex of that depth met backwards.
@@ -331,7 +335,7 @@ unsafe fn leaffix_block<T: Exact>(
             finished.pop();
         }
         finished.push((d, acc));
-        unsafe { out.set(v as usize, acc) };
+        store(v as usize, acc);
         min_depth = min_depth.min(d);
         if d as i64 == wanted {
             spine.push((v, d));

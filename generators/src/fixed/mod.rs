@@ -55,24 +55,33 @@ impl<const L: usize> Default for Fixed<L> {
 impl<const L: usize> Fixed<L> {
     pub const ZERO: Fixed<L> = Fixed { limbs: [0; L] };
 
-    /// A finite `x` in units of 2^unit; its lowest bit must not be below the unit, nor its
-    /// magnitude reach 2^(64·L − 1 + unit).
-    #[inline]
-    pub fn from_f32_at(x: f32, unit: i32) -> Fixed<L> {
-        let Some((low, _, m)) = bit_range(x) else {
-            return Fixed::ZERO;
-        };
-        let shift = (low - unit) as u32;
+    /// [`Fixed::from_f32_at`] for a finite `x`, without a branch (on the exponent's
+    /// subnormal and zero cases): the terms of a walk.
+    #[inline(always)]
+    pub fn from_finite_f32_at(x: f32, unit: i32) -> Fixed<L> {
+        debug_assert!(x.is_finite());
+        let bits = x.to_bits();
+        let biased = (bits >> 23) & 0xff;
+        // A subnormal's (and a zero's) significand has no implicit one and the exponent of
+        // field 1; a zero's is 0, and so is its integer (its shift, which may be below the
+        // unit, clamped to 0).
+        let m = (bits & 0x7f_ffff) | ((biased != 0) as u32) << 23;
+        let shift = (biased.max(1) as i32 - 150 - unit).max(0) as u32;
+        Self::signed(m, shift, ((bits as i32) >> 31) as i64)
+    }
+
+    /// (m·2^shift ^ s) − s: m·2^shift, negated where s is all ones.
+    #[inline(always)]
+    fn signed(m: u32, shift: u32, s: i64) -> Fixed<L> {
         if L == 1 {
             let k = (m as i64) << shift;
             let mut limbs = [0u64; L];
-            limbs[0] = if x.is_sign_negative() { -k } else { k } as u64;
+            limbs[0] = ((k ^ s) - s) as u64;
             return Fixed { limbs };
         }
         if L == 2 {
-            // In one i128: measured 1.3× the limb selects below (n = 10^5 rootfix 115 against
-            // 89 M additions/s).
-            let k = ((m as i128) << shift) * if x.is_sign_negative() { -1 } else { 1 };
+            let k = (m as i128) << shift;
+            let k = (k ^ s as i128) - s as i128;
             let mut limbs = [0u64; L];
             limbs[0] = k as u64;
             limbs[1] = (k >> 64) as u64;
@@ -81,20 +90,38 @@ impl<const L: usize> Fixed<L> {
         let wide = (m as u128) << (shift % 64);
         let at = (shift / 64) as usize;
         // Every limb chosen by comparison rather than stored at a computed index: the loop
-        // unrolls into selects and the value stays in registers.
+        // unrolls into selects and the value stays in registers. The sign as above: every
+        // limb complemented, then one added with carry.
         let (lo, hi) = (wide as u64, (wide >> 64) as u64);
+        let s = s as u64;
         let mut limbs = [0u64; L];
+        let mut carry = s & 1;
         for (i, limb) in limbs.iter_mut().enumerate() {
-            *limb = if i == at {
+            let x = if i == at {
                 lo
             } else if i == at + 1 {
                 hi
             } else {
                 0
             };
+            let (y, c) = (x ^ s).overflowing_add(carry);
+            *limb = y;
+            carry = c as u64;
         }
-        let f = Fixed { limbs };
-        if x.is_sign_negative() { -f } else { f }
+        Fixed { limbs }
+    }
+
+    /// A finite `x` in units of 2^unit; its lowest bit must not be below the unit, nor its
+    /// magnitude reach 2^(64·L − 1 + unit).
+    #[inline(always)]
+    pub fn from_f32_at(x: f32, unit: i32) -> Fixed<L> {
+        let Some((low, _, m)) = bit_range(x) else {
+            return Fixed::ZERO;
+        };
+        let shift = (low - unit) as u32;
+        // The sign applied without a branch: the signs of ill-conditioned weights are random,
+        // and a mispredicted branch per term cost more than the rest of the addition.
+        Self::signed(m, shift, ((x.to_bits() as i32) >> 31) as i64)
     }
 
     /// The limbs, least significant first (two's complement).
@@ -122,15 +149,62 @@ impl<const L: usize> Fixed<L> {
         }
     }
 
-    /// k as an i64 when it fits one (the common case of the fast paths below).
+    /// k as an i128 when it fits one (always for L ≤ 2: the fast paths below).
     #[inline(always)]
-    fn small(&self) -> Option<i64> {
-        let low = self.limbs[0] as i64;
-        let extension = (low >> 63) as u64;
-        self.limbs[1..]
+    fn small(&self) -> Option<i128> {
+        if L == 1 {
+            return Some(self.limbs[0] as i64 as i128);
+        }
+        let low = ((self.limbs[1] as u128) << 64 | self.limbs[0] as u128) as i128;
+        let extension = (low >> 127) as u64;
+        self.limbs[2..]
             .iter()
             .all(|&x| x == extension)
             .then_some(low)
+    }
+
+    /// |k| of a k that fits an i128, normalised: its leading 64 bits (the leading one at bit
+    /// 63, or 0 for k = 0), whether any bit below them is set, and the exponent of bit 0 of
+    /// those 64 (|k| = top·2^e when nothing is below).
+    #[inline(always)]
+    fn normalised(k: i128) -> (u64, bool, i32) {
+        let mag = k.unsigned_abs();
+        let lz = mag.leading_zeros();
+        let norm = mag.wrapping_shl(lz);
+        ((norm >> 64) as u64, norm as u64 != 0, 64 - lz as i32)
+    }
+
+    /// (top, below, e) of [`Fixed::normalised`] rounded to odd at 64 − `spare` bits, times
+    /// 2^unit, as an f64 (exact: fewer than 54 bits) with the sign of k.
+    #[inline(always)]
+    fn odd_f64((top, below, e): (u64, bool, i32), spare: u32, unit: i32, negative: bool) -> f64 {
+        let dropped = (top & ((1u64 << spare) - 1) != 0) | below;
+        let m = (top >> spare) | dropped as u64;
+        // m < 2^(64 − spare) ≤ 2^55: exact through i64, and in f64 once rounded by the
+        // conversion (at most 53 bits); the scaling by a power of two is exact (the value is
+        // at least 2^-149, far from f64's subnormals). The sign set without a branch (random
+        // signs mispredict).
+        let x = (m as i64 as f64) * pow2(e + spare as i32 + unit);
+        f64::from_bits(x.to_bits() | (negative as u64) << 63)
+    }
+
+    /// k·2^unit rounded to the nearest f64 and (through rounding to odd) to the nearest f32,
+    /// ties to even, with whether the f32 rounding changed the value: one normalisation for
+    /// all three. As [`Fixed::to_f64_at`] and [`Fixed::round_f32_at`].
+    #[inline(always)]
+    pub fn roundings_at(self, unit: i32) -> (f64, f32, bool) {
+        match self.small() {
+            Some(k) => {
+                let n = Self::normalised(k);
+                let odd = Self::odd_f64(n, 11, unit, k < 0);
+                let x = odd as f32;
+                (Self::odd_f64(n, 9, unit, k < 0), x, x as f64 != odd)
+            }
+            None => {
+                let (x, inexact) = self.round_f32_at(unit);
+                (self.to_f64_at(unit), x, inexact)
+            }
+        }
     }
 
     /// The leading 64 bits of the magnitude `mag` (leading one at bit 63), whether any bit below
@@ -150,14 +224,11 @@ impl<const L: usize> Fixed<L> {
     /// k·2^unit rounded to the nearest f64, ties to even (as MPFR's `to_f64`); +0 for 0.
     #[inline(always)]
     pub fn to_f64_at(self, unit: i32) -> f64 {
-        // Rust's int-to-float conversion rounds to nearest, ties to even (one instruction from
-        // i64); the scaling by a power of two is exact.
         if let Some(k) = self.small() {
-            return (k as f64) * pow2(unit);
-        }
-        if L == 2 {
-            let k = (((self.limbs[1] as u128) << 64) | self.limbs[0] as u128) as i128;
-            return (k as f64) * pow2(unit);
+            // Rounded to odd at 55 bits, then by the int-to-float conversion to nearest at 53:
+            // rounding to odd with two more bits than the target, then to nearest, is the
+            // rounding to nearest (Boldo & Melquiond, below).
+            return Self::odd_f64(Self::normalised(k), 9, unit, k < 0);
         }
         let neg = self.is_negative();
         let Some((head, below, bit_len)) = Self::head(&self.magnitude()) else {
@@ -186,11 +257,8 @@ impl<const L: usize> Fixed<L> {
     /// algorithms using rounding to odd", IEEE TC 57(4), 2008).
     #[inline]
     pub fn to_f64_odd_at(self, unit: i32) -> f64 {
-        if let Some(k) = self.small()
-            && k.unsigned_abs() <= 1 << 53
-        {
-            // Exact in f64, and so is the scaling (2^-149 ≤ |value| < 2^(53 + unit)).
-            return (k as f64) * pow2(unit);
+        if let Some(k) = self.small() {
+            return Self::odd_f64(Self::normalised(k), 11, unit, k < 0);
         }
         let neg = self.is_negative();
         let Some((head, below, bit_len)) = Self::head(&self.magnitude()) else {

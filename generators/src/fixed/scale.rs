@@ -16,6 +16,7 @@
 //!   cannot overflow ([`Scale::diff_f64`]).
 
 use super::{Fixed, bit_range};
+
 use crate::exact_sum::ExactSum;
 
 /// 64-bit limbs enough for f32's whole range and up to 2^31 vertices (310 bits and a spare).
@@ -40,19 +41,44 @@ impl Scale {
     /// One scale for the weights of several trees scanned together (a forest on the GPU),
     /// without joining them: their results are sums of at most all of them.
     pub fn for_parts(parts: &[&[f32]]) -> Option<Scale> {
-        let (mut low, mut high) = (i32::MAX, i32::MIN);
-        for &x in parts.iter().flat_map(|w| w.iter()) {
-            if !x.is_finite() {
-                return None;
+        // The smallest and largest magnitudes of the nonzero weights give the smallest and
+        // largest exponent fields (a subnormal's counting as 1, its ulp being a normal's of
+        // field 1); eight lanes of comparisons without a branch, which vectorise. A
+        // non-finite weight is an infinite magnitude or a NaN, which no comparison holds.
+        const LANES: usize = 8;
+        let (mut lo, mut hi) = ([f32::INFINITY; LANES], [0f32; LANES]);
+        let mut finite = [true; LANES];
+        let mut lane = |i: usize, x: f32| {
+            let a = x.abs();
+            finite[i] &= a < f32::INFINITY;
+            hi[i] = if a > hi[i] { a } else { hi[i] };
+            let a = if a == 0.0 { f32::INFINITY } else { a };
+            lo[i] = if a < lo[i] { a } else { lo[i] };
+        };
+        for w in parts {
+            let chunks = w.chunks_exact(LANES);
+            let rest = chunks.remainder();
+            for c in chunks {
+                for i in 0..LANES {
+                    lane(i, c[i]);
+                }
             }
-            if let Some((l, h, _)) = bit_range(x) {
-                low = low.min(l);
-                high = high.max(h);
+            for (i, &x) in rest.iter().enumerate() {
+                lane(i, x);
             }
         }
-        if low == i32::MAX {
+        if finite.contains(&false) {
+            return None;
+        }
+        let lo = lo.into_iter().fold(f32::INFINITY, f32::min);
+        let hi = hi.into_iter().fold(0.0, f32::max);
+        if lo == f32::INFINITY {
             return Some(Scale { unit: 0, bits: 1 }); // every weight ±0
         }
+        let field = |a: f32| (a.to_bits() >> 23).max(1);
+        let (lowest, highest) = (field(lo), field(hi));
+        // bit_range: low = field − 150, high = field − 126.
+        let (low, high) = (lowest as i32 - 150, highest as i32 - 126);
         let n: usize = parts.iter().map(|w| w.len()).sum();
         let count_bits = usize::BITS - n.leading_zeros();
         let bits = (high - low) as u32 + count_bits + 1;
@@ -83,7 +109,7 @@ impl Scale {
     /// The exact value of `x` (one of the weights the scale was made for).
     #[inline(always)]
     pub fn term<const L: usize>(self, x: f32) -> Fixed<L> {
-        Fixed::from_f32_at(x, self.unit)
+        Fixed::from_finite_f32_at(x, self.unit)
     }
 
     /// k·2^unit from the GPU's serialised form (32-bit words, least significant first, two's
@@ -116,6 +142,13 @@ impl Scale {
     #[inline]
     pub fn to_f32<const L: usize>(self, k: Fixed<L>) -> f32 {
         k.to_f32_at(self.unit)
+    }
+
+    /// k·2^unit rounded to the nearest f64 and to the nearest f32, and whether the f32
+    /// rounding changed the value ([`Fixed::roundings_at`]).
+    #[inline]
+    pub fn roundings<const L: usize>(self, k: Fixed<L>) -> (f64, f32, bool) {
+        k.roundings_at(self.unit)
     }
 
     /// [`Scale::to_f32`], and whether the rounding changed the value.
