@@ -21,7 +21,8 @@
 //! Criterion times each; then the ratios the targets read are measured again with the
 //! contenders alternating, round by round, in this process (the machine is shared: a ratio
 //! of two medians taken side by side is what survives its noise), and printed as a table.
-//! `cargo bench --bench exact` (`-- --ratios-only` skips criterion).
+//! `cargo bench --bench exact` (`-- --ratios-only` skips criterion; TREEFIX_EXACT_CASES=a,b
+//! keeps the cases whose name contains a or b).
 
 use analysis::{Algorithm, Op, exact};
 use criterion::{BenchmarkId, Criterion, Throughput};
@@ -283,7 +284,15 @@ fn ratios(cases: &[Case]) {
 
 fn main() {
     let ratios_only = std::env::args().any(|a| a == "--ratios-only");
-    let cases = cases();
+    // TREEFIX_EXACT_CASES: only the cases whose name contains one of these comma-separated
+    // strings (the whole run takes long on big random trees).
+    let only: Option<Vec<String>> = std::env::var("TREEFIX_EXACT_CASES")
+        .ok()
+        .map(|s| s.split(',').map(str::to_owned).collect());
+    let mut cases = cases();
+    if let Some(only) = &only {
+        cases.retain(|c| only.iter().any(|o| c.name.contains(o.as_str())));
+    }
     if !ratios_only {
         criterion_part(&cases);
     }
