@@ -59,8 +59,8 @@ impl Scale {
             let chunks = w.chunks_exact(LANES);
             let rest = chunks.remainder();
             for c in chunks {
-                for i in 0..LANES {
-                    lane(i, c[i]);
+                for (i, &x) in c.iter().enumerate() {
+                    lane(i, x);
                 }
             }
             for (i, &x) in rest.iter().enumerate() {
