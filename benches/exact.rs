@@ -151,10 +151,13 @@ fn cases() -> Vec<Case> {
     out
 }
 
+/// Named timed closures.
+type Contenders<'a> = Vec<(String, Box<dyn Fn() + 'a>)>;
+
 /// The contenders on one case and op, by name.
-fn contenders<'a>(case: &'a Case, op: Op) -> Vec<(String, Box<dyn Fn() + 'a>)> {
+fn contenders<'a>(case: &'a Case, op: Op) -> Contenders<'a> {
     let (t, w) = (&case.tree, &case.w[..]);
-    let mut out: Vec<(String, Box<dyn Fn() + 'a>)> = vec![
+    let mut out: Contenders<'a> = vec![
         (
             "sequential-twin".into(),
             Box::new(move || {
@@ -215,7 +218,7 @@ fn criterion_part(cases: &[Case]) {
 }
 
 /// Median seconds of each contender over [`ROUNDS`] rounds, the contenders alternating.
-fn alternating(contenders: &[(String, Box<dyn Fn() + '_>)]) -> Vec<f64> {
+fn alternating(contenders: &Contenders<'_>) -> Vec<f64> {
     let mut times = vec![Vec::with_capacity(ROUNDS); contenders.len()];
     for (_, f) in contenders {
         f(); // warm-up: pages, caches, the pool
