@@ -164,9 +164,9 @@ fn widest_exact_scale(n: usize, topology: Topology, tree: &generators::Tree) {
             _ => -1.5,
         })
         .collect();
-    let limbs = analysis::limbs::ExactScale::for_weights(&w)
+    let limbs = generators::fixed::Scale::for_weights(&w)
         .expect("finite weights")
-        .limbs;
+        .gpu_words();
     for op in Op::ALL {
         let (_, _, rh) = measure(n, || Reference::compute(ReferenceKind::Exact, tree, &w, op));
         let algo = Algorithm::VECTORIAL_EXACT;

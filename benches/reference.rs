@@ -21,19 +21,24 @@ fn references(c: &mut Criterion) {
             .unwrap();
         let w8 = WeightModel::Gensum.weights(n, 1e8, &mut rng).unwrap();
         let w30 = WeightModel::Gensum.weights(n, 1e30, &mut rng).unwrap();
-        // The κ = 1e8 weights with one −0, which only the full-range accumulator keeps.
-        let mut w8_full = w8.clone();
-        w8_full[0] = -0.0;
+        // The κ = 1e8 weights with one −0: the sign of exact zeros takes a second walk.
+        let mut w8_zero = w8.clone();
+        w8_zero[0] = -0.0;
+        // Weights from the smallest subnormal to near f32's largest: the most limbs.
+        let full: Vec<f32> = (0..n)
+            .map(|i| [f32::from_bits(1), 1e38, -1.5][i % 3])
+            .collect();
         // exact: κ = 1e8 on the weights' own scale; exact-wide: κ = 1e30, a wider scale;
-        // exact-full: the full range (ExactSum) on the κ = 1e8 weights; dd: double-double.
+        // exact-signed-zero: one −0; exact-full: f32's whole range; dd: double-double.
         let cases = [
             ("exact", &w8, ReferenceKind::Exact),
             ("exact-wide", &w30, ReferenceKind::Exact),
-            ("exact-full", &w8_full, ReferenceKind::Exact),
+            ("exact-signed-zero", &w8_zero, ReferenceKind::Exact),
+            ("exact-full", &full, ReferenceKind::Exact),
             ("dd", &w8, ReferenceKind::Dd),
         ];
         for (name, w, kind) in cases {
-            let scale = generators::exact_sum::Scale::for_terms(w);
+            let scale = generators::fixed::Scale::for_weights(w);
             println!("{name}, n = {n}: {:?} limbs", scale.map(|s| s.limbs()));
             // One exact addition per vertex for the value and one for Σ|terms|: 2n additions.
             group.throughput(Throughput::Elements(2 * n as u64));

@@ -8,7 +8,7 @@
 //! `cargo run --release --example reference_throughput [RUNS]`
 
 use analysis::{Op, Reference, ReferenceKind};
-use generators::exact_sum::Scale;
+use generators::fixed::Scale;
 use generators::{ChildOrder, Topology, WeightModel};
 use std::time::Instant;
 
@@ -29,14 +29,17 @@ fn main() {
             .unwrap();
         let w8 = WeightModel::Gensum.weights(n, 1e8, &mut rng).unwrap();
         let w30 = WeightModel::Gensum.weights(n, 1e30, &mut rng).unwrap();
-        let mut w8_full = w8.clone();
-        w8_full[0] = -0.0; // only the full-range accumulator keeps a −0
+        // One −0: the sign of exact zeros takes a second walk.
+        let mut w8_zero = w8.clone();
+        w8_zero[0] = -0.0;
+        let full = full_range(n);
         for (name, w) in [
             ("exact", &w8),
             ("exact-wide", &w30),
-            ("exact-full", &w8_full),
+            ("exact-signed-zero", &w8_zero),
+            ("exact-full", &full),
         ] {
-            let limbs = Scale::for_terms(w).map_or("full".to_string(), |s| s.limbs().to_string());
+            let limbs = Scale::for_weights(w).map_or(0, |s| s.limbs());
             for op in Op::ALL {
                 let mut rates: Vec<f64> = (0..runs)
                     .map(|_| {
@@ -55,4 +58,15 @@ fn main() {
             }
         }
     }
+}
+
+/// Weights from the smallest subnormal to near f32's largest: the whole range, the most limbs.
+fn full_range(n: usize) -> Vec<f32> {
+    (0..n)
+        .map(|i| match i % 3 {
+            0 => f32::from_bits(1),
+            1 => 1e38,
+            _ => -1.5,
+        })
+        .collect()
 }

@@ -5,7 +5,9 @@
 # bench.html per bench (each resumable: run the script again after an interruption), the
 # default sweep's wall time on each backend (3 runs each), and a sweep of every algorithm on
 # the GPU, which exits 3 unless every result equals its CPU twin's bits on this device.
-# SMALL=1 shrinks every size (a smoke test, e.g. on lavapipe). Not part of CI.
+# SMALL=1 shrinks every size (a smoke test, e.g. on lavapipe). Needs the example bench_limbs
+# built (`cargo build --release --bin accuracy --example bench_limbs`; LIMBS_BIN overrides its
+# path). Not part of CI.
 set -euo pipefail
 out=${1:?usage: scripts/gpu-measure.sh OUT_DIR [ACCURACY_BINARY]}
 acc=${2:-target/release/accuracy}
@@ -29,12 +31,20 @@ all=parallel,vectorial,vectorial-chained,vectorial-compensated,contraction,vecto
 # The other kernels against vectorial, in the same run (what each costs relative to it).
 "$acc" bench --topology star,random-recursive,chain "${wide[@]}" --ops rootfix,leaffix \
   --algos "$all" --reps "$reps" --out "$out/other"
-# The exact scan against vectorial and parallel at 2^20 .. 2^22 (its target: at most L + 1
-# times vectorial's time, L = 3 for bench's normal weights; faster than parallel where parallel
-# is more than that slower than vectorial).
-if [ "${SMALL:-0}" = 1 ]; then exact=(--min-log2 12 --max-log2 12); else exact=(--min-log2 20 --max-log2 22); fi
-"$acc" bench --topology star,chain,random-recursive "${exact[@]}" --ops rootfix,leaffix \
-  --algos parallel,vectorial,vectorial-exact --reps "$reps" --out "$out/exact"
+# The exact scan against vectorial and parallel at 2^20 .. 2^24 (its targets: at most L + 1
+# times vectorial's time at 2^22; faster than parallel wherever parallel is more than L + 1
+# times slower than vectorial). L (32-bit words) depends on the weights: exact/limbs.csv gives
+# it per tree, exact/bench-limbs.csv is bench.csv with L appended to each row.
+if [ "${SMALL:-0}" = 1 ]; then exact=(12 12); else exact=(20 24); fi
+"$acc" bench --topology star,chain,random-recursive --min-log2 "${exact[0]}" --max-log2 "${exact[1]}" \
+  --ops rootfix,leaffix --algos parallel,vectorial,vectorial-exact --reps "$reps" --out "$out/exact"
+limbs=${LIMBS_BIN:-target/release/examples/bench_limbs}
+"$limbs" star,chain,random-recursive "${exact[0]}" "${exact[1]}" >"$out/exact/limbs.csv"
+# Join on (topology, n); bench.csv's first two columns are topology and n (the baselines'
+# rows, which have no tree, get an empty L).
+awk -F, 'NR == FNR { if (FNR > 1) L[$1 "," $2] = $3; next }
+  FNR == 1 { print $0 ",limbs"; next } { print $0 "," L[$1 "," $2] }' \
+  "$out/exact/limbs.csv" "$out/exact/bench.csv" >"$out/exact/bench-limbs.csv"
 
 # The default sweep on each backend: wall time of fresh runs (no resume).
 : >"$out/sweeps.txt"
@@ -46,19 +56,21 @@ for backend in cpu gpu cpu gpu cpu gpu; do
   echo "default sweep --backend $backend: $(((end - start) / 1000000)) ms" | tee -a "$out/sweeps.txt"
   rm -rf "$dir"
 done
-# The exact reference computed on the GPU: the default sweep and one 2^22-vertex tree.
-for exact_on in cpu gpu; do
+# The default sweep and a sweep of 2^22-vertex trees on each backend, the exact reference
+# computed on the CPU, and on the GPU where the backend is the GPU.
+for side in cpu:cpu gpu:cpu gpu:gpu; do
+  backend=${side%:*} exact_on=${side#*:}
   for what in default big; do
     dir=$(mktemp -d)
     if [ "$what" = big ] && [ "${SMALL:-0}" != 1 ]; then
-      args=(--topology random-recursive --nodes 4194304 --trees 1 --cond 1e8 --algos vectorial,vectorial-exact)
+      args=(--topology star,chain,random-recursive --nodes 4194304 --trees 1 --cond 1e8)
     else
       args=(--cond 1e1..1e10 --nodes "$nodes")
     fi
     start=$(date +%s%N)
-    "$acc" sweep "${args[@]}" --backend gpu --exact-on "$exact_on" --quiet --out "$dir" >/dev/null
+    "$acc" sweep "${args[@]}" --backend "$backend" --exact-on "$exact_on" --quiet --out "$dir" >/dev/null
     end=$(date +%s%N)
-    echo "$what sweep --backend gpu --exact-on $exact_on: $(((end - start) / 1000000)) ms" |
+    echo "$what sweep --backend $backend --exact-on $exact_on: $(((end - start) / 1000000)) ms" |
       tee -a "$out/sweeps.txt"
     rm -rf "$dir"
   done

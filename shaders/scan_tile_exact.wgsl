@@ -1,4 +1,4 @@
-// Scan plan stage 1 for fixed-point sums (vectorial-exact), every level, level 0 fused with the vectorial write: the tile scan of scan_tile.wgsl with each invocation's THREAD_ITEMS items kept in registers instead of staged through workgroup memory (a tile of L-limb sums would not fit it); CPU twin: analysis::orders::euler::write_with and analysis::scan_plan::scan_tile on analysis::limbs::Limbs.
+// Scan plan stage 1 for fixed-point sums (vectorial-exact), every level, level 0 fused with the vectorial write: the tile scan of scan_tile.wgsl with each invocation's THREAD_ITEMS items kept in registers instead of staged through workgroup memory (a tile of L-limb sums would not fit it); CPU twin: analysis::orders::euler::write_with and analysis::scan_plan::scan_tile on generators::fixed::Fixed.
 //
 // The pairing is the plan's (serial scan of each invocation's consecutive items, log2(WG)
 // Kogge-Stone steps, invocation t > 0 adds the total of invocation t - 1), though integer

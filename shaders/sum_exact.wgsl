@@ -1,4 +1,4 @@
-// Prelude of the scan shaders for fixed-point sums (vectorial-exact): Sum = LIMBS u32 limbs (least significant first) of a two's-complement integer in units of 2^exact_unit(), added with carries found by comparison, rounded once to the nearest f32, ties to even; CPU twin: analysis::limbs.
+// Prelude of the scan shaders for fixed-point sums (vectorial-exact): Sum = LIMBS u32 limbs (least significant first) of a two's-complement integer in units of 2^exact_unit(), added with carries found by comparison, rounded once to the nearest f32, ties to even; CPU twin: generators::fixed::Fixed (64-bit limbs: the same integers; its 32-bit words are these) and its round_f32_at.
 //
 // WGSL has no u64 and no add-with-carry: a carry out of a + b is (a + b) < a after the wrap.
 // The host prepends LIMBS (the scale's limb count) and THREAD_ITEMS; each stage file defines
@@ -101,7 +101,7 @@ fn limbs_window(k: Sum, i: u32) -> u32 {
 }
 
 // k * 2^unit to the nearest f32, ties to even; +-inf beyond f32's range, subnormals as IEEE
-// has them, +0 for 0 (analysis::limbs::round_limbs, step by step).
+// has them, +0 for 0 (the result of generators::fixed::Fixed::round_f32_at).
 fn sum_round(a: Sum) -> f32 {
     var k = a;
     let negative = (k[LIMBS - 1u] >> 31u) != 0u;

@@ -2,7 +2,7 @@
 //
 // `ReadOut` and `finish_read` come with the prelude (src/gpu/shaders.rs): f32 and one
 // rounding for the algorithms' results; for the GPU exact reference, the fixed-point Sum
-// itself, unrounded (analysis::orders::euler::vectorial_exact_rounding before its rounding),
+// itself, unrounded (analysis::orders::euler::vectorial_exact before its rounding),
 // which the host reads back and permutes to the tree's labels.
 //
 // S[p] is level 0 after the scan plan's uniform add: the tile scan's X[p], plus

@@ -1,14 +1,15 @@
 //! vectorial-exact: every node's result is the exact rootfix or leaffix rounded to the nearest
 //! f32, ties to even, as MPFR rounds it — the exact values summed along the tree in MPFR here,
-//! independently of the fixed-point scan and of the exact reference — and the scan plan does
-//! not change a bit (any pairing of integer additions gives the same sums).
+//! independently of the fixed-point walk (its twin) and of the exact reference — and neither
+//! the scan plan of its GPU kernel nor the walk's order changes a bit (any pairing of integer
+//! additions gives the same sums).
 
 use analysis::bounds;
-use analysis::limbs::{ExactScale, Limbs};
 use analysis::orders::ScanValue;
 use analysis::orders::euler;
 use analysis::scan_plan::Plan;
 use analysis::{Algorithm, Op, ReferenceKind, metrics};
+use generators::fixed::{Fixed, Scale};
 use generators::io::{ReadOptions, read_tree};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use rug::Float;
@@ -257,9 +258,9 @@ fn blocked_scan<T: ScanValue>(data: &mut [T], tile: usize) {
 /// The fixed-point Euler-tour scan with [`blocked_scan`]'s shape, read and rounded as the
 /// algorithm reads and rounds.
 fn exact_with_tiles(tree: &Tree, w: &[f32], op: Op, tile: usize) -> Vec<u32> {
-    let scale = ExactScale::for_weights(w).unwrap();
-    analysis::with_limbs!(scale, L => {
-        let mut s: Vec<Limbs<L>> = euler::write_with(tree, w, op, |x| scale.term(x));
+    let scale = Scale::for_weights(w).unwrap();
+    analysis::with_limbs!(scale.limbs(), L => {
+        let mut s: Vec<Fixed<L>> = euler::write_with(tree, w, op, |x| scale.term(x));
         blocked_scan(&mut s, tile);
         (0..tree.len())
             .map(|v| {
@@ -271,15 +272,15 @@ fn exact_with_tiles(tree: &Tree, w: &[f32], op: Op, tile: usize) -> Vec<u32> {
                         if open == 0 { close } else { close - s[open - 1] }
                     }
                 };
-                scale.round(k).to_bits()
+                scale.to_f32(k).to_bits()
             })
             .collect()
     })
 }
 
-/// The plan does not matter: the tiled plan, the chained plan, the plain sequential scan and
-/// blocked scans with tiles of 3, 100 and 5000 elements give the same bits on a tour of three
-/// plan levels.
+/// The plan does not matter: the tiled plan (the GPU kernel's), the chained plan, the plain
+/// sequential scan and blocked scans with tiles of 3, 100 and 5000 elements give the same bits
+/// on a tour of three plan levels, and so does the twin's walk of the tree.
 #[test]
 fn the_plan_changes_no_bit() {
     let inst = instance(
@@ -298,6 +299,12 @@ fn the_plan_changes_no_bit() {
                 .collect()
         };
         let tiled = bits(Plan::Tiled);
+        let twin: Vec<u32> = Algorithm::VECTORIAL_EXACT
+            .twin(&inst.tree, &inst.weights, op)
+            .into_iter()
+            .map(f32::to_bits)
+            .collect();
+        assert_eq!(tiled, twin, "{op}: the twin's walk");
         assert_eq!(tiled, bits(Plan::Chained), "{op}: chained");
         assert_eq!(tiled, bits(Plan::Sequential), "{op}: sequential");
         for tile in [3, 100, 5000] {

@@ -61,6 +61,10 @@ const TESTS: &[(&str, GpuTest)] = &[
     ),
     ("exact_scan_at_every_scale", exact_scan_at_every_scale),
     ("exact_reference_on_the_gpu", exact_reference_on_the_gpu),
+    (
+        "exact_treefix_equals_the_kernel",
+        exact_treefix_equals_the_kernel,
+    ),
 ];
 
 fn main() {
@@ -804,7 +808,9 @@ fn exact_scan_at_every_scale(gpu: &Gpu) {
         ("normal", weights(WeightModel::Normal, n, 3)),
     ];
     for (what, w) in &cases {
-        let limbs = analysis::limbs::ExactScale::for_weights(w).unwrap().limbs;
+        let limbs = generators::fixed::Scale::for_weights(w)
+            .unwrap()
+            .gpu_words();
         check_algos(gpu, &t, w, &[algo], &format!("{what} ({limbs} limbs)"));
     }
     let trees: Vec<Tree> = (0..3).map(|i| tree(Topology::Prufer, 2000, i)).collect();
@@ -911,4 +917,51 @@ fn exact_reference_on_the_gpu(gpu: &Gpu) {
         sweep("cpu") == sweep("gpu"),
         "results.csv differs with the exact reference computed on the GPU"
     );
+}
+
+/// The CPU's exact treefix (`analysis::exact`, one walk of the tree's own order) against the
+/// vectorial-exact kernel (an Euler-tour scan): both are the correctly rounded value, so they
+/// agree bit for bit whatever the order of their additions. Every topology × child order ×
+/// weight model at a few thousand vertices; 2^20 + 7 (two levels of block sums on the GPU, many
+/// blocks of the CPU's parallel walk) on a shallow and a deep tree, the deep one with weights
+/// spanning f32's whole range (the most limbs, sums overflowing to ±∞).
+fn exact_treefix_equals_the_kernel(gpu: &Gpu) {
+    let check = |t: &Tree, w: &[f32], what: &str| {
+        for op in Op::ALL {
+            let got = gpu
+                .compute_timed(t, w, Algorithm::VECTORIAL_EXACT, op)
+                .unwrap_or_else(|e| panic!("{what} {op}: {e}"))
+                .0;
+            let want = analysis::exact::correctly_rounded(t, w, op);
+            assert_bits(
+                &got,
+                &want,
+                &format!("{what} {op}: kernel vs exact treefix"),
+            );
+        }
+    };
+    let n = 3001;
+    for topology in Topology::all_defaults() {
+        for order in ChildOrder::ALL {
+            let t = topology
+                .generate(n, order, &mut generators::rng(5))
+                .unwrap();
+            for model in WeightModel::ALL {
+                let w = weights(model, n, 6);
+                check(&t, &w, &format!("{topology} {order:?} {model} n={n}"));
+            }
+        }
+    }
+    let big = (1 << 20) + 7;
+    let t = tree(Topology::RandomRecursive, big, 9);
+    check(
+        &t,
+        &weights(WeightModel::Gensum, big, 10),
+        "random-recursive gensum n=2^20+7",
+    );
+    let full: Vec<f32> = (0..big)
+        .map(|i| [f32::from_bits(1), 3e38, -1.5, -3e38, 1e-30][i % 5])
+        .collect();
+    let t = tree(Topology::Chain, big, 11);
+    check(&t, &full, "chain full-range n=2^20+7");
 }

@@ -2,9 +2,9 @@
 
 pub mod algorithms;
 pub mod bounds;
+pub mod exact;
 pub mod float_float;
 pub mod format;
-pub mod limbs;
 pub mod metrics;
 pub mod op;
 pub mod orders;

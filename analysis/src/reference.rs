@@ -1,14 +1,15 @@
-//! References for treefix results: exact (a fixed-point accumulator, [`ExactSum`]) and
-//! double-double (a fast cross-check).
+//! References for treefix results: exact (the correctly rounded treefix of [`crate::exact`],
+//! fixed point on the weights' own scale) and double-double (a fast cross-check).
 //!
-//! Both are computed incrementally, one addition per vertex, by the sequential orders of
-//! [`crate::orders::tree`] (rootfix in preorder from the parent's value, leaffix in postorder
-//! from the children's values), never by re-summing paths.
+//! Both are computed incrementally, one addition per vertex along the tree's own orders
+//! (rootfix from the parent's value, leaffix from the children's values), never by re-summing
+//! paths.
 
 use crate::Op;
+use crate::exact::{self, ExactTreefix, ExactValues};
 use crate::orders::{Abs, ScanValue, tree};
 use generators::Tree;
-use generators::exact_sum::{EXACT_PREC, ExactSum, Fixed, Scale};
+use generators::exact_sum::{EXACT_PREC, ExactSum};
 use rug::Float;
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
@@ -18,7 +19,7 @@ use twofloat::TwoFloat;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReferenceKind {
-    /// Exact for any sum of up to 2^40 f32 values (320-bit fixed point, unit 2^-149).
+    /// Exact: fixed point on the weights' own scale (the whole f32 range at most).
     #[default]
     Exact,
     /// Double-double (≈ 106 bits, not exact: an ill-conditioned sum beyond ~1e16 loses it).
@@ -53,64 +54,13 @@ pub enum Reference {
         rounded: Vec<f64>,
         /// Σ|terms| of each node, exact, then rounded to f64 (to nearest).
         abs_sums: Vec<f64>,
+        /// `values` rounded to the nearest f32: the correctly rounded results.
+        rounded_f32: Vec<f32>,
     },
     Dd {
         values: Vec<TwoFloat>,
         abs_sums: Vec<f64>,
     },
-}
-
-/// The exact per-node sums: on the weights' own fixed-point [`Scale`] (1 to 4 limbs of 64
-/// bits) when their span allows, else over the whole f32 range ([`ExactSum`], 5 limbs and the
-/// non-finite cases). The same values either way; fewer limbs to add, store and round.
-#[derive(Debug, Clone)]
-pub enum ExactValues {
-    Limbs1(Scale, Vec<Fixed<1>>),
-    Limbs2(Scale, Vec<Fixed<2>>),
-    Limbs3(Scale, Vec<Fixed<3>>),
-    Limbs4(Scale, Vec<Fixed<4>>),
-    Full(Vec<ExactSum>),
-}
-
-/// `$body` with `$scale` and `$k` bound to a scaled variant's fields, or `$full` with the
-/// full-range values bound to `$values`.
-macro_rules! on_values {
-    ($self:expr, |$scale:ident, $k:ident| $body:expr, |$values:ident| $full:expr) => {
-        match $self {
-            ExactValues::Limbs1($scale, $k) => $body,
-            ExactValues::Limbs2($scale, $k) => $body,
-            ExactValues::Limbs3($scale, $k) => $body,
-            ExactValues::Limbs4($scale, $k) => $body,
-            ExactValues::Full($values) => $full,
-        }
-    };
-}
-
-impl ExactValues {
-    /// Node v's exact value.
-    pub fn get(&self, v: usize) -> ExactSum {
-        on_values!(self, |scale, k| scale.to_exact(k[v]), |values| values[v])
-    }
-
-    /// `computed − x[v]` exactly, rounded to the nearest f64 (the sign of a zero aside).
-    #[inline]
-    pub fn diff_f64(&self, v: usize, computed: f32) -> f64 {
-        on_values!(self, |scale, k| scale.diff_f64(computed, k[v]), |values| {
-            (ExactSum::from_f32(computed) - values[v]).to_f64()
-        })
-    }
-
-    /// Node v's exact value rounded to the nearest f32, ties to even (±∞ beyond f32's range).
-    #[inline]
-    pub fn get_f32(&self, v: usize) -> f32 {
-        on_values!(self, |scale, k| scale.to_f32(k[v]), |values| values[v]
-            .to_f32())
-    }
-
-    /// Limbs of the scale in use (None: the full range).
-    pub fn limbs(&self) -> Option<usize> {
-        on_values!(self, |scale, _k| Some(scale.limbs()), |_values| None)
-    }
 }
 
 /// The error of one computed value against the reference.
@@ -179,15 +129,7 @@ impl Reference {
     /// Computes the reference of `op` on `tree` with weights `w`.
     pub fn compute(kind: ReferenceKind, tree: &Tree, w: &[f32], op: Op) -> Reference {
         match kind {
-            ReferenceKind::Exact => match Scale::for_terms(w) {
-                Some(scale) => match scale.limbs() {
-                    1 => exact_scaled(tree, w, op, scale, ExactValues::Limbs1),
-                    2 => exact_scaled(tree, w, op, scale, ExactValues::Limbs2),
-                    3 => exact_scaled(tree, w, op, scale, ExactValues::Limbs3),
-                    _ => exact_scaled(tree, w, op, scale, ExactValues::Limbs4),
-                },
-                None => exact_full(tree, w, op),
-            },
+            ReferenceKind::Exact => Reference::from(exact::treefix(tree, w, op)),
             ReferenceKind::Dd => Reference::Dd {
                 values: incremental(tree, w, op),
                 abs_sums: incremental::<Abs<f64>>(tree, w, op)
@@ -199,59 +141,17 @@ impl Reference {
     }
 
     /// The exact reference of `w`'s treefix from exact sums computed elsewhere (the GPU's
-    /// fixed-point scan): per vertex, `limbs` 32-bit two's-complement limbs of the value and
-    /// of Σ|terms|, in units of 2^unit. Held as [`Reference::compute`] holds it (the weights'
-    /// own scale where one applies), so every figure derived from it is the same.
-    pub fn exact_from_limbs(
+    /// fixed-point scan): per vertex, `words` 32-bit two's-complement words of the value and
+    /// of Σ|terms|, in units of 2^unit ([`exact::from_words`]). None where a weight is not
+    /// finite; the caller keeps the CPU reference where a weight is −0 (the sign of a zero sum).
+    pub fn exact_from_words(
         w: &[f32],
         unit: i32,
-        limbs: usize,
+        words: usize,
         values: &[u32],
         abs_sums: &[u32],
-    ) -> Reference {
-        fn scaled<const L: usize>(
-            scale: Scale,
-            (unit, limbs): (i32, usize),
-            values: &[u32],
-            abs_sums: &[u32],
-            variant: fn(Scale, Vec<Fixed<L>>) -> ExactValues,
-        ) -> Reference {
-            let k: Vec<Fixed<L>> = values
-                .chunks_exact(limbs)
-                .map(|x| scale.from_limbs_u32::<L>(x, unit))
-                .collect();
-            Reference::Exact {
-                rounded: k.iter().map(|&x| scale.to_f64(x)).collect(),
-                abs_sums: abs_sums
-                    .chunks_exact(limbs)
-                    .map(|x| scale.to_f64(scale.from_limbs_u32::<L>(x, unit)))
-                    .collect(),
-                values: variant(scale, k),
-            }
-        }
-        let at = (unit, limbs);
-        match Scale::for_terms(w) {
-            Some(scale) => match scale.limbs() {
-                1 => scaled(scale, at, values, abs_sums, ExactValues::Limbs1),
-                2 => scaled(scale, at, values, abs_sums, ExactValues::Limbs2),
-                3 => scaled(scale, at, values, abs_sums, ExactValues::Limbs3),
-                _ => scaled(scale, at, values, abs_sums, ExactValues::Limbs4),
-            },
-            None => {
-                let values: Vec<ExactSum> = values
-                    .chunks_exact(limbs)
-                    .map(|x| ExactSum::from_limbs_u32(x, unit))
-                    .collect();
-                Reference::Exact {
-                    rounded: values.iter().map(ExactSum::to_f64).collect(),
-                    abs_sums: abs_sums
-                        .chunks_exact(limbs)
-                        .map(|x| ExactSum::from_limbs_u32(x, unit).to_f64())
-                        .collect(),
-                    values: ExactValues::Full(values),
-                }
-            }
-        }
+    ) -> Option<Reference> {
+        exact::from_words(w, unit, words, values, abs_sums).map(Reference::from)
     }
 
     pub fn kind(&self) -> ReferenceKind {
@@ -302,7 +202,7 @@ impl Reference {
     /// pair (rounded to odd at 53 bits, then to f32) for `dd`, whose pair may itself be off.
     pub fn rounded_f32(&self, v: usize) -> f32 {
         match self {
-            Reference::Exact { values, .. } => values.get_f32(v),
+            Reference::Exact { rounded_f32, .. } => rounded_f32[v],
             Reference::Dd { values, .. } => dd_to_f32(values[v]),
         }
     }
@@ -402,58 +302,14 @@ fn dd_to_f32(x: TwoFloat) -> f32 {
     (f64::from_bits((hi.to_bits() as i64 + toward) as u64)) as f32
 }
 
-/// The exact reference over the whole f32 range: value and Σ|terms| in one pass, each rounded
-/// to f64 while at hand.
-fn exact_full(tree: &Tree, w: &[f32], op: Op) -> Reference {
-    let n = tree.len();
-    let mut values = vec![ExactSum::ZERO; n];
-    let mut rounded = vec![0.0; n];
-    let mut abs_sums = vec![0.0; n];
-    let emit = |v: usize, (x, a): (ExactSum, Abs<ExactSum>)| {
-        values[v] = x;
-        rounded[v] = x.to_f64();
-        abs_sums[v] = a.0.to_f64();
-    };
-    match op {
-        Op::Rootfix => tree::rootfix_sequential_each(tree, w, emit),
-        Op::Leaffix => tree::leaffix_sequential_each(tree, w, emit),
-    }
-    Reference::Exact {
-        values: ExactValues::Full(values),
-        rounded,
-        abs_sums,
-    }
-}
-
-/// The same on the weights' own scale, with L limbs: Σ|terms| fits it too (the same span).
-/// (Written apart from [`exact_full`]: one generic function for both made the full-range path
-/// 20 % slower, n = 10^4 rootfix 62 against 77 M additions/s.)
-fn exact_scaled<const L: usize>(
-    tree: &Tree,
-    w: &[f32],
-    op: Op,
-    scale: Scale,
-    variant: fn(Scale, Vec<Fixed<L>>) -> ExactValues,
-) -> Reference {
-    let n = tree.len();
-    let mut k = vec![Fixed::<L>::ZERO; n];
-    let mut rounded = vec![0.0; n];
-    let mut abs_sums = vec![0.0; n];
-    let term = |x: f32| (scale.term::<L>(x), scale.term::<L>(x.abs()));
-    let plus = |a: (Fixed<L>, Fixed<L>), b: (Fixed<L>, Fixed<L>)| (a.0 + b.0, a.1 + b.1);
-    let emit = |v: usize, (x, a): (Fixed<L>, Fixed<L>)| {
-        k[v] = x;
-        rounded[v] = scale.to_f64(x);
-        abs_sums[v] = scale.to_f64(a);
-    };
-    match op {
-        Op::Rootfix => tree::rootfix_sequential_each_with(tree, w, term, plus, emit),
-        Op::Leaffix => tree::leaffix_sequential_each_with(tree, w, term, plus, emit),
-    }
-    Reference::Exact {
-        values: variant(scale, k),
-        rounded,
-        abs_sums,
+impl From<ExactTreefix> for Reference {
+    fn from(t: ExactTreefix) -> Reference {
+        Reference::Exact {
+            values: t.exact,
+            rounded: t.nearest_f64,
+            abs_sums: t.abs_sums,
+            rounded_f32: t.rounded,
+        }
     }
 }
 
@@ -625,7 +481,7 @@ mod tests {
 
     /// Every node's value, Σ|terms|, f64 roundings, decimal string and error of a computed
     /// value agree with MPFR bit for bit.
-    /// Returns the limbs of the scale used (None: the full range).
+    /// Returns the limbs of the scale used (None: a weight not finite).
     fn check_against_mpfr(tree: &Tree, w: &[f32], what: &str) -> Option<usize> {
         let mut scratch = Float::new(EXACT_PREC);
         let mut limbs = None;
@@ -713,7 +569,7 @@ mod tests {
                     .push(what.to_string());
             }
         }
-        // Every scale, 1 to 4 limbs, is exercised (the full range: by the edge values).
+        // Every scale, 1 to 4 limbs, is exercised (5, the full range: by the edge values).
         assert!((1..=4).all(|l| scales.contains_key(&Some(l))), "{scales:?}");
     }
 
@@ -750,9 +606,10 @@ mod tests {
                     if v % 2 == 0 { x } else { -x }
                 })
                 .collect();
+            // The whole f32 range: the most limbs.
             assert_eq!(
                 check_against_mpfr(&tree, &w, &format!("{topo} edges")),
-                None
+                Some(5)
             );
             let zeros: Vec<f32> = (0..n)
                 .map(|v| if v % 3 == 0 { 0.0 } else { -0.0 })

@@ -2,6 +2,7 @@
 //! weight models, including the Ogita–Rump–Oishi ill-conditioned sum generator.
 
 pub mod exact_sum;
+pub mod fixed;
 pub mod gensum;
 pub mod io;
 pub mod topology;

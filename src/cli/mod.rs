@@ -128,8 +128,8 @@ pub struct MeasureArgs {
     /// s against 0.52 s on its GPU).
     #[arg(long, default_value = "cpu")]
     pub backend: BackendChoice,
-    /// Where the exact reference is computed: cpu (the fixed-point accumulator along the
-    /// sequential orders) or gpu (vectorial-exact's fixed-point scan on the GPU backend, its
+    /// Where the exact reference is computed: cpu (the exact treefix: one walk of the tree's
+    /// order in fixed point, on every core) or gpu (vectorial-exact's fixed-point scan on the GPU backend, its
     /// sums read back unrounded, Σ|terms| by a second scan of |w|). The same exact values
     /// either way: results.csv is byte-identical (tested). Needs --backend gpu or auto; weights
     /// holding a −0 are referenced on the CPU (the sign of a zero sum).

@@ -7,10 +7,10 @@ use super::{
     AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, is_stdout,
     parse_count, parse_single_cond, write_stdout,
 };
-use analysis::limbs::ExactScale;
 use analysis::{Algorithm, ErrorClass, Op, Reference};
 use clap::Args;
 use generators::Topology;
+use generators::fixed::Scale;
 use std::path::{Path, PathBuf};
 use treefix_accuracy::experiment::{self, InstanceSpec, Measured, Outcome, Sink};
 use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
@@ -245,11 +245,13 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     text += &bounds_summary(&measured);
     text += &overflow_summary(&measured);
     if a.algos.algos.contains(&Algorithm::VECTORIAL_EXACT)
-        && let Some(scale) = ExactScale::for_weights(&s.weights)
+        && let Some(scale) = Scale::for_weights(&s.weights)
     {
         text += &format!(
-            "vectorial-exact: fixed point of {} limb(s) of 32 bits, unit 2^{}\n",
-            scale.limbs, scale.unit
+            "vectorial-exact: fixed point of {} limb(s) of 32 bits, unit 2^{}
+",
+            scale.gpu_words(),
+            scale.unit()
         );
     }
     // Files first: a closed stdout ends the process at the first line printed.

@@ -307,6 +307,20 @@ pub struct Bench<'a> {
     warmer: Warmer,
 }
 
+/// The tree and weights a bench times for a generated part of 2^`log2` vertices: the
+/// topology's tree, then normal weights, from one generator seeded with `seed`.
+pub fn generated_input(
+    topology: Topology,
+    log2: u32,
+    seed: u64,
+) -> Result<(Tree, Vec<f32>), Error> {
+    let n = 1usize << log2;
+    let mut rng = generators::rng(seed);
+    let tree = topology.generate(n, ChildOrder::Natural, &mut rng)?;
+    let w = WeightModel::Normal.weights(n, 1.0, &mut rng)?;
+    Ok((tree, w))
+}
+
 impl<'a> Bench<'a> {
     pub fn new(gpu: &'a Gpu, params: &'a BenchParams) -> Result<Bench<'a>, Error> {
         Ok(Bench {
@@ -322,10 +336,7 @@ impl<'a> Bench<'a> {
         match part {
             Part::Baselines(k) => baselines_warm(self.gpu, &self.warmer, 1 << k, p.reps),
             Part::Generated(topology, k) => {
-                let n = 1usize << k;
-                let mut rng = generators::rng(p.seed);
-                let tree = topology.generate(n, ChildOrder::Natural, &mut rng)?;
-                let w = WeightModel::Normal.weights(n, 1.0, &mut rng)?;
+                let (tree, w) = generated_input(topology, k, p.seed)?;
                 self.tree(&topology.to_string(), &tree, &w)
             }
             Part::File(i) => {

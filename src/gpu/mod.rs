@@ -35,12 +35,12 @@ pub use adapter::{AdapterReport, adapters, info_text};
 use crate::Error;
 use crate::experiment::{Backend, Cpu};
 use analysis::algorithms::{GpuLayout, ScanWord};
-use analysis::limbs::ExactScale;
 use analysis::scan_plan::Plan;
 use analysis::{Algorithm, Op, Reference};
 use context::{Context, Recorder};
 use contraction::ContractionTree;
 use generators::Tree;
+use generators::fixed::Scale;
 use layout::Forest;
 use parallel::ParallelTree;
 use shaders::{Precision, Sizes};
@@ -470,12 +470,12 @@ impl Gpu {
                 ..
             } => {
                 let parts: Vec<&[f32]> = jobs.iter().map(|(_, w)| *w).collect();
-                let scale = ExactScale::for_parts(&parts).ok_or_else(|| {
+                let scale = Scale::for_parts(&parts).ok_or_else(|| {
                     Error::Usage(format!(
                         "{algo}: a weight is not finite (no fixed point holds it)"
                     ))
                 })?;
-                let precision = Precision::Exact(scale);
+                let precision = Precision::exact(scale);
                 if res.exact.as_ref().map(|v| v.precision()) != Some(precision) {
                     res.exact = None;
                 }
@@ -601,8 +601,8 @@ impl Gpu {
     }
 
     /// The exact reference of `op`: every vertex's exact rootfix or leaffix and its
-    /// Σ|terms|, from vectorial-exact's scan left unrounded (its limbs read back, converted
-    /// here), the second over |w|. `None` where the weights hold a −0 (whose sign rules the
+    /// Σ|terms|, from vectorial-exact's scan left unrounded (its 32-bit words read back and
+    /// made the CPU's fixed point here), the second over |w|. `None` where the weights hold a −0 (whose sign rules the
     /// CPU reference keeps) or a non-finite value.
     pub fn exact_reference_of(
         &self,
@@ -613,37 +613,31 @@ impl Gpu {
         if w.iter().any(|x| x.to_bits() == 0x8000_0000) {
             return Ok(None);
         }
-        let Some(scale) = ExactScale::for_weights(w) else {
+        let Some(scale) = Scale::for_weights(w) else {
             return Ok(None);
         };
         let abs: Vec<f32> = w.iter().map(|x| x.abs()).collect();
-        let values = self.exact_limbs(tree, w, op, scale)?;
-        let abs_sums = self.exact_limbs(tree, &abs, op, scale)?;
-        Ok(Some(Reference::exact_from_limbs(
+        let values = self.exact_words(tree, w, op, scale)?;
+        let abs_sums = self.exact_words(tree, &abs, op, scale)?;
+        Ok(Reference::exact_from_words(
             w,
-            scale.unit,
-            scale.limbs,
+            scale.unit(),
+            scale.gpu_words(),
             &values,
             &abs_sums,
-        )))
+        ))
     }
 
-    /// One unrounded exact scan of `w` (of scale `scale`) on `tree`: each vertex's limbs, in
+    /// One unrounded exact scan of `w` (of scale `scale`) on `tree`: each vertex's words, in
     /// the tree's labels.
-    fn exact_limbs(
-        &self,
-        tree: &Tree,
-        w: &[f32],
-        op: Op,
-        scale: ExactScale,
-    ) -> Result<Vec<u32>, Error> {
+    fn exact_words(&self, tree: &Tree, w: &[f32], op: Op, scale: Scale) -> Result<Vec<u32>, Error> {
         assert_eq!(tree.len(), w.len(), "one weight per vertex");
         let ctx = &self.ctx;
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let State { residents, staging } = &mut *state;
         let index = Self::resident_index(ctx, residents, &[tree])?;
         let res = &mut residents[index];
-        let precision = Precision::Exact(scale);
+        let precision = Precision::exact(scale);
         let reusable = res
             .exact
             .as_ref()
@@ -664,18 +658,19 @@ impl Gpu {
         let (limbs, orig) = kernel
             .record_read_limbs(ctx, op, &mut rec)
             .expect("an exact scan has its unrounded read");
-        let words = scale.limbs * n;
+        let per_vertex = scale.gpu_words();
+        let words = per_vertex * n;
         let down = staging.down(ctx, 4 * words as u64);
         rec.encoder
             .copy_buffer_to_buffer(limbs, 0, down, 0, 4 * words as u64);
         rec.submit();
         staging.remap();
-        // The limbs travel as f32 bit patterns (a byte copy, never an f32 operation).
+        // The words travel as f32 bit patterns (a byte copy, never an f32 operation).
         let raw = staging.read(ctx, &[words])?.pop().expect("one vector");
         let mut out = vec![0u32; words];
-        for (label, k) in raw.chunks_exact(scale.limbs).enumerate() {
-            let at = scale.limbs * orig[label] as usize;
-            for (o, x) in out[at..at + scale.limbs].iter_mut().zip(k) {
+        for (label, k) in raw.chunks_exact(per_vertex).enumerate() {
+            let at = per_vertex * orig[label] as usize;
+            for (o, x) in out[at..at + per_vertex].iter_mut().zip(k) {
                 *o = x.to_bits();
             }
         }

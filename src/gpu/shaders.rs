@@ -4,8 +4,8 @@
 //! constants.
 
 use super::types::WGSL_STRUCTS;
-use analysis::limbs::{ExactScale, MAX_LIMBS};
 use analysis::scan_plan;
+use generators::fixed::{MAX_GPU_WORDS, Scale};
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
@@ -96,20 +96,28 @@ pub(crate) enum Precision {
     Single,
     /// Float-float (hi, lo) partial sums (vectorial-compensated).
     FloatFloat,
-    /// Fixed-point integers at a scale of the weights (vectorial-exact).
-    Exact(ExactScale),
+    /// Fixed-point integers at a scale of the weights (vectorial-exact): its unit's exponent
+    /// and its 32-bit words ([`Scale::gpu_words`]).
+    Exact { unit: i32, words: usize },
 }
 
 impl Precision {
     /// The precisions whose pipelines are built with the device (the exact ones are built
     /// when a scale first needs them: one set per limb count).
     pub const EAGER: [Precision; 2] = [Precision::Single, Precision::FloatFloat];
+    /// The exact scan of weights of this scale.
+    pub fn exact(scale: Scale) -> Precision {
+        Precision::Exact {
+            unit: scale.unit(),
+            words: scale.gpu_words(),
+        }
+    }
     /// 32-bit words per partial sum.
     pub fn words(self) -> usize {
         match self {
             Precision::Single => 1,
             Precision::FloatFloat => 2,
-            Precision::Exact(scale) => scale.limbs,
+            Precision::Exact { words, .. } => words,
         }
     }
     /// The prelude in front of the scan stage files.
@@ -117,9 +125,9 @@ impl Precision {
         match self {
             Precision::Single => Cow::Borrowed(SUM_F32),
             Precision::FloatFloat => Cow::Borrowed(SUM_FLOAT_FLOAT),
-            Precision::Exact(scale) => Cow::Owned(format!(
+            Precision::Exact { words, .. } => Cow::Owned(format!(
                 "const LIMBS: u32 = {}u;\nconst THREAD_ITEMS: u32 = {}u;\n{SUM_EXACT}",
-                scale.limbs,
+                words,
                 scan_plan::ITEMS_PER_THREAD
             )),
         }
@@ -127,7 +135,7 @@ impl Precision {
     /// The `unit` field of the scan uniforms: the fixed point's unit exponent, as i32 bits.
     pub fn unit_bits(self) -> u32 {
         match self {
-            Precision::Exact(scale) => scale.unit as u32,
+            Precision::Exact { unit, .. } => unit as u32,
             _ => 0,
         }
     }
@@ -337,7 +345,7 @@ pub(crate) struct Kernels {
     /// [`Precision::EAGER`]'s, in its order.
     scan: [ScanKernels; 2],
     /// The exact scan's, by limb count − 1, built on first use.
-    exact: [OnceLock<ScanKernels>; MAX_LIMBS],
+    exact: [OnceLock<ScanKernels>; MAX_GPU_WORDS],
     sizes: Sizes,
     /// The chained plan's stage 2 (level 1 scanned left to right per segment), f32.
     pub scan_chain: Kernel,
@@ -374,7 +382,7 @@ impl Kernels {
         match precision {
             Precision::Single => &self.scan[0],
             Precision::FloatFloat => &self.scan[1],
-            Precision::Exact(scale) => self.exact[scale.limbs - 1].get_or_init(|| {
+            Precision::Exact { words, .. } => self.exact[words - 1].get_or_init(|| {
                 // The unit is a uniform: one set of pipelines serves every scale of L limbs.
                 ScanKernels::new(device, &self.sizes, precision)
             }),
@@ -401,7 +409,7 @@ impl ScanKernels {
         // A tile of fixed-point sums does not fit workgroup memory: its tile scan keeps each
         // invocation's items in registers.
         let tile = match precision {
-            Precision::Exact(_) => &SCAN_TILE_EXACT,
+            Precision::Exact { .. } => &SCAN_TILE_EXACT,
             _ => &SCAN_TILE,
         };
         ScanKernels {
@@ -412,7 +420,7 @@ impl ScanKernels {
             ],
             scan_add: build(&SCAN_ADD, "scan_add"),
             read: [read(true, "read_rootfix"), read(true, "read_leaffix")],
-            read_limbs: matches!(precision, Precision::Exact(_))
+            read_limbs: matches!(precision, Precision::Exact { .. })
                 .then(|| [read(false, "read_rootfix"), read(false, "read_leaffix")]),
         }
     }

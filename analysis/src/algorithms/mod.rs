@@ -147,7 +147,7 @@ pub enum ScanWord {
     F32,
     /// (hi, lo) pairs of f32.
     FloatFloat,
-    /// Fixed-point integers of L u32 limbs, L from the weights (`crate::limbs`).
+    /// Fixed-point integers of L u32 words, L from the weights (`generators::fixed::Scale`).
     Exact,
 }
 
@@ -317,7 +317,7 @@ fn scan_traffic_of(e: u64, op: Op, n: u64) -> Vec<(&'static str, u64)> {
 
 /// The exact scan's traffic: 4 bytes per limb of the weights' scale.
 fn exact_traffic(op: Op, w: &[f32]) -> Vec<(&'static str, u64)> {
-    let limbs = crate::limbs::ExactScale::for_weights(w).map_or(0, |s| s.limbs as u64);
+    let limbs = generators::fixed::Scale::for_weights(w).map_or(0, |s| s.gpu_words() as u64);
     scan_traffic_of(4 * limbs, op, w.len() as u64)
 }
 

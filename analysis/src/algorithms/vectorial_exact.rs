@@ -1,7 +1,11 @@
-//! `vectorial-exact`: the Euler tour scanned in fixed point (L limbs of 32 bits at the weights'
-//! scale, `crate::limbs`) with the scan plan's pairing; integer addition is associative, so
-//! every prefix and every difference is exact, and the one rounding to f32 at the read gives
-//! the correctly rounded rootfix and leaffix of every vertex.
+//! `vectorial-exact`: the Euler tour scanned in fixed point (L words of 32 bits at the weights'
+//! scale, `generators::fixed::Scale`) with the scan plan's pairing; integer addition is
+//! associative, so every prefix and every difference is exact, and the one rounding to f32 at
+//! the read gives the correctly rounded rootfix and leaffix of every vertex.
+//!
+//! Its CPU twin need not follow the kernel's order: any order of integer additions gives the
+//! same integers, so the twin is the exact treefix ([`crate::exact`]), one walk of the tree's
+//! own order; both are the correctly rounded values, bit for bit (`tests/gpu.rs`).
 
 use super::{
     Cost, Descriptor, EXACT_STAGES, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord,
@@ -9,8 +13,7 @@ use super::{
 };
 use crate::Op;
 use crate::bounds::APrioriBounds;
-use crate::limbs::half_ulp;
-use crate::orders::euler;
+use crate::exact::{self, half_ulp};
 use crate::report::style::Shape;
 use crate::scan_plan::Plan;
 use generators::Tree;
@@ -19,7 +22,7 @@ use generators::Tree;
 /// of a rounding to nearest), or 0 where the exact value is an f32 (the rounding changed
 /// nothing). An error of one ulp violates it.
 fn with_bounds(t: &Tree, w: &[f32], op: Op) -> (Vec<f32>, Vec<f64>) {
-    euler::vectorial_exact_rounding(t, w, Plan::Tiled, op)
+    exact::correctly_rounded_inexact(t, w, op)
         .into_iter()
         .map(|(x, inexact)| (x, if inexact { half_ulp(x) } else { 0.0 }))
         .unzip()
@@ -29,11 +32,11 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     name: "vectorial-exact",
     short: "vex",
     family: Family::EulerTour,
-    summary: "the same Euler tour and scan plan on fixed-point integers (L limbs of 32 bits at the weights' scale, carries by comparison); every prefix and S[close] − S[open − 1] exact, one rounding to nearest f32: correctly rounded results, bound half an ulp",
+    summary: "the same Euler tour and scan plan on fixed-point integers (L words of 32 bits at the weights' scale, carries by comparison); every prefix and S[close] − S[open − 1] exact, one rounding to nearest f32: correctly rounded results, bound half an ulp",
     paper: None,
     correctly_rounded: true,
     hooks: Hooks {
-        twin: |t, w, op| euler::vectorial_exact(t, w, Plan::Tiled, op),
+        twin: exact::correctly_rounded,
         a_priori: |t, w, op, _lambda| {
             // The result is RN(x), a function of the weights alone: its rounding error is known
             // before any f32 arithmetic, and holds with certainty (so also as the
@@ -60,7 +63,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         stages: EXACT_STAGES,
         traffic: exact_traffic,
         // The tour's 2n positions of up to MAX_LIMBS words (the scale is the weights').
-        words_per_vertex: 2 * crate::limbs::MAX_LIMBS as u64,
+        words_per_vertex: 2 * generators::fixed::MAX_GPU_WORDS as u64,
     }),
     // Measured as `src/memory.rs` says: a peak of 80 B per vertex with gensum weights (4
     // limbs: E is 2 positions × 16 B per vertex), 120 at the most limbs (10: E 80 B; the

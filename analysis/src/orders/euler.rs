@@ -4,9 +4,9 @@
 use super::ScanValue;
 use crate::Op;
 use crate::float_float::{FloatFloat, dw_add};
-use crate::limbs::{ExactScale, Limbs};
 use crate::scan_plan::{self, Plan};
 use generators::Tree;
+use generators::fixed::{Fixed, Scale};
 use rayon::prelude::*;
 
 /// Stage "write": rootfix `E[open v] = w, E[close v] = −w`; leaffix `E[open v] = w,
@@ -102,45 +102,54 @@ pub fn vectorial_compensated(tree: &Tree, w: &[f32], op: Op) -> Vec<f32> {
     read(tree, op, &e[..])
 }
 
-/// The exact read (vectorial-exact): rootfix `S[open v]`, leaffix `S[close v] − S[open v − 1]`,
-/// both exact integers, each rounded to f32 once; with whether that rounding was inexact.
+/// The exact read: rootfix `S[open v]`, leaffix `S[close v] − S[open v − 1]`, both exact
+/// integers, each rounded to f32 once.
 struct ExactTour<'a, const L: usize> {
-    s: &'a [Limbs<L>],
-    scale: ExactScale,
+    s: &'a [Fixed<L>],
+    scale: Scale,
 }
 
 impl<const L: usize> ScannedTour for ExactTour<'_, L> {
-    type Out = (f32, bool);
+    type Out = f32;
     #[inline]
-    fn prefix(&self, p: usize) -> (f32, bool) {
-        self.scale.round_inexact(self.s[p])
+    fn prefix(&self, p: usize) -> f32 {
+        self.scale.to_f32(self.s[p])
     }
     #[inline]
-    fn difference(&self, _v: usize, close: usize, before: Option<usize>) -> (f32, bool) {
+    fn difference(&self, _v: usize, close: usize, before: Option<usize>) -> f32 {
         let s = self.s;
         self.scale
-            .round_inexact(before.map_or(s[close], |o| s[close] - s[o]))
+            .to_f32(before.map_or(s[close], |o| s[close] - s[o]))
     }
 }
 
-/// vectorial-exact: E written as fixed-point integers at the weights' scale, scanned with
-/// `plan` (any plan gives the same bits: integer addition is associative), read exactly and
-/// rounded once to nearest f32. NaN everywhere if a weight is not finite (it has no fixed
-/// point; readers and weight models never produce one).
-pub fn vectorial_exact(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> Vec<f32> {
-    vectorial_exact_rounding(tree, w, plan, op)
-        .into_iter()
-        .map(|(x, _)| x)
-        .collect()
+/// The integers of the Euler-tour scan are summed by the same generic plan as every other
+/// order; `term` is never used (the terms need the scale, see [`Scale::term`]).
+impl<const L: usize> ScanValue for Fixed<L> {
+    fn term(_: f32) -> Self {
+        unreachable!("fixed-point terms are made by Scale::term")
+    }
+    #[inline]
+    fn zero() -> Self {
+        Fixed::ZERO
+    }
+    #[inline]
+    fn plus(self, rhs: Self) -> Self {
+        self + rhs
+    }
 }
 
-/// [`vectorial_exact`] with, per vertex, whether its one rounding changed the value.
-pub fn vectorial_exact_rounding(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> Vec<(f32, bool)> {
-    let Some(scale) = ExactScale::for_weights(w) else {
-        return vec![(f32::NAN, true); tree.len()];
+/// The order of `vectorial-exact`'s GPU kernel on the CPU: E written as fixed-point integers
+/// at the weights' scale, scanned with `plan` (any plan gives the same integers: integer
+/// addition is associative), read exactly and rounded once to nearest f32 — the correctly
+/// rounded results, which the algorithm's twin ([`crate::exact::correctly_rounded`]) computes
+/// by a walk of the tree instead. NaN everywhere if a weight is not finite.
+pub fn vectorial_exact(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> Vec<f32> {
+    let Some(scale) = Scale::for_weights(w) else {
+        return vec![f32::NAN; tree.len()];
     };
-    crate::with_limbs!(scale, L => {
-        let mut e: Vec<Limbs<L>> = write_with(tree, w, op, |x| scale.term(x));
+    crate::with_limbs!(scale.limbs(), L => {
+        let mut e: Vec<Fixed<L>> = write_with(tree, w, op, |x| scale.term(x));
         plan.scan(&mut e);
         read(tree, op, &ExactTour { s: &e, scale })
     })

@@ -1,0 +1,301 @@
+//! The correctly rounded treefix (docs/design.md §8.1): every vertex's exact rootfix or
+//! leaffix, rounded once.
+//!
+//! Every f32 weight is an integer multiple of the lowest bit any weight has, so on the
+//! weights' own fixed-point [`Scale`] every path sum and subtree sum is an integer, and integer
+//! addition is exact and associative: the cheapest order gives the exact values. That order
+//! is the tree's own, walked once on 64-bit limbs ([`walk`]): rootfix in preorder (the
+//! parent's value plus the vertex's weight), leaffix in reverse preorder (each subtree sum
+//! added into its parent), with as many limbs as the weights need (1 to 5, the code
+//! monomorphised for each), big trees cut into blocks walked on every core, the same integers
+//! whatever the threads. One rounding of each integer to nearest f32, ties to even, gives the
+//! correctly rounded result — the value `vectorial-exact`'s GPU kernel computes by its
+//! Euler-tour scan, bit for bit.
+//!
+//! [`treefix`] returns what the exact reference needs besides ([`ExactTreefix`]);
+//! [`correctly_rounded`] only the rounded results (`vectorial-exact`'s CPU twin).
+
+mod values;
+mod walk;
+
+pub use values::ExactValues;
+
+use crate::Op;
+use crate::orders::{Abs, tree as tree_orders};
+use generators::Tree;
+use generators::exact_sum::ExactSum;
+use generators::fixed::{Fixed, Scale};
+use rayon::prelude::*;
+use values::Held;
+use walk::{Disjoint, Exact, WithAbs};
+
+/// Calls `$body` with the limb count `$limbs` (1 to 5) as the const generic `$l`.
+#[macro_export]
+macro_rules! with_limbs {
+    ($limbs:expr, $l:ident => $body:expr) => {
+        match $limbs {
+            1 => {
+                const $l: usize = 1;
+                $body
+            }
+            2 => {
+                const $l: usize = 2;
+                $body
+            }
+            3 => {
+                const $l: usize = 3;
+                $body
+            }
+            4 => {
+                const $l: usize = 4;
+                $body
+            }
+            5 => {
+                const $l: usize = 5;
+                $body
+            }
+            l => unreachable!("{l} limbs: more than f32's range needs"),
+        }
+    };
+}
+
+/// The exact treefix of one op on one weighted tree, per vertex.
+#[derive(Debug, Clone)]
+pub struct ExactTreefix {
+    /// The exact values.
+    pub exact: ExactValues,
+    /// Each exact value rounded to the nearest f32, ties to even; ±∞ beyond f32's range (from
+    /// 2^128·(1 − 2^-25) on), as IEEE rounding gives. An exact zero is −0 if every term of its
+    /// sum is −0, else +0 (IEEE's sign of a sum, and MPFR's).
+    pub rounded: Vec<f32>,
+    /// Each exact value rounded to the nearest f64, ties to even (the same sign of zero).
+    pub nearest_f64: Vec<f64>,
+    /// Σ|terms| of each vertex's sum (its path or its subtree), exact, then rounded to the
+    /// nearest f64.
+    pub abs_sums: Vec<f64>,
+}
+
+/// The exact rootfix or leaffix of every vertex of `tree` with weights `w`: its correctly
+/// rounded f32, its f64 rounding, Σ|terms| and the exact value itself ([`ExactTreefix`]).
+/// Non-finite weights follow IEEE's rules (their sums are ±∞ or NaN).
+///
+/// ```
+/// use analysis::{Op, exact};
+/// use generators::{ChildOrder, NO_PARENT, Tree};
+///
+/// // a(b(c), d) with weights a = 1e8, b = 1, c = −1e8, d = 0.5.
+/// let tree = Tree::from_parents(vec![NO_PARENT, 0, 1, 0], ChildOrder::Natural).unwrap();
+/// let w = [1e8f32, 1.0, -1e8, 0.5];
+/// let root = exact::treefix(&tree, &w, Op::Rootfix);
+/// // c's path sum is 1e8 + 1 − 1e8 = 1 exactly; f32 additions along the path give 0.
+/// assert_eq!(root.rounded, [1e8, 1e8, 1.0, 1e8]);
+/// assert_eq!((w[0] + w[1]) + w[2], 0.0);
+/// assert_eq!(root.nearest_f64[1], 100_000_001.0);
+/// assert_eq!(root.abs_sums[2], 200_000_001.0);
+/// let leaf = exact::treefix(&tree, &w, Op::Leaffix);
+/// assert_eq!(leaf.rounded, [1.5, -99_999_999.0, -1e8, 0.5]);
+/// ```
+pub fn treefix(tree: &Tree, w: &[f32], op: Op) -> ExactTreefix {
+    assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let Some(scale) = Scale::for_weights(w) else {
+        return full_range(tree, w, op);
+    };
+    let mut out = with_limbs!(scale.limbs(), L => scaled::<L>(tree, w, op, scale));
+    if w.iter().any(|x| x.to_bits() == 0x8000_0000) {
+        signed_zeros(tree, w, op, &mut out);
+    }
+    out
+}
+
+/// Every vertex's exact rootfix or leaffix rounded to the nearest f32, ties to even (±∞
+/// beyond range): [`treefix`]'s `rounded`, except that an exact zero is always +0 (as the GPU
+/// kernel gives it). NaN everywhere if a weight is not finite (it has no fixed point).
+///
+/// `vectorial-exact`'s CPU twin: the values its kernel computes, by another order.
+pub fn correctly_rounded(tree: &Tree, w: &[f32], op: Op) -> Vec<f32> {
+    rounded_with(tree, w, op, |x, _| x)
+}
+
+/// [`correctly_rounded`] with, per vertex, whether its one rounding changed the value.
+pub fn correctly_rounded_inexact(tree: &Tree, w: &[f32], op: Op) -> Vec<(f32, bool)> {
+    rounded_with(tree, w, op, |x, inexact| (x, inexact))
+}
+
+/// Half the spacing of f32 values at x (for the correctly rounded x̂ = RN(x),
+/// |x̂ − x| ≤ half_ulp(x̂)): 2^(e − 24) for 2^e ≤ |x̂| < 2^(e+1), 2^-150 among subnormals.
+pub fn half_ulp(x: f32) -> f64 {
+    let biased = ((x.to_bits() >> 23) & 0xff) as i32;
+    if biased == 0xff {
+        return f64::INFINITY;
+    }
+    2f64.powi(biased.max(1) - 127 - 24)
+}
+
+/// The walk of `op` on the integers `term` makes, each vertex's value handed to `finish`.
+fn walk<T: Exact>(
+    tree: &Tree,
+    w: &[f32],
+    op: Op,
+    term: impl Fn(f32) -> T + Sync,
+    finish: impl Fn(usize, T) + Sync,
+) {
+    let len = walk::block_len(tree.len());
+    match op {
+        Op::Rootfix => walk::rootfix(tree, w, term, finish, len),
+        Op::Leaffix => walk::leaffix(tree, w, term, finish, len),
+    }
+}
+
+fn rounded_with<R: Send + Copy + Default>(
+    tree: &Tree,
+    w: &[f32],
+    op: Op,
+    finish: impl Fn(f32, bool) -> R + Sync,
+) -> Vec<R> {
+    assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let Some(scale) = Scale::for_weights(w) else {
+        return vec![finish(f32::NAN, true); w.len()];
+    };
+    let mut out = vec![R::default(); w.len()];
+    let to = Disjoint::new(&mut out);
+    with_limbs!(scale.limbs(), L => walk(
+        tree,
+        w,
+        op,
+        |x| scale.term::<L>(x),
+        |v, k| {
+            let (x, inexact) = scale.round_f32(k);
+            // Each vertex is finished once.
+            unsafe { to.set(v, finish(x, inexact)) }
+        },
+    ));
+    out
+}
+
+/// [`treefix`] on the weights' scale with L limbs: the value and Σ|terms| in one walk (the
+/// magnitudes fit the same scale), each vertex rounded as it is finished.
+fn scaled<const L: usize>(tree: &Tree, w: &[f32], op: Op, scale: Scale) -> ExactTreefix
+where
+    Fixed<L>: Held,
+{
+    let n = w.len();
+    let mut exact = vec![Fixed::<L>::ZERO; n];
+    let mut rounded = vec![0f32; n];
+    let mut nearest_f64 = vec![0f64; n];
+    let mut abs_sums = vec![0f64; n];
+    {
+        let (k, r, f, a) = (
+            Disjoint::new(&mut exact),
+            Disjoint::new(&mut rounded),
+            Disjoint::new(&mut nearest_f64),
+            Disjoint::new(&mut abs_sums),
+        );
+        walk(
+            tree,
+            w,
+            op,
+            |x| {
+                let t = scale.term::<L>(x);
+                // |t| from t: its magnitude (the weight's own bits, exact).
+                WithAbs(t, scale.term(x.abs()))
+            },
+            // Each vertex is finished once.
+            |v, WithAbs(x, m): WithAbs<Fixed<L>>| unsafe {
+                let (nearest, x32, _) = scale.roundings(x);
+                k.set(v, x);
+                r.set(v, x32);
+                f.set(v, nearest);
+                a.set(v, scale.to_f64(m));
+            },
+        );
+    }
+    ExactTreefix {
+        exact: Fixed::<L>::held(scale, exact),
+        rounded,
+        nearest_f64,
+        abs_sums,
+    }
+}
+
+/// The sign of exact zeros: −0 where every term of the sum is −0. Counts, by the same walk,
+/// each vertex's terms that are not −0.
+fn signed_zeros(tree: &Tree, w: &[f32], op: Op, out: &mut ExactTreefix) {
+    let not_negative_zero = Fixed::<1>::from_words_u32(&[1], 0);
+    let (r, f) = (
+        Disjoint::new(&mut out.rounded),
+        Disjoint::new(&mut out.nearest_f64),
+    );
+    walk(
+        tree,
+        w,
+        op,
+        |x| {
+            if x.to_bits() == 0x8000_0000 {
+                Fixed::ZERO
+            } else {
+                not_negative_zero
+            }
+        },
+        // Each vertex is finished once.
+        |v, others: Fixed<1>| {
+            if others.is_zero() {
+                unsafe {
+                    r.set(v, -0.0);
+                    f.set(v, -0.0);
+                }
+            }
+        },
+    );
+}
+
+/// [`treefix`] where a weight is not finite: [`ExactSum`]s along the sequential orders.
+fn full_range(tree: &Tree, w: &[f32], op: Op) -> ExactTreefix {
+    let n = tree.len();
+    let mut values = vec![ExactSum::ZERO; n];
+    let mut abs_sums = vec![0.0; n];
+    let emit = |v: usize, (x, a): (ExactSum, Abs<ExactSum>)| {
+        values[v] = x;
+        abs_sums[v] = a.0.to_f64();
+    };
+    match op {
+        Op::Rootfix => tree_orders::rootfix_sequential_each(tree, w, emit),
+        Op::Leaffix => tree_orders::leaffix_sequential_each(tree, w, emit),
+    }
+    ExactTreefix {
+        rounded: values.iter().map(ExactSum::to_f32).collect(),
+        nearest_f64: values.iter().map(ExactSum::to_f64).collect(),
+        abs_sums,
+        exact: ExactValues::Full(values),
+    }
+}
+
+/// The exact treefix from sums computed elsewhere (the GPU's exact scan of `w`): per vertex,
+/// `words` 32-bit two's-complement words of the value and of Σ|terms|, in units of 2^unit.
+/// Held as [`treefix`] holds them. None where `w` has no fixed point (a non-finite weight).
+pub fn from_words(
+    w: &[f32],
+    unit: i32,
+    words: usize,
+    values: &[u32],
+    abs_sums: &[u32],
+) -> Option<ExactTreefix> {
+    let scale = Scale::for_weights(w)?;
+    Some(with_limbs!(scale.limbs(), L => {
+        let exact: Vec<Fixed<L>> = values
+            .par_chunks_exact(words)
+            .map(|x| scale.from_words_u32(x, unit))
+            .collect();
+        ExactTreefix {
+            rounded: exact.par_iter().map(|&x| scale.to_f32(x)).collect(),
+            nearest_f64: exact.par_iter().map(|&x| scale.to_f64(x)).collect(),
+            abs_sums: abs_sums
+                .par_chunks_exact(words)
+                .map(|x| scale.to_f64(scale.from_words_u32::<L>(x, unit)))
+                .collect(),
+            exact: Fixed::<L>::held(scale, exact),
+        }
+    }))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,168 @@
+//! The exact treefix's walks: the same integers whatever the blocks and the threads, equal to
+//! MPFR's sums; the signs of exact zeros. (Its roundings against MPFR: the reference's tests
+//! and `tests/exact.rs`.)
+
+use super::walk::{self as walks, Disjoint};
+use super::*;
+use generators::{ChildOrder, Topology, WeightModel};
+use rug::Float;
+
+/// Every vertex's exact sum by MPFR at 320 bits, one addition per vertex, written
+/// independently of the walks: rootfix from the parent in preorder, leaffix into the parent in
+/// postorder.
+fn mpfr(tree: &Tree, w: &[f32], op: Op) -> Vec<Float> {
+    let mut out: Vec<Float> = w.iter().map(|&x| Float::with_val(320, x)).collect();
+    match op {
+        Op::Rootfix => {
+            for &v in tree.preorder() {
+                if let Some(p) = tree.parent(v) {
+                    let above = out[p as usize].clone();
+                    out[v as usize] += above;
+                }
+            }
+        }
+        Op::Leaffix => {
+            for &v in tree.postorder() {
+                if let Some(p) = tree.parent(v) {
+                    let below = out[v as usize].clone();
+                    out[p as usize] += below;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The walk of `op` with blocks of `len` on 3 limbs.
+fn walk_in_blocks(tree: &Tree, w: &[f32], op: Op, scale: Scale, len: usize) -> Vec<Fixed<3>> {
+    let mut out = vec![Fixed::<3>::ZERO; w.len()];
+    let mut finished = vec![0u8; w.len()];
+    {
+        let (to, count) = (Disjoint::new(&mut out), Disjoint::new(&mut finished));
+        let term = |x| scale.term::<3>(x);
+        // Each vertex once: counted.
+        let finish = |v, k| unsafe {
+            to.set(v, k);
+            count.set(v, count.get(v) + 1);
+        };
+        match op {
+            Op::Rootfix => walks::rootfix(tree, w, term, finish, len),
+            Op::Leaffix => walks::leaffix(tree, w, term, finish, len),
+        }
+    }
+    assert!(
+        finished.iter().all(|&c| c == 1),
+        "every vertex finished once"
+    );
+    out
+}
+
+/// Blocks of 1, 2, 3, 7, 64 and 1000 vertices and one block give the same integers, equal to
+/// MPFR's sums, on every topology and child order: every way a block boundary can cut a path
+/// or a subtree (a chain's every vertex its own block, a star's root alone).
+#[test]
+fn blocks_change_no_integer() {
+    for topology in Topology::all_defaults() {
+        for order in ChildOrder::ALL {
+            for (seed, n) in [1usize, 2, 5, 300, 2500].into_iter().enumerate() {
+                let mut rng = generators::rng(40 + seed as u64);
+                let tree = topology.generate(n, order, &mut rng).unwrap();
+                let model = if n < 3 {
+                    WeightModel::Normal
+                } else {
+                    WeightModel::Gensum
+                };
+                let w = model.weights(n, 1e12, &mut rng).unwrap();
+                let scale = Scale::for_weights(&w).unwrap();
+                assert!(scale.limbs() <= 3, "{topology} {n}");
+                for op in Op::ALL {
+                    let want = mpfr(&tree, &w, op);
+                    let one = walk_in_blocks(&tree, &w, op, scale, n);
+                    for (v, k) in one.iter().enumerate() {
+                        assert_eq!(
+                            scale.to_exact(*k).to_float(),
+                            want[v],
+                            "{topology} {order} n={n} {op} v={v}"
+                        );
+                    }
+                    for len in [1, 2, 3, 7, 64, 1000] {
+                        assert_eq!(
+                            walk_in_blocks(&tree, &w, op, scale, len),
+                            one,
+                            "{topology} {order} n={n} {op}, blocks of {len}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A big tree on pools of 1, 2 and 3 threads (blocks of the default length, several per
+/// thread): the same results.
+#[test]
+fn threads_change_no_bit() {
+    let n = 300_000;
+    for topology in [Topology::Chain, Topology::Star, Topology::RandomRecursive] {
+        let mut rng = generators::rng(3);
+        let tree = topology.generate(n, ChildOrder::Natural, &mut rng).unwrap();
+        let w = WeightModel::Gensum.weights(n, 1e8, &mut rng).unwrap();
+        for op in Op::ALL {
+            let on = |threads| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+                    .install(|| (treefix(&tree, &w, op), correctly_rounded(&tree, &w, op)))
+            };
+            let (one, one_twin) = on(1);
+            for threads in [2, 3] {
+                let (t, twin) = on(threads);
+                let bits = |x: &[f32]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&t.rounded), bits(&one.rounded), "{topology} {op}");
+                assert_eq!(t.nearest_f64, one.nearest_f64, "{topology} {op}");
+                assert_eq!(t.abs_sums, one.abs_sums, "{topology} {op}");
+                assert_eq!(bits(&twin), bits(&one_twin), "{topology} {op}");
+            }
+            assert_eq!(one.rounded, one_twin);
+        }
+    }
+}
+
+/// An exact zero is −0 where every term is −0 (MPFR's sign), +0 otherwise; the twin always
+/// gives +0, as the GPU kernel does.
+#[test]
+fn signs_of_exact_zeros() {
+    // a(b(c), d): weights −0, −0, +0, 1 − 1 pattern.
+    let tree =
+        Tree::from_parents(vec![generators::NO_PARENT, 0, 1, 0, 3], ChildOrder::Natural).unwrap();
+    let w = [-0.0f32, -0.0, 0.0, 1.0, -1.0];
+    let root = treefix(&tree, &w, Op::Rootfix);
+    let signs: Vec<bool> = root.rounded.iter().map(|x| x.is_sign_negative()).collect();
+    assert_eq!(signs, [true, true, false, false, false]);
+    assert_eq!(root.rounded, [0.0, 0.0, 0.0, 1.0, 0.0]);
+    assert!(root.nearest_f64[1].is_sign_negative() && !root.nearest_f64[2].is_sign_negative());
+    let leaf = treefix(&tree, &w, Op::Leaffix);
+    let signs: Vec<bool> = leaf.rounded.iter().map(|x| x.is_sign_negative()).collect();
+    assert_eq!(signs, [false, false, false, false, true]);
+    assert!(
+        correctly_rounded(&tree, &w, Op::Rootfix)
+            .iter()
+            .all(|x| !x.is_sign_negative())
+    );
+}
+
+/// Non-finite weights: IEEE's sums in [`treefix`], NaN everywhere in the twin.
+#[test]
+fn non_finite_weights() {
+    let tree = Tree::from_parents(vec![generators::NO_PARENT, 0, 0], ChildOrder::Natural).unwrap();
+    let w = [1.0f32, f32::INFINITY, 2.0];
+    let root = treefix(&tree, &w, Op::Rootfix);
+    assert_eq!(root.rounded, [1.0, f32::INFINITY, 3.0]);
+    assert_eq!(root.exact.limbs(), None);
+    assert!(
+        correctly_rounded(&tree, &w, Op::Leaffix)
+            .iter()
+            .all(|x| x.is_nan())
+    );
+}

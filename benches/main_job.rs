@@ -1,0 +1,114 @@
+//! The main jobs, whole, as the CLI runs them, so that a slower one is seen:
+//!
+//! - `main-job/default-sweep`: `accuracy sweep --cond 1e1..1e10` (its defaults: 10 targets ×
+//!   10 chains of 10^4 vertices, gensum, sequential, parallel and vectorial, both ops, exact
+//!   reference, CPU) through `sweep::run` in this process, into a fresh directory each time,
+//!   on every core;
+//! - `main-job/whole-2^22`: one evaluation of a 2^22-vertex `profile` tree (20 levels,
+//!   branching 2, gensum κ = 1e8) by all 8 algorithms, both ops, against the exact reference
+//!   (`experiment::evaluate_into`, what `accuracy run` does), on one thread: its throughput is
+//!   node × algorithm × op evaluations per second per core. (`benches/evaluation.rs`'s `whole`
+//!   group times each algorithm and op alone at 2^18.)
+//!
+//! `cargo bench --bench main_job` (`-- default-sweep` or `-- whole` for one). TREEFIX_WHOLE_LOG2
+//! sets the whole evaluation's size (default 22).
+
+use analysis::{Algorithm, Op, ReferenceKind};
+use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use generators::{ChildOrder, Topology, WeightModel};
+use std::time::Duration;
+use treefix_accuracy::experiment::{self, Cpu, Summaries};
+use treefix_accuracy::inputs::WeightChoice;
+use treefix_accuracy::sweep::{self, SweepParams};
+
+// The allocator `accuracy` itself uses (src/main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// `accuracy sweep --cond 1e1..1e10`'s parameters.
+fn default_sweep() -> SweepParams {
+    SweepParams {
+        targets: treefix_accuracy::cond::parse_cond("1e1..1e10")
+            .expect("range")
+            .targets(10),
+        trees_per_target: 10,
+        nodes: 10_000,
+        topologies: vec![Topology::Chain],
+        weights: WeightChoice::Model(WeightModel::Gensum),
+        ops: Op::ALL.to_vec(),
+        algos: Algorithm::paper(),
+        reference: ReferenceKind::Exact,
+        child_orders: vec![ChildOrder::Natural],
+        seed: 1,
+        files: Vec::new(),
+        shard: None,
+    }
+}
+
+fn main_job(c: &mut Criterion) {
+    let mut group = c.benchmark_group("main-job");
+    group.sampling_mode(SamplingMode::Flat);
+    let params = default_sweep();
+    group.throughput(Throughput::Elements(
+        (params.targets.len() * params.trees_per_target) as u64,
+    ));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function("default-sweep", |b| {
+        b.iter(|| {
+            let dir = tempfile::tempdir().expect("temporary directory");
+            sweep::run(&params, &[], dir.path(), &Cpu, true).expect("sweep")
+        })
+    });
+
+    let log2: u32 = std::env::var("TREEFIX_WHOLE_LOG2")
+        .ok()
+        .map_or(22, |s| s.parse().expect("TREEFIX_WHOLE_LOG2: a number"));
+    let n = 1usize << log2;
+    let topology: Topology = "profile:20:2".parse().expect("topology");
+    let mut rng = generators::rng(1);
+    let tree = topology
+        .generate(n, ChildOrder::Natural, &mut rng)
+        .expect("tree");
+    let w = WeightModel::Gensum
+        .weights(n, 1e8, &mut rng)
+        .expect("weights");
+    let algos = Algorithm::ALL;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool");
+    // Elements: node × algorithm × op evaluations, on one core.
+    group.throughput(Throughput::Elements(
+        (n * algos.len() * Op::ALL.len()) as u64,
+    ));
+    group.measurement_time(Duration::from_secs(1));
+    group.bench_function(format!("whole-2^{log2}"), |b| {
+        b.iter(|| {
+            pool.install(|| {
+                let mut sink = Summaries::default();
+                experiment::evaluate_into(
+                    &tree,
+                    &w,
+                    &Op::ALL,
+                    &algos,
+                    ReferenceKind::Exact,
+                    &Cpu,
+                    &|_| {},
+                    &mut sink,
+                )
+                .expect("evaluate");
+                sink.measured
+            })
+        })
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_millis(1));
+    targets = main_job
+}
+criterion_main!(benches);
