@@ -16,6 +16,7 @@ pub mod inputs;
 pub mod memory;
 pub mod nodes_sample;
 pub mod output;
+pub mod spatial;
 pub mod sweep;
 pub mod verdict;
 

@@ -12,6 +12,7 @@ pub mod phases;
 pub mod report;
 pub mod run;
 pub mod score;
+pub mod spatial;
 pub mod stats;
 pub mod sweep;
 
