@@ -1,13 +1,13 @@
 //! Laying a tree out on a spatial computer and counting every message pattern
-//! (`analysis::spatial`, docs/design.md §12): the light-first order (the tree put in
-//! light-first child order, its preorder), the Hilbert curve's cell of every position, and the
+//! (`analysis::spatial`, docs/design.md §12): the light-first order (its positions, and the
+//! tree renamed by them), the Hilbert curve's cell of every position, and the
 //! energy and depth of local messaging, parallel, the Euler-tour family, contraction (both
 //! ops) and batched LCA — what `accuracy spatial` does per layout, lost bits aside — on trees
 //! of 2^22 vertices. The target: at most 5 s on the project's 2-core machine.
 //! `cargo bench --bench spatial`
 
 use analysis::Op;
-use analysis::spatial::{Curve, Layout, LinearOrder, Placement, Prepared, count};
+use analysis::spatial::{Curve, Laid, LinearOrder, Placement, count};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use generators::{ChildOrder, Topology};
 use std::hint::black_box;
@@ -28,11 +28,9 @@ fn layout_and_count(c: &mut Criterion) {
             .unwrap();
         group.bench_function(format!("light-first-hilbert-{topology}"), |b| {
             b.iter(|| {
-                let tree = black_box(&tree).with_order(ChildOrder::LightFirst);
-                let layout = Layout::new(&tree, LinearOrder::LightFirst).unwrap();
+                let laid = Laid::new(black_box(&tree), LinearOrder::LightFirst);
                 let placements = [Placement::new(Curve::Hilbert, N).unwrap()];
-                let prepared = Prepared::new(&tree);
-                count(&tree, &prepared, &layout, &placements, &Op::ALL, 2)
+                count(&laid, &placements, &Op::ALL, 2)
             })
         });
     }

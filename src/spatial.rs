@@ -2,11 +2,14 @@
 //! by every requested order and curve, every message pattern counted, and each algorithm's
 //! lost bits from its own evaluation of the same tree and weights.
 //!
-//! The tree of a layout is in the layout's child order (`LinearOrder::child_order`): the
-//! algorithms' Euler tour and contraction schedule, and so their messages and their rounding,
-//! are those of that order. Lost bits are evaluated once per child order (breadth-first and
-//! depth-first share the natural one) by the evaluation path of `run`
-//! ([`crate::experiment::evaluate_into`], exact reference, CPU twins).
+//! Each layout counts the tree renamed by position (`analysis::spatial::Laid`): vertex i on
+//! processor i, its children in the layout's sibling order (`LinearOrder::child_order`), so
+//! the algorithms' Euler tour, their messages and their rounding are those of that child
+//! order. Each layout's lost bits are evaluated on that same renamed tree with the same
+//! weights, by the evaluation path of `run` ([`crate::experiment::evaluate_into`], exact
+//! reference, CPU twins): every algorithm's results are those of `run --child-order` on the
+//! original names but contraction's, whose random-mate coins are dealt in the order of the
+//! names.
 
 use crate::Error;
 use crate::experiment::{self, Cpu, InstanceSpec, Summaries};
@@ -15,9 +18,7 @@ use analysis::limbs::ExactScale;
 use analysis::records::spatial::{
     FORMAT_VERSION, LayoutRecord, PatternRecord, PointRecord, SpatialRecord, Timings, TreeRecord,
 };
-use analysis::spatial::{
-    ALGORITHMS, Curve, Layout, LinearOrder, Pattern, Placement, Prepared, count, fit,
-};
+use analysis::spatial::{ALGORITHMS, Curve, Laid, LinearOrder, Pattern, Placement, count, fit};
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::io::ReadOptions;
 use generators::{ChildOrder, Topology, Tree};
@@ -157,12 +158,6 @@ pub fn measure(p: &Params, progress: &dyn Fn(&str)) -> Result<SpatialRecord, Err
             })
             .collect();
     }
-    let mut child_orders: Vec<ChildOrder> = Vec::new();
-    for o in &p.orders {
-        if !child_orders.contains(&o.child_order()) {
-            child_orders.push(o.child_order());
-        }
-    }
     let (mut count_s, mut bits_s) = (0.0, 0.0);
     let mut trees = Vec::new();
     for index in 0..tree_count(&p.source) {
@@ -178,47 +173,38 @@ pub fn measure(p: &Params, progress: &dyn Fn(&str)) -> Result<SpatialRecord, Err
             .map_err(|e| Error::Usage(format!("{} n={n}: {e}", s.name)))?;
         let mut tree_count_s = t0.elapsed().as_secs_f64();
         let mut tree_bits_s = 0.0;
-        for &co in &child_orders {
-            let reordered;
-            let tree = if s.tree.child_order() == co {
-                &s.tree
-            } else {
-                reordered = s.tree.with_order(co);
-                &reordered
-            };
+        for (oi, &order) in p.orders.iter().enumerate() {
             let t1 = Instant::now();
-            let bits = lost_bits(tree, &s.weights, &p.ops)?;
-            tree_bits_s += t1.elapsed().as_secs_f64();
+            let laid = Laid::new(&s.tree, order);
+            tree_count_s += t1.elapsed().as_secs_f64();
             let t2 = Instant::now();
-            let prepared = Prepared::new(tree);
-            for (oi, &order) in p.orders.iter().enumerate() {
-                if order.child_order() != co {
-                    continue;
-                }
-                let layout = Layout::new(tree, order).map_err(|e| Error::Usage(e.to_string()))?;
-                let counted = count(tree, &prepared, &layout, &placements, &p.ops, limbs);
-                for (ci, _) in p.curves.iter().enumerate() {
-                    let record = &mut layouts[oi * p.curves.len() + ci];
-                    for (k, c) in counted.iter().enumerate() {
-                        let pr = &mut record.patterns[k];
-                        match &c.cost {
-                            Ok(cost) => pr.points.push(PointRecord {
-                                n: n as u64,
-                                energy: cost.energy[ci],
-                                energy_per_vertex: cost.energy[ci] as f64 / n as f64,
-                                depth: cost.depth,
-                                messages: cost.messages,
-                                lost_bits: match c.pattern {
-                                    Pattern::Treefix(a, op) => bits.get(&(a, op)).copied(),
-                                    _ => None,
-                                },
-                            }),
-                            Err(why) => pr.not_applicable = Some(why.clone()),
-                        }
+            let weights = laid.layout.by_position(&s.weights);
+            let bits = lost_bits(&laid.tree, &weights, &p.ops)?;
+            tree_bits_s += t2.elapsed().as_secs_f64();
+            let t3 = Instant::now();
+            let counted = count(&laid, &placements, &p.ops, limbs);
+            drop(laid);
+            for (ci, _) in p.curves.iter().enumerate() {
+                let record = &mut layouts[oi * p.curves.len() + ci];
+                for (k, c) in counted.iter().enumerate() {
+                    let pr = &mut record.patterns[k];
+                    match &c.cost {
+                        Ok(cost) => pr.points.push(PointRecord {
+                            n: n as u64,
+                            energy: cost.energy[ci],
+                            energy_per_vertex: cost.energy[ci] as f64 / n as f64,
+                            depth: cost.depth,
+                            messages: cost.messages,
+                            lost_bits: match c.pattern {
+                                Pattern::Treefix(a, op) => bits.get(&(a, op)).copied(),
+                                _ => None,
+                            },
+                        }),
+                        Err(why) => pr.not_applicable = Some(why.clone()),
                     }
                 }
             }
-            tree_count_s += t2.elapsed().as_secs_f64();
+            tree_count_s += t3.elapsed().as_secs_f64();
         }
         count_s += tree_count_s;
         bits_s += tree_bits_s;

@@ -6,9 +6,7 @@ mod common;
 use analysis::records::spatial::SpatialRecord;
 use analysis::spatial::lca::BatchedLca;
 use analysis::spatial::lifting::BinaryLifting;
-use analysis::spatial::{
-    Cost, Curve, Layout, LinearOrder, Pattern, Placement, Prepared, count, fit,
-};
+use analysis::spatial::{Cost, Curve, Laid, Layout, LinearOrder, Pattern, Placement, count, fit};
 use analysis::{Algorithm, Op};
 use common::html::{assert_every_char_in_the_font, assert_self_contained, parse, sel};
 use common::{accuracy, scratch, stderr};
@@ -20,20 +18,11 @@ use std::path::Path;
 /// Every pattern of `tree` in `order` on one curve: (pattern, cost), `limbs` for
 /// vectorial-exact.
 fn costs(tree: &Tree, order: LinearOrder, curve: Curve, limbs: u32) -> Vec<(Pattern, Cost)> {
-    let tree = tree.with_order(order.child_order());
-    let layout = Layout::new(&tree, order).unwrap();
     let placements = [Placement::new(curve, tree.len()).unwrap()];
-    count(
-        &tree,
-        &Prepared::new(&tree),
-        &layout,
-        &placements,
-        &Op::ALL,
-        limbs,
-    )
-    .into_iter()
-    .filter_map(|c| c.cost.ok().map(|cost| (c.pattern, cost)))
-    .collect()
+    count(&Laid::new(tree, order), &placements, &Op::ALL, limbs)
+        .into_iter()
+        .filter_map(|c| c.cost.ok().map(|cost| (c.pattern, cost)))
+        .collect()
 }
 
 fn find(costs: &[(Pattern, Cost)], p: Pattern) -> (u64, u32, u64) {
@@ -193,7 +182,7 @@ fn lca_matches_binary_lifting_on_a_million_queries() {
     for (name, tree, queries) in &trees {
         for (order, share) in [(LinearOrder::LightFirst, 2), (LinearOrder::DepthFirst, 2)] {
             let tree = tree.with_order(order.child_order());
-            let layout = Layout::new(&tree, order).unwrap();
+            let layout = Layout::new(&tree, order);
             let lca = BatchedLca::new(&tree, &layout).unwrap();
             let reference = BinaryLifting::new(&tree);
             let n = tree.len() as u32;

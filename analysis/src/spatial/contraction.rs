@@ -26,21 +26,29 @@ use crate::Op;
 use crate::orders::contraction::Schedule;
 use generators::Tree;
 
-/// Messages grouped by phase, then sent phase after phase.
+/// The later phases of pairwise trees, kept until the current phase (phase 0, whose messages
+/// are sent at once) ends.
 #[derive(Default)]
 struct Phases(Vec<Vec<(u32, u32, u32)>>);
 
 impl Phases {
-    fn push(&mut self, phase: usize, from: u32, to: u32, words: u32) {
+    fn push(&mut self, c: &mut Counter, phase: usize, (from, to): (u32, u32), words: u32) {
+        if phase == 0 {
+            return c.send(from, to, words);
+        }
         if self.0.len() <= phase {
             self.0.resize_with(phase + 1, Vec::new);
         }
         self.0[phase].push((from, to, words));
     }
 
-    /// Sends every phase in order and empties them.
+    /// Ends phase 0, then sends the kept phases in order, each a phase of its own.
     fn flush(&mut self, c: &mut Counter) {
-        for phase in &mut self.0 {
+        c.end_phase();
+        for phase in self.0.iter_mut().skip(1) {
+            if phase.is_empty() {
+                continue;
+            }
             for &(from, to, words) in phase.iter() {
                 c.send(from, to, words);
             }
@@ -51,28 +59,28 @@ impl Phases {
 
     /// The reduce of `members` (processors, in order) into `root` along the pairwise tree:
     /// level j = 1 … ⌈log₂ m⌉ in phases 0 … J − 1, then members[0] → root in phase J.
-    fn reduce(&mut self, members: &[u32], root: u32, words: u32) {
+    fn reduce(&mut self, c: &mut Counter, members: &[u32], root: u32, words: u32) {
         let levels = levels(members.len());
         for j in 1..=levels {
             let (group, half) = (1usize << j, 1usize << (j - 1));
             for a in (0..members.len()).step_by(group) {
                 if a + half < members.len() {
-                    self.push(j - 1, members[a + half], members[a], words);
+                    self.push(c, j - 1, (members[a + half], members[a]), words);
                 }
             }
         }
-        self.push(levels, members[0], root, words);
+        self.push(c, levels, (members[0], root), words);
     }
 
     /// The mirror of [`Phases::reduce`]: root → members[0], then the levels top down.
-    fn broadcast(&mut self, root: u32, members: &[u32], words: u32) {
+    fn broadcast(&mut self, c: &mut Counter, root: u32, members: &[u32], words: u32) {
         let levels = levels(members.len());
-        self.push(0, root, members[0], words);
+        self.push(c, 0, (root, members[0]), words);
         for j in (1..=levels).rev() {
             let (group, half) = (1usize << j, 1usize << (j - 1));
             for a in (0..members.len()).step_by(group) {
                 if a + half < members.len() {
-                    self.push(levels - j + 1, members[a], members[a + half], words);
+                    self.push(c, levels - j + 1, (members[a], members[a + half]), words);
                 }
             }
         }
@@ -104,6 +112,11 @@ pub fn contraction(
         .map(|v| tree.children(v).iter().fold(0, |a, &k| a ^ k))
         .collect();
     let mut gone = vec![false; n];
+    // The children of every vertex not raked yet, compacted after each rake: a vertex with
+    // several child clusters is a single vertex whose children are these.
+    let (start, children) = tree.csr();
+    let mut live = children.to_vec();
+    let mut live_end: Vec<u32> = start[1..].to_vec();
     let mut active: Vec<u32> = (0..n as u32).collect();
     let mut phases = Phases::default();
     let mut members = Vec::new();
@@ -114,13 +127,12 @@ pub fn contraction(
                 0 => continue,
                 1 => members.push(at(xchild[q as usize])),
                 _ => members.extend(
-                    tree.children(q)
+                    live[start[q as usize] as usize..live_end[q as usize] as usize]
                         .iter()
-                        .filter(|&&k| !gone[k as usize])
                         .map(|&k| at(k)),
                 ),
             }
-            phases.broadcast(at(q), &members, 1);
+            phases.broadcast(c, at(q), &members, 1);
         }
         phases.flush(c);
         for k in s.compresses(round) {
@@ -138,14 +150,24 @@ pub fn contraction(
             members.clear();
             members.extend(leaves.iter().map(|&v| at(v)));
             match op {
-                Op::Leaffix => phases.reduce(&members, at(rake.p), 1),
-                Op::Rootfix => phases.broadcast(at(rake.p), &members, 1),
+                Op::Leaffix => phases.reduce(c, &members, at(rake.p), 1),
+                Op::Rootfix => phases.broadcast(c, at(rake.p), &members, 1),
             }
+            let p = rake.p as usize;
             for &v in leaves {
-                nchild[rake.p as usize] -= 1;
-                xchild[rake.p as usize] ^= v;
+                nchild[p] -= 1;
+                xchild[p] ^= v;
                 gone[v as usize] = true;
             }
+            let kept = &mut live[start[p] as usize..live_end[p] as usize];
+            let mut end = 0;
+            for i in 0..kept.len() {
+                if !gone[kept[i] as usize] {
+                    kept[end] = kept[i];
+                    end += 1;
+                }
+            }
+            live_end[p] = start[p] + end as u32;
         }
         phases.flush(c);
         active.retain(|&v| !gone[v as usize]);
@@ -163,7 +185,7 @@ pub fn contraction(
                 for rake in s.rakes(round).iter().filter(|r| r.p != root) {
                     members.clear();
                     members.extend(s.leaves(rake).iter().map(|&v| at(v)));
-                    phases.broadcast(at(rake.p), &members, 1);
+                    phases.broadcast(c, at(rake.p), &members, 1);
                 }
                 phases.flush(c);
                 for k in s.compresses(round).iter().filter(|k| k.p != root) {
@@ -190,38 +212,25 @@ mod tests {
     }
 
     /// The reduce of 5 members: level 1 pairs (1→0, 3→2), level 2 (2→0), level 3 (4→0),
-    /// then 0 → root; the broadcast is its mirror.
+    /// then 0 → root; the broadcast is its mirror. Positions 10 … 14 and 19 on a row-major
+    /// 10 × 10 grid: the energy is the sum of the index gaps (one row), the depth the phases.
     #[test]
     fn pairwise_tree_of_five() {
-        let mut p = Phases::default();
-        p.reduce(&[10, 11, 12, 13, 14], 99, 1);
-        let got: Vec<Vec<(u32, u32)>> =
-            p.0.iter()
-                .map(|ph| ph.iter().map(|&(a, b, _)| (a, b)).collect())
-                .collect();
-        assert_eq!(
-            got,
-            vec![
-                vec![(11, 10), (13, 12)],
-                vec![(12, 10)],
-                vec![(14, 10)],
-                vec![(10, 99)]
-            ]
-        );
-        let mut p = Phases::default();
-        p.broadcast(99, &[10, 11, 12, 13, 14], 1);
-        let got: Vec<Vec<(u32, u32)>> =
-            p.0.iter()
-                .map(|ph| ph.iter().map(|&(a, b, _)| (a, b)).collect())
-                .collect();
-        assert_eq!(
-            got,
-            vec![
-                vec![(99, 10)],
-                vec![(10, 14)],
-                vec![(10, 12)],
-                vec![(10, 11), (12, 13)]
-            ]
-        );
+        let p = [crate::spatial::Placement::new(crate::spatial::Curve::RowMajor, 100).unwrap()];
+        let members = [10, 11, 12, 13, 14];
+        let mut c = Counter::new(&p, 100);
+        let mut phases = Phases::default();
+        phases.reduce(&mut c, &members, 19, 1);
+        phases.flush(&mut c);
+        // 11→10, 13→12, 12→10, 14→10, 10→19: 1 + 1 + 2 + 4 + 9; the longest chain is
+        // 13→12→10→19 (14→10 goes in the third phase, but depends on nothing).
+        assert_eq!(c.cost().energy, vec![17]);
+        assert_eq!((c.cost().depth, c.cost().messages), (3, 5));
+        // 19→10, 10→14, 10→12, then 10→11 and 12→13: the longest chain 19→10→12→13.
+        let mut c = Counter::new(&p, 100);
+        phases.broadcast(&mut c, 19, &members, 1);
+        phases.flush(&mut c);
+        assert_eq!(c.cost().energy, vec![17]);
+        assert_eq!((c.cost().depth, c.cost().messages), (3, 5));
     }
 }

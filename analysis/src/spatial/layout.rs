@@ -15,7 +15,7 @@
 //! A preorder puts every subtree on a contiguous range of positions: v's subtree is
 //! `pos[v] .. pos[v] + size(v)`, which batched LCA needs (§VI).
 
-use generators::{ChildOrder, Tree};
+use generators::{ChildOrder, NO_PARENT, Tree};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -83,17 +83,6 @@ impl FromStr for LinearOrder {
     }
 }
 
-/// Why a layout cannot be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum LayoutError {
-    #[error("the {order} layout needs the tree in {expected} child order (it is in {found})")]
-    ChildOrder {
-        order: LinearOrder,
-        expected: ChildOrder,
-        found: ChildOrder,
-    },
-}
-
 /// The position of every vertex in a linear order.
 #[derive(Debug, Clone)]
 pub struct Layout {
@@ -103,30 +92,83 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout of `tree`, which must be in `order`'s child order
-    /// ([`LinearOrder::child_order`]; `Tree::with_order` gives it).
-    pub fn new(tree: &Tree, order: LinearOrder) -> Result<Layout, LayoutError> {
-        if tree.child_order() != order.child_order() {
-            return Err(LayoutError::ChildOrder {
-                order,
-                expected: order.child_order(),
-                found: tree.child_order(),
-            });
+    /// The layout of `tree` in `order`, whatever the tree's own child order: the siblings are
+    /// sorted by the order's child order (ascending id; ascending or descending subtree size,
+    /// ties by ascending id), then the vertices are listed level by level or in preorder.
+    pub fn new(tree: &Tree, order: LinearOrder) -> Layout {
+        let n = tree.len();
+        let (start, children) = tree.csr();
+        let mut kids = children.to_vec();
+        let size = tree.subtree_sizes();
+        let sorted = tree.child_order() == order.child_order();
+        for v in (0..n).filter(|_| !sorted) {
+            let k = &mut kids[start[v] as usize..start[v + 1] as usize];
+            match order.child_order() {
+                ChildOrder::Natural => k.sort_unstable(),
+                ChildOrder::LightFirst => k.sort_unstable_by_key(|&c| (size[c as usize], c)),
+                ChildOrder::HeavyFirst => {
+                    k.sort_unstable_by_key(|&c| (std::cmp::Reverse(size[c as usize]), c))
+                }
+            }
         }
-        let mut pos = vec![0u32; tree.len()];
-        let mut put = |i: usize, v: u32| pos[v as usize] = i as u32;
-        match order {
-            LinearOrder::BreadthFirst => (0..tree.num_levels())
-                .flat_map(|d| tree.level(d).iter().copied())
-                .enumerate()
-                .for_each(|(i, v)| put(i, v)),
-            _ => tree
-                .preorder()
-                .iter()
-                .enumerate()
-                .for_each(|(i, &v)| put(i, v)),
+        let of = |v: u32| &kids[start[v as usize] as usize..start[v as usize + 1] as usize];
+        let mut pos = vec![0u32; n];
+        let mut next = 0u32;
+        let mut visit = |v: u32| {
+            pos[v as usize] = next;
+            next += 1;
+        };
+        if n > 0 {
+            match order {
+                LinearOrder::BreadthFirst => {
+                    let mut queue = std::collections::VecDeque::from([tree.root()]);
+                    while let Some(v) = queue.pop_front() {
+                        visit(v);
+                        queue.extend(of(v).iter().copied());
+                    }
+                }
+                _ => {
+                    let mut stack = vec![tree.root()];
+                    while let Some(v) = stack.pop() {
+                        visit(v);
+                        stack.extend(of(v).iter().rev().copied());
+                    }
+                }
+            }
         }
-        Ok(Layout { order, pos })
+        Layout { order, pos }
+    }
+
+    /// The layout of a tree already renamed by position ([`Layout::renamed`]): vertex i at
+    /// position i.
+    pub fn identity(order: LinearOrder, n: usize) -> Layout {
+        Layout {
+            order,
+            pos: (0..n as u32).collect(),
+        }
+    }
+
+    /// The tree with every vertex renamed by its position (vertex i is the vertex at position
+    /// i), in natural child order — which is this layout's sibling order, since siblings get
+    /// ascending positions in it. A spatial machine names its processors so; the counts then
+    /// walk memory in position order (nearby vertices, nearby addresses).
+    pub fn renamed(&self, tree: &Tree) -> Tree {
+        let mut parent = vec![NO_PARENT; tree.len()];
+        for (v, &p) in tree.parents().iter().enumerate() {
+            if p != NO_PARENT {
+                parent[self.pos[v] as usize] = self.pos[p as usize];
+            }
+        }
+        Tree::from_parents(parent, ChildOrder::Natural).expect("a renamed tree stays a tree")
+    }
+
+    /// Values given per vertex, listed by position instead (the weights of [`Layout::renamed`]).
+    pub fn by_position<T: Copy + Default>(&self, values: &[T]) -> Vec<T> {
+        let mut out = vec![T::default(); values.len()];
+        for (v, &x) in values.iter().enumerate() {
+            out[self.pos[v] as usize] = x;
+        }
+        out
     }
 
     pub fn order(&self) -> LinearOrder {
@@ -159,20 +201,48 @@ mod tests {
 
     #[test]
     fn positions_of_each_order() {
-        let pos = |o: LinearOrder| Layout::new(&fig2(o.child_order()), o).unwrap().pos;
-        assert_eq!(pos(LinearOrder::BreadthFirst), [0, 1, 3, 4, 5, 2]);
-        assert_eq!(pos(LinearOrder::DepthFirst), [0, 1, 2, 3, 4, 5]);
-        // Light-first: f (size 1) before b (size 4).
-        assert_eq!(pos(LinearOrder::LightFirst), [0, 2, 3, 4, 5, 1]);
-        assert_eq!(pos(LinearOrder::HeavyFirst), [0, 1, 2, 3, 4, 5]);
+        for tree_order in ChildOrder::ALL {
+            let pos = |o: LinearOrder| Layout::new(&fig2(tree_order), o).pos;
+            assert_eq!(pos(LinearOrder::BreadthFirst), [0, 1, 3, 4, 5, 2]);
+            assert_eq!(pos(LinearOrder::DepthFirst), [0, 1, 2, 3, 4, 5]);
+            // Light-first: f (size 1) before b (size 4).
+            assert_eq!(pos(LinearOrder::LightFirst), [0, 2, 3, 4, 5, 1]);
+            assert_eq!(pos(LinearOrder::HeavyFirst), [0, 1, 2, 3, 4, 5]);
+        }
+    }
+
+    /// Renamed by position, in natural child order, every tree lists its vertices in the
+    /// layout's order: preorder 0, 1, …, n − 1 (breadth-first: levels 0, 1, …), and the same
+    /// Euler tour as the tree in the layout's child order.
+    #[test]
+    fn renamed_trees_keep_the_layout_order() {
+        use generators::Topology;
+        for topo in Topology::all_defaults() {
+            let t = topo
+                .generate(500, ChildOrder::Natural, &mut generators::rng(4))
+                .unwrap();
+            for order in LinearOrder::ALL {
+                let layout = Layout::new(&t, order);
+                let r = layout.renamed(&t);
+                let listed: Vec<u32> = match order {
+                    LinearOrder::BreadthFirst => (0..r.num_levels())
+                        .flat_map(|d| r.level(d).to_vec())
+                        .collect(),
+                    _ => r.preorder().to_vec(),
+                };
+                assert!(listed.iter().enumerate().all(|(i, &v)| v == i as u32));
+                let same = t.with_order(order.child_order());
+                let open: Vec<u32> = layout.by_position(same.open());
+                assert_eq!(r.open(), &open[..], "{topo} {order}");
+            }
+        }
     }
 
     #[test]
-    fn refuses_a_tree_in_another_child_order() {
-        let e = Layout::new(&fig2(ChildOrder::Natural), LinearOrder::LightFirst).unwrap_err();
-        assert!(e.to_string().contains("light-first child order"), "{e}");
+    fn names_parse() {
         for o in LinearOrder::ALL {
             assert_eq!(o.name().parse::<LinearOrder>().unwrap(), o);
         }
+        assert!("random".parse::<LinearOrder>().is_err());
     }
 }

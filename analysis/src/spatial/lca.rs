@@ -127,15 +127,17 @@ impl<'a> BatchedLca<'a> {
         NO_PARENT
     }
 
-    /// The energy and depth of the batched algorithm's messages. `sizes` and `layers` are the
-    /// treefix sums of steps 1 and 3 (contraction leaffix and rootfix on the same layout).
-    pub fn cost(
-        &self,
-        vt: &VirtualTree,
-        (sizes, layers): (&Cost, &Cost),
-        placements: &[Placement],
-    ) -> Cost {
+    /// The energy and depth of the algorithm's own messages, steps 2 and 4; steps 1 and 3 are
+    /// the treefix sums of contraction (leaffix, rootfix) on the same layout, which the caller
+    /// adds. Every layer ends with the same barrier, the grid all-reduce
+    /// ([`scan::all_reduce`] on every position, 1 word), counted once and repeated.
+    pub fn cost(&self, vt: &VirtualTree, placements: &[Placement]) -> Cost {
         let n = self.tree.len();
+        let barrier = &{
+            let c = &mut Counter::new(placements, n);
+            scan::all_reduce(c, n as u32, 1);
+            c.cost()
+        };
         let ranges = &mut Counter::new(placements, n);
         local::broadcast(vt, self.pos, ranges, 2);
         let c = &mut Counter::new(placements, n);
@@ -145,6 +147,9 @@ impl<'a> BatchedLca<'a> {
                 roots[self.layer[v as usize] as usize].push(v);
             }
         }
+        // Each layer starts once the previous barrier has ended everywhere: its depth is its
+        // own phases (p → s, then the broadcast trees' levels) plus the barrier's.
+        let mut depth = 0;
         let (mut frontier, mut next) = (Vec::new(), Vec::new());
         for layer in roots.iter().skip(1) {
             frontier.clear();
@@ -154,6 +159,7 @@ impl<'a> BatchedLca<'a> {
                 frontier.push((self.pos[s as usize], self.tree.subtree_size(s)));
             }
             c.end_phase();
+            depth += 1 + barrier.depth;
             while !frontier.is_empty() {
                 next.clear();
                 for &(a, m) in &frontier {
@@ -167,15 +173,22 @@ impl<'a> BatchedLca<'a> {
                     }
                 }
                 c.end_phase();
+                depth += u32::from(!next.is_empty());
                 std::mem::swap(&mut frontier, &mut next);
             }
-            scan::all_reduce(c, n as u32, 1);
         }
-        sizes
-            .clone()
-            .then(&ranges.cost())
-            .then(layers)
-            .then(&c.cost())
+        let rounds = self.layers() as u64;
+        let step4 = Cost {
+            energy: c
+                .energy()
+                .iter()
+                .zip(&barrier.energy)
+                .map(|(e, b)| e + rounds * b)
+                .collect(),
+            depth,
+            messages: c.cost().messages + rounds * barrier.messages,
+        };
+        ranges.cost().then(&step4)
     }
 }
 
@@ -197,7 +210,7 @@ mod tests {
             for order in [LinearOrder::LightFirst, LinearOrder::DepthFirst] {
                 let mut rng = generators::rng(11);
                 let t = topo.generate(2000, order.child_order(), &mut rng).unwrap();
-                let layout = Layout::new(&t, order).unwrap();
+                let layout = Layout::new(&t, order);
                 let lca = BatchedLca::new(&t, &layout).unwrap();
                 let reference = BinaryLifting::new(&t);
                 let mut scratch = Default::default();
@@ -224,13 +237,13 @@ mod tests {
                 .unwrap()
         };
         let chain = make("chain", 100);
-        let lf = Layout::new(&chain, LinearOrder::LightFirst).unwrap();
+        let lf = Layout::new(&chain, LinearOrder::LightFirst);
         assert_eq!(BatchedLca::new(&chain, &lf).unwrap().layers(), 0);
         let binary = make("kary:2", 1023);
-        let lf = Layout::new(&binary, LinearOrder::LightFirst).unwrap();
+        let lf = Layout::new(&binary, LinearOrder::LightFirst);
         assert_eq!(BatchedLca::new(&binary, &lf).unwrap().layers(), 9);
         let natural = binary.with_order(ChildOrder::Natural);
-        let bfs = Layout::new(&natural, LinearOrder::BreadthFirst).unwrap();
+        let bfs = Layout::new(&natural, LinearOrder::BreadthFirst);
         assert!(BatchedLca::new(&natural, &bfs).is_err());
     }
 }

@@ -5,7 +5,7 @@
 use super::contraction::contraction;
 use super::curve::Placement;
 use super::euler::euler_tour;
-use super::layout::Layout;
+use super::layout::{Layout, LinearOrder};
 use super::lca::BatchedLca;
 use super::local::local_messaging;
 use super::messages::Cost;
@@ -97,41 +97,55 @@ pub struct Counted {
     pub cost: Result<Cost, String>,
 }
 
-/// What the layouts of one tree in one child order share: its virtual tree and its
-/// contraction schedule.
-pub struct Prepared {
-    pub vt: VirtualTree,
-    pub schedule: Schedule,
+/// A tree laid out and ready to count: renamed by position ([`Layout::renamed`]: vertex i on
+/// processor i, its children in the layout's sibling order), with its virtual tree and the
+/// contraction schedule of the renamed tree — the schedule its twin runs on it.
+pub struct Laid {
+    /// Where each vertex of the given tree went.
+    pub layout: Layout,
+    /// The tree renamed by position.
+    pub tree: Tree,
+    vt: VirtualTree,
+    schedule: Schedule,
 }
 
-impl Prepared {
-    pub fn new(tree: &Tree) -> Prepared {
-        let (vt, schedule) = rayon::join(|| VirtualTree::new(tree), || Schedule::new(tree));
-        Prepared { vt, schedule }
+impl Laid {
+    pub fn new(tree: &Tree, order: LinearOrder) -> Laid {
+        let layout = Layout::new(tree, order);
+        let renamed = layout.renamed(tree);
+        let (vt, schedule) = rayon::join(|| VirtualTree::new(&renamed), || Schedule::new(&renamed));
+        Laid {
+            layout,
+            tree: renamed,
+            vt,
+            schedule,
+        }
     }
 }
 
-/// Every pattern of `ops` on `tree` laid out by `layout`, with the energy on each placement.
+/// Every pattern of `ops` on a laid-out tree, with the energy on each placement.
 /// `limbs`: the words of `vectorial-exact`'s fixed point on this tree's weights.
-pub fn count(
-    tree: &Tree,
-    prepared: &Prepared,
-    layout: &Layout,
-    placements: &[Placement],
-    ops: &[Op],
-    limbs: u32,
-) -> Vec<Counted> {
-    let pos = layout.pos();
-    let Prepared { vt, schedule } = prepared;
+pub fn count(laid: &Laid, placements: &[Placement], ops: &[Op], limbs: u32) -> Vec<Counted> {
+    let Laid {
+        layout,
+        tree,
+        vt,
+        schedule,
+    } = laid;
+    let n = tree.len();
+    let identity = Layout::identity(layout.order(), n);
+    let pos = identity.pos();
+    let lca = BatchedLca::new(tree, &identity);
     // The pieces, in parallel: local messaging, then per op parallel, the tour and contraction
-    // (both ops of contraction: LCA runs them).
+    // (both ops of contraction: LCA runs them) and LCA's own steps, the longest first.
     enum Piece {
         Local(Cost),
         Parallel(Op, Cost),
         Tour(super::euler::TourCost),
         Contraction(Op, Cost),
+        Lca(Option<Cost>),
     }
-    let mut jobs: Vec<(u8, Op)> = vec![(0, Op::Rootfix)];
+    let mut jobs: Vec<(u8, Op)> = vec![(4, Op::Rootfix), (0, Op::Rootfix)];
     for &op in ops {
         jobs.push((1, op));
         jobs.push((2, op));
@@ -143,7 +157,8 @@ pub fn count(
             0 => Piece::Local(local_messaging(vt, pos, placements)),
             1 => Piece::Parallel(op, parallel(tree, pos, op, placements)),
             2 => Piece::Tour(euler_tour(tree, pos, op, placements)),
-            _ => Piece::Contraction(op, contraction(tree, schedule, pos, op, placements)),
+            3 => Piece::Contraction(op, contraction(tree, schedule, pos, op, placements)),
+            _ => Piece::Lca(lca.as_ref().ok().map(|l| l.cost(vt, placements))),
         })
         .collect();
     let find = |want: Pattern| -> Option<Cost> {
@@ -167,19 +182,24 @@ pub fn count(
             _ => None,
         })
     };
+    let own = pieces.iter().find_map(|p| match p {
+        Piece::Lca(c) => c.as_ref(),
+        _ => None,
+    });
     let contraction_of = |op| find(Pattern::Treefix(Algorithm::CONTRACTION, op));
     Pattern::all(ops)
         .into_iter()
         .map(|pattern| Counted {
             pattern,
             cost: match pattern {
-                Pattern::Lca => BatchedLca::new(tree, layout)
-                    .map(|lca| {
+                Pattern::Lca => match &lca {
+                    Ok(_) => {
                         let sizes = contraction_of(Op::Leaffix).expect("counted above");
                         let layers = contraction_of(Op::Rootfix).expect("counted above");
-                        lca.cost(vt, (&sizes, &layers), placements)
-                    })
-                    .map_err(|e| e.to_string()),
+                        Ok(sizes.then(&layers).then(own.expect("counted above")))
+                    }
+                    Err(e) => Err(e.to_string()),
+                },
                 _ => Ok(find(pattern).expect("every other pattern is counted above")),
             },
         })

@@ -27,6 +27,6 @@ pub mod scan;
 pub mod virtual_tree;
 
 pub use curve::{Curve, CurveError, Grid, Placement, Point};
-pub use layout::{Layout, LayoutError, LinearOrder};
-pub use measure::{ALGORITHMS, Counted, Pattern, Prepared, count};
+pub use layout::{Layout, LinearOrder};
+pub use measure::{ALGORITHMS, Counted, Laid, Pattern, count};
 pub use messages::Cost;
