@@ -95,11 +95,11 @@ fn energy_on_a_star_of_four_by_hand() {
     assert_eq!(find(&c, con(Op::Rootfix)), (8, 2, 6));
     // LCA: sizes (contraction leaffix: 8, depth 4), ranges along the virtual tree (2 words:
     // 6, depth 2), layers (contraction rootfix: 8, depth 2), then layer 1 (paths rooted at 1
-    // and 2; 3 is the heavy child): 0 → 1 (2 words × 1), 0 → 2 (2 words × 2), ranges of one
-    // vertex (no broadcast), the all-reduce barrier (the scan's 8): 14, depth 3.
+    // and 2; 3 is the heavy child): ranges of one vertex (nothing to broadcast), and the
+    // all-reduce barrier (the scan's 8 in 6 messages, depth 2).
     assert_eq!(
         find(&c, Pattern::Lca),
-        (8 + 6 + 8 + 14, 4 + 2 + 2 + 3, 6 + 3 + 6 + 8)
+        (8 + 6 + 8 + 8, 4 + 2 + 2 + 2, 6 + 3 + 6 + 6)
     );
 }
 

@@ -11,8 +11,8 @@
 //!    in the other's range is answered by it;
 //! 2. every vertex sends its range to its children (a local broadcast, 2 words);
 //! 3. the layers, by a top-down treefix sum (contraction rootfix);
-//! 4. for each layer i = 1, 2, …: the parent p of every layer-i path root s sends s its range
-//!    (2 words), s broadcasts (p's range and its own, 4 words) within its range along a
+//! 4. for each layer i = 1, 2, …: every layer-i path root s, which knows its parent p's range
+//!    from step 2, broadcasts (p's range and its own, 4 words) within its range along a
 //!    complete binary tree of the positions in light-first order (Lemma 13: the root, then the
 //!    lighter half, then the heavier), and a vertex u of the range answers p for every query
 //!    (u, v) with v in p's range but not in s's; then a barrier, an all-reduce over the grid.
@@ -148,18 +148,17 @@ impl<'a> BatchedLca<'a> {
             }
         }
         // Each layer starts once the previous barrier has ended everywhere: its depth is its
-        // own phases (p → s, then the broadcast trees' levels) plus the barrier's.
+        // own phases (the broadcast trees' levels) plus the barrier's.
         let mut depth = 0;
         let (mut frontier, mut next) = (Vec::new(), Vec::new());
         for layer in roots.iter().skip(1) {
             frontier.clear();
-            for &s in layer {
-                let p = self.tree.parents()[s as usize];
-                c.send(self.pos[p as usize], self.pos[s as usize], 2);
-                frontier.push((self.pos[s as usize], self.tree.subtree_size(s)));
-            }
-            c.end_phase();
-            depth += 1 + barrier.depth;
+            frontier.extend(
+                layer
+                    .iter()
+                    .map(|&s| (self.pos[s as usize], self.tree.subtree_size(s))),
+            );
+            depth += barrier.depth;
             while !frontier.is_empty() {
                 next.clear();
                 for &(a, m) in &frontier {
