@@ -68,7 +68,7 @@ fn subject(p: &Params, index: usize) -> Result<Subject, Error> {
                 ));
             };
             let instance = InstanceSpec {
-                topology: topology.clone(),
+                topology: *topology,
                 n: sizes[index],
                 weights,
                 target_cond: p.cond,

@@ -104,7 +104,7 @@ fn energy_on_a_star_of_four_by_hand() {
 }
 
 /// The seed's claims at sizes a test affords (2^9 … 2^15; the full range 2^10 … 2^22 is
-/// docs/design.md §12.7's measurement): light-first local messaging grows linearly on Hilbert
+/// docs/design.md §12.9's measurement): light-first local messaging grows linearly on Hilbert
 /// and Z-order on every family; breadth-first on a perfect binary tree and heavy-first on a
 /// caterpillar grow like n^1.5 on Hilbert.
 #[test]

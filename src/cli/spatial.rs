@@ -182,24 +182,44 @@ fn bits(b: Option<f64>) -> String {
 /// and the depth and lost bits at the largest.
 pub fn table(r: &SpatialRecord) -> String {
     let mut s = String::new();
-    for t in &r.trees {
-        let sides: Vec<String> = t
-            .curves
-            .iter()
-            .zip(&t.sides)
-            .map(|(c, side)| format!("{c} {side}×{side}"))
-            .collect();
-        s += &format!(
-            "{} n={} height={} max degree={} weights={} seed={} vectorial-exact limbs={} grid: {}\n",
-            t.name,
-            t.n,
-            t.height,
-            t.max_degree,
-            r.weights,
-            r.seed,
-            t.limbs,
-            sides.join(", ")
-        );
+    let same = r.trees.iter().all(|t| t.name == r.trees[0].name);
+    match (&r.trees[..], same) {
+        ([t], _) => {
+            let sides: Vec<String> = t
+                .curves
+                .iter()
+                .zip(&t.sides)
+                .map(|(c, side)| format!("{c} {side}×{side}"))
+                .collect();
+            s += &format!(
+                "{} n={} height={} max degree={} weights={} seed={} vectorial-exact limbs={} grid: {}\n",
+                t.name,
+                t.n,
+                t.height,
+                t.max_degree,
+                r.weights,
+                r.seed,
+                t.limbs,
+                sides.join(", ")
+            );
+        }
+        (trees, true) => {
+            let sizes: Vec<String> = trees.iter().map(|t| t.n.to_string()).collect();
+            s += &format!(
+                "{} n={} weights={} seed={}\n",
+                trees[0].name,
+                sizes.join(","),
+                r.weights,
+                r.seed
+            );
+        }
+        (trees, false) => {
+            let all: Vec<String> = trees
+                .iter()
+                .map(|t| format!("{} n={}", t.name, t.n))
+                .collect();
+            s += &format!("{} weights={} seed={}\n", all.join(", "), r.weights, r.seed);
+        }
     }
     let one = r.trees.len() == 1;
     if one {

@@ -1,4 +1,4 @@
-//! The communication of `contraction` (seed 002 §V, docs/design.md §12.5): every message
+//! The communication of `contraction` (seed 002 §V, docs/design.md §12.6): every message
 //! between cluster representatives, round by round, on the algorithm's own schedule
 //! ([`crate::orders::contraction::Schedule`], the one its twin and its bounds run).
 //!

@@ -1,5 +1,5 @@
 //! The communication of the Euler-tour family — `vectorial` and its variants, and
-//! `vectorial-exact` (docs/design.md §4, §12.5): the vertex ↔ tour-position messages around a
+//! `vectorial-exact` (docs/design.md §4, §12.3, §12.5): the vertex ↔ tour-position messages around a
 //! grid prefix scan ([`super::scan`]).
 //!
 //! The 2n positions of the Euler tour live two per processor: tour position t on processor

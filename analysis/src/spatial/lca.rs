@@ -1,5 +1,5 @@
 //! Batched lowest common ancestors on the heavy-light decomposition of a light-first layout
-//! (seed 002 §VI, docs/design.md §12.6), its answers and its energy and depth.
+//! (seed 002 §VI, docs/design.md §12.7), its answers and its energy and depth.
 //!
 //! The path decomposition links every vertex to its heaviest child (light-first's last child:
 //! the largest subtree, ties by the larger id); a path's *layer* is the number of light edges

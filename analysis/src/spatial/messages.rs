@@ -1,5 +1,5 @@
 //! Exact counting of a message pattern's energy and depth (seed 002 §II-A, docs/design.md
-//! §12.3), message by message.
+//! §12.1), message by message.
 //!
 //! A processor is named by its position in the layout's linear order (vertex v lives on
 //! processor `pos[v]`); each [`Placement`] puts the positions on a grid by one curve. A

@@ -1,4 +1,4 @@
-//! The communication of `parallel` (Defour & Marin's Algorithm 1; docs/design.md §5, §12.5)
+//! The communication of `parallel` (Defour & Marin's Algorithm 1; docs/design.md §5, §12.3)
 //! as its own schedule sends it: level by level along the tree's edges. Rootfix: for
 //! d = 0 … height − 1, every vertex of level d sends its r to each child; leaffix: deepest level
 //! first, every vertex sends its l to its parent. One word per message, one phase per level, so

@@ -22,7 +22,7 @@
 //! Every vertex then has at most 2 + 2 = 4 virtual children, and the sibling trees are balanced
 //! (height ⌈log₂ k⌉). What the seed proves (Lemma 8) is that the virtual tree is again in
 //! light-first order, so Theorem 1 applies to it; we do not prove that of this construction —
-//! its energy is counted, not assumed (docs/design.md §12.4 gives the measured cost).
+//! its energy is counted, not assumed (docs/design.md §12.9 gives the measured cost).
 
 use generators::{NO_PARENT, Tree};
 
