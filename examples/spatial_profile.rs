@@ -14,6 +14,23 @@ use std::time::Instant;
 // The allocator `accuracy` uses (src/main.rs).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+/// CPU seconds (user + system, every thread) this process has used: on a machine shared with
+/// other work, wall time measures the neighbours too. Linux's /proc, in clock ticks of 1/100 s
+/// (the kernel's USER_HZ on every architecture Rust targets on Linux but Alpha and IA-64).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<f64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0.0))
+        .collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    f.get(11)
+        .zip(f.get(12))
+        .map_or(f64::NAN, |(u, s)| (u + s) / 100.0)
+}
+
 fn main() {
     let n: usize = std::env::args()
         .nth(1)
@@ -28,6 +45,7 @@ fn main() {
         .generate(n, ChildOrder::Natural, &mut generators::rng(1))
         .unwrap();
     let t0 = Instant::now();
+    let cpu0 = cpu_seconds();
     let t = Instant::now();
     let layout = Layout::new(&tree, LinearOrder::LightFirst);
     println!("layout {:.2}", t.elapsed().as_secs_f64());
@@ -71,13 +89,19 @@ fn main() {
     let t = Instant::now();
     lca.cost(&vt, &pl);
     println!("lca cost {:.2}", t.elapsed().as_secs_f64());
-    println!("sequential total {:.2}", t0.elapsed().as_secs_f64());
+    println!(
+        "sequential total {:.2} s wall, {:.2} s CPU",
+        t0.elapsed().as_secs_f64(),
+        cpu_seconds() - cpu0
+    );
     let t = Instant::now();
+    let cpu = cpu_seconds();
     let laid = Laid::new(&tree, LinearOrder::LightFirst);
     let pl = [Placement::new(Curve::Hilbert, n).unwrap()];
     count(&laid, &pl, &Op::ALL, 2);
     println!(
-        "Laid::new + count (parallel) {:.2}",
-        t.elapsed().as_secs_f64()
+        "Laid::new + count (parallel) {:.2} s wall, {:.2} s CPU",
+        t.elapsed().as_secs_f64(),
+        cpu_seconds() - cpu
     );
 }
