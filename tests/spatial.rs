@@ -301,11 +301,22 @@ fn cli_one_tree_file_and_bad_input() {
             "--json",
             nwk.to_str().unwrap(),
         ],
+        &[
+            "spatial",
+            "--topology",
+            "chain",
+            "--nodes",
+            "10",
+            "--html",
+            "/nonexistent/dir/s.html",
+        ],
     ] {
         let o = accuracy(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         let e = stderr(&o);
         assert!(!e.contains("panicked"), "{args:?}");
+        // Refused before anything is measured, not after.
+        assert!(!e.contains("counted in"), "{args:?}: {e}");
         assert_eq!(
             e.trim().lines().filter(|l| l.starts_with("error")).count(),
             1,

@@ -8,6 +8,7 @@ use analysis::records::spatial::{PatternRecord, SpatialRecord};
 use analysis::spatial::{Curve, LinearOrder};
 use clap::Args;
 use generators::Topology;
+use std::io::Write;
 use std::path::PathBuf;
 use treefix_accuracy::inputs::WeightChoice;
 use treefix_accuracy::spatial::{Params, Source, measure};
@@ -141,14 +142,33 @@ pub fn run(a: SpatialArgs) -> Result<(), Error> {
         cond: a.cond,
         seed: a.seed,
     };
+    // The outputs are opened (as temporary files beside their names) before the measurement,
+    // so that a directory that is missing or not writable is refused before a long sweep runs,
+    // not after it.
+    let json_out = a
+        .json
+        .as_deref()
+        .map(output::OutputFile::create)
+        .transpose()?;
+    let html_out = a
+        .html
+        .as_deref()
+        .map(output::OutputFile::create)
+        .transpose()?;
     let record = measure(&params, &|line| eprintln!("{line}"))?;
     // The files first: the tables may meet a closed pipe (`| head`).
-    if let Some(path) = &a.json {
-        let json = serde_json::to_string_pretty(&record).map_err(Error::json(path))?;
-        output::write_file(path, (json + "\n").as_bytes())?;
+    if let Some(mut f) = json_out {
+        let path = f.path().to_path_buf();
+        let json = serde_json::to_string_pretty(&record).map_err(Error::json(&path))?;
+        f.write_all((json + "\n").as_bytes())
+            .map_err(Error::write(&path))?;
+        f.commit()?;
     }
-    if let Some(path) = &a.html {
-        analysis::report::spatial::write_spatial_report(path, &record)?;
+    if let Some(mut f) = html_out {
+        let path = f.path().to_path_buf();
+        let page = analysis::report::spatial::render(&record)?;
+        f.write_all(page.as_bytes()).map_err(Error::write(&path))?;
+        f.commit()?;
     }
     print!("{}", table(&record));
     eprintln!(
