@@ -4,7 +4,7 @@
 # Writes OUT_DIR/<name>.json (one `accuracy spatial --json` per run below) and prints the
 # summary: the fitted exponents of every target, the treefix energy ratios at 2^20 and the
 # real trees. Sizes 2^10, 2^12, …, 2^22 (SMALL=1: 2^8 … 2^14, a smoke test). Gensum weights at
-# κ = 1e5, seed 1 (the defaults). Not part of CI: the full run takes about an hour on 2 cores,
+# κ = 1e5, seed 1 (the defaults). Not part of CI: the full run takes about 40 minutes on 2 cores,
 # most of it the lost bits' exact evaluation at 2^22.
 set -euo pipefail
 out=${1:?usage: scripts/spatial-targets.sh OUT_DIR [ACCURACY_BINARY]}
