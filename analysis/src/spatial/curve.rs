@@ -477,12 +477,10 @@ mod tests {
         c
     }
 
-    /// Distance-bound (seed §III-B): |i − j| ≤ k ⇒ distance ≤ c·√k. Measured over k ≤ 4096
-    /// (release build, once): Hilbert c = 2.969 on 128 × 128 and on 256 × 256 (approaching 3
-    /// at k = 4^j, the constant of the Manhattan metric), Peano c = 3.205 (at k = 1094) on
-    /// 81 × 81 and on 243 × 243. Here, over k ≤ 512: the constant does not grow with the grid,
-    /// and Hilbert stays within 3; Z-order has no such c: its worst step of 1 is the diagonal
-    /// between the grid's halves, of Manhattan length side.
+    /// Distance-bound (seed §III-B): |i − j| ≤ k ⇒ distance ≤ c·√k. Over k ≤ 512: the
+    /// constant does not grow with the grid, and Hilbert stays within 3; Z-order has no such
+    /// c: its worst step of 1 is the diagonal between the grid's halves, of Manhattan length
+    /// side. The figures of docs/design.md §12.2 (k ≤ 4096) are [`distance_bound_to_4096`]'s.
     #[test]
     fn distance_bound_with_c_measured() {
         let c = |curve, side| measured_c(&Grid::with_side(curve, side).unwrap(), 512);
@@ -495,6 +493,21 @@ mod tests {
         for side in [16, 64] {
             let z = measured_c(&Grid::with_side(Curve::Morton, side).unwrap(), 1);
             assert_eq!(z, side as f64, "Z side {side}");
+        }
+    }
+
+    /// The constants docs/design.md §12.2 states, over k ≤ 4096: Hilbert c = 2.969 on
+    /// 128 × 128 and 256 × 256 (approaching 3, the constant of the Manhattan metric, at
+    /// k = 4^j), Peano c = 3.205 on 81 × 81 and 243 × 243 (about 6 · 10^8 distances, 1 s).
+    #[test]
+    fn distance_bound_to_4096() {
+        let c = |curve, side| measured_c(&Grid::with_side(curve, side).unwrap(), 4096);
+        let round = |x: f64| (x * 1000.0).round() / 1000.0;
+        for side in [128, 256] {
+            assert_eq!(round(c(Curve::Hilbert, side)), 2.969, "Hilbert {side}");
+        }
+        for side in [81, 243] {
+            assert_eq!(round(c(Curve::Peano, side)), 3.205, "Peano {side}");
         }
     }
 
