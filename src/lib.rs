@@ -25,6 +25,7 @@ pub mod memory;
 pub mod nodes_sample;
 pub mod output;
 pub mod score;
+pub mod spatial;
 pub mod sweep;
 pub mod verdict;
 

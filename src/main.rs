@@ -55,6 +55,9 @@ enum Command {
     /// Time per vertex of the GPU kernels on generated trees and tree files, with the copy and
     /// host↔device baselines of the same run (resumable with --out).
     Bench(cli::bench::BenchArgs),
+    /// A tree laid out on a spatial computer (a grid of processors): per layout and message
+    /// pattern, energy, depth and the algorithm's lost bits; the exponent over sizes.
+    Spatial(cli::spatial::SpatialArgs),
 }
 
 fn main() -> ExitCode {
@@ -86,6 +89,7 @@ fn main() -> ExitCode {
             );
             Ok(())
         }
+        Command::Spatial(a) => cli::spatial::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -12,6 +12,7 @@ pub mod records;
 pub mod reference;
 pub mod report;
 pub mod scan_plan;
+pub mod spatial;
 pub mod stats;
 
 pub use algorithms::Algorithm;

@@ -13,6 +13,7 @@ pub mod report;
 pub mod run;
 pub mod run_json;
 pub mod score;
+pub mod spatial;
 pub mod stats;
 pub mod sweep;
 

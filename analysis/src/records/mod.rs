@@ -8,5 +8,6 @@ pub mod bounds_table;
 pub mod fields;
 pub mod nodes_sample;
 pub mod results;
+pub mod spatial;
 
 pub use fields::field_names;

@@ -20,6 +20,7 @@ pub mod legend;
 mod page;
 pub mod panels;
 pub mod plots;
+pub mod spatial;
 pub mod style;
 pub mod ulps;
 

@@ -1,0 +1,32 @@
+//! Trees on a spatial computer (seed 002, "Low-Depth Spatial Tree Algorithms"; docs/design.md
+//! §12): a √n × √n grid of processors with O(1) words each, where a message costs its
+//! Manhattan distance (its *energy*) and *depth* is the longest chain of dependent messages.
+//!
+//! - [`curve`]: space-filling curves, position ↔ cell (no tree types);
+//! - [`layout`]: a linear order of the vertices (breadth-first, depth-first, light-first,
+//!   heavy-first), which a curve puts on the grid;
+//! - [`messages`]: the exact count of a pattern's energy and depth, message by message;
+//! - [`virtual_tree`]: the degree ≤ 4 transformation (§III-D) local messaging goes through;
+//! - one file per communication pattern: [`local`] messaging, [`parallel`], the Euler-tour
+//!   family ([`euler`] around the grid [`scan`]), [`contraction`], batched [`lca`] (with its
+//!   reference, binary [`lifting`]);
+//! - [`measure`]: every pattern of a tree on a layout; [`fit`]: the exponent of energy vs n.
+
+pub mod contraction;
+pub mod curve;
+pub mod euler;
+pub mod fit;
+pub mod layout;
+pub mod lca;
+pub mod lifting;
+pub mod local;
+pub mod measure;
+pub mod messages;
+pub mod parallel;
+pub mod scan;
+pub mod virtual_tree;
+
+pub use curve::{Curve, CurveError, Grid, Placement, Point};
+pub use layout::{Layout, LinearOrder};
+pub use measure::{ALGORITHMS, Counted, Laid, Pattern, count};
+pub use messages::Cost;

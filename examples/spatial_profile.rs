@@ -1,0 +1,107 @@
+//! Where the time of laying out and counting a tree goes (`analysis::spatial`,
+//! docs/design.md §12): each stage timed once, sequentially — light-first layout, renaming,
+//! Hilbert placement, the degree-4 virtual tree, contraction's schedule, then each pattern's
+//! count — and last the whole `Laid::new` + `count` as `accuracy spatial` runs it (2 threads).
+//! The criterion bench `benches/spatial.rs` guards the total; this splits it.
+//!
+//! `cargo run --release --example spatial_profile [N [TOPOLOGY]]` (default 2^22 random-recursive)
+
+use analysis::Op;
+use analysis::spatial::*;
+use generators::{ChildOrder, Topology};
+use std::time::Instant;
+
+// The allocator `accuracy` uses (src/main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+/// CPU seconds (user + system, every thread) this process has used: on a machine shared with
+/// other work, wall time measures the neighbours too. Linux's /proc, in clock ticks of 1/100 s
+/// (the kernel's USER_HZ on every architecture Rust targets on Linux but Alpha and IA-64).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<f64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0.0))
+        .collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    f.get(11)
+        .zip(f.get(12))
+        .map_or(f64::NAN, |(u, s)| (u + s) / 100.0)
+}
+
+fn main() {
+    let n: usize = std::env::args()
+        .nth(1)
+        .map(|s| s.parse().expect("N: a vertex count"))
+        .unwrap_or(1 << 22);
+    let topo: Topology = std::env::args()
+        .nth(2)
+        .unwrap_or("random-recursive".into())
+        .parse()
+        .expect("TOPOLOGY: a topology name (docs/inputs.md)");
+    let tree = topo
+        .generate(n, ChildOrder::Natural, &mut generators::rng(1))
+        .unwrap();
+    let t0 = Instant::now();
+    let cpu0 = cpu_seconds();
+    let t = Instant::now();
+    let layout = Layout::new(&tree, LinearOrder::LightFirst);
+    println!("layout {:.2}", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    let r = layout.renamed(&tree);
+    println!("renamed {:.2}", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    let pl = [Placement::new(Curve::Hilbert, n).unwrap()];
+    println!("placement {:.2}", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    let vt = virtual_tree::VirtualTree::new(&r);
+    println!("virtual tree {:.2}", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    let s = analysis::orders::contraction::Schedule::new(&r);
+    println!("schedule {:.2}", t.elapsed().as_secs_f64());
+    let pos: Vec<u32> = (0..n as u32).collect();
+    let pos = &pos[..];
+    let t = Instant::now();
+    local::local_messaging(&vt, pos, &pl);
+    println!("local {:.2}", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    parallel::parallel(&r, pos, Op::Rootfix, &pl);
+    println!("parallel {:.2}", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    euler::euler_tour(&r, pos, Op::Rootfix, &pl);
+    println!("euler {:.2}", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    contraction::contraction(&r, &s, pos, Op::Leaffix, &pl);
+    println!("contraction leaffix {:.2}", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    contraction::contraction(&r, &s, pos, Op::Rootfix, &pl);
+    println!("contraction rootfix {:.2}", t.elapsed().as_secs_f64());
+    let id = Layout::identity(LinearOrder::LightFirst, n);
+    let t = Instant::now();
+    let lca = lca::BatchedLca::new(&r, &id).unwrap();
+    println!(
+        "lca new {:.2} layers {}",
+        t.elapsed().as_secs_f64(),
+        lca.layers()
+    );
+    let t = Instant::now();
+    lca.cost(&vt, &pl);
+    println!("lca cost {:.2}", t.elapsed().as_secs_f64());
+    println!(
+        "sequential total {:.2} s wall, {:.2} s CPU",
+        t0.elapsed().as_secs_f64(),
+        cpu_seconds() - cpu0
+    );
+    let t = Instant::now();
+    let cpu = cpu_seconds();
+    let laid = Laid::new(&tree, LinearOrder::LightFirst);
+    let pl = [Placement::new(Curve::Hilbert, n).unwrap()];
+    count(&laid, &pl, &Op::ALL, 2);
+    println!(
+        "Laid::new + count (parallel) {:.2} s wall, {:.2} s CPU",
+        t.elapsed().as_secs_f64(),
+        cpu_seconds() - cpu
+    );
+}

@@ -1,0 +1,326 @@
+//! Trees on a spatial computer (docs/design.md §12): energy and depth counted on tiny trees by
+//! hand, the seed's theorems at sizes CI affords, batched LCA against binary lifting on ≥ 10⁶
+//! random queries, and `accuracy spatial` end to end.
+
+mod common;
+use analysis::records::spatial::SpatialRecord;
+use analysis::spatial::lca::BatchedLca;
+use analysis::spatial::lifting::BinaryLifting;
+use analysis::spatial::{Cost, Curve, Laid, Layout, LinearOrder, Pattern, Placement, count, fit};
+use analysis::{Algorithm, Op};
+use common::html::{assert_every_char_in_the_font, assert_self_contained, parse, sel};
+use common::{accuracy, scratch, stderr};
+use generators::io::{ReadOptions, read_tree};
+use generators::{ChildOrder, NO_PARENT, Topology, Tree};
+use rand::RngExt as _;
+use std::path::Path;
+
+/// Every pattern of `tree` in `order` on one curve: (pattern, cost), `limbs` for
+/// vectorial-exact.
+fn costs(tree: &Tree, order: LinearOrder, curve: Curve, limbs: u32) -> Vec<(Pattern, Cost)> {
+    let placements = [Placement::new(curve, tree.len()).unwrap()];
+    count(&Laid::new(tree, order), &placements, &Op::ALL, limbs)
+        .into_iter()
+        .filter_map(|c| c.cost.ok().map(|cost| (c.pattern, cost)))
+        .collect()
+}
+
+fn find(costs: &[(Pattern, Cost)], p: Pattern) -> (u64, u32, u64) {
+    let c = &costs.iter().find(|(q, _)| *q == p).expect("counted").1;
+    (c.energy[0], c.depth, c.messages)
+}
+
+/// The chain 0 – 1 – 2 – 3 on the 2 × 2 Hilbert grid: positions 0, 1, 2, 3 at (0,0), (0,1),
+/// (1,1), (1,0), so the distances are 1 between neighbours, 2 across (0–2, 1–3), 1 for 0–3.
+/// Every count below is worked out message by message in the comments.
+#[test]
+fn energy_on_a_chain_of_four_by_hand() {
+    let chain = Tree::from_parents(vec![NO_PARENT, 0, 1, 2], ChildOrder::Natural).unwrap();
+    let c = costs(&chain, LinearOrder::LightFirst, Curve::Hilbert, 3);
+    // Local: 3 edges of distance 1, down then up; one phase each way.
+    assert_eq!(find(&c, Pattern::Local), (6, 2, 6));
+    // Parallel: one level per phase, 3 messages of distance 1 either way.
+    let par = |op| Pattern::Treefix(Algorithm::PARALLEL, op);
+    assert_eq!(find(&c, par(Op::Rootfix)), (3, 3, 3));
+    assert_eq!(find(&c, par(Op::Leaffix)), (3, 3, 3));
+    // Euler tour, open = [0,1,2,3], close = [7,6,5,4]: tour position t on processor t/2.
+    // Rootfix writes: v0 → 3 (1), v1 → 0 (1) and → 3 (2), v2 → 1 (1), v3 → 1 (2) and → 2 (1),
+    // v0 → 0 and v2 → 2 are local: 8. Scan of 4 positions: 1, 2, 3 → 0 and back: 2 × (1+2+1).
+    // Reads S[open v]: 0 → 1 (1), 1 → 2 (1), 1 → 3 (2): 4. Depth: write, up, down, read.
+    let vec = |a, op| Pattern::Treefix(a, op);
+    assert_eq!(
+        find(&c, vec(Algorithm::VECTORIAL, Op::Rootfix)),
+        (8 + 8 + 4, 4, 6 + 6 + 3)
+    );
+    // Scan values of 2 (float-float) and 3 words (the limbs given); rootfix reads 1 word.
+    assert_eq!(
+        find(&c, vec(Algorithm::VECTORIAL_COMPENSATED, Op::Rootfix)).0,
+        8 + 2 * 8 + 4
+    );
+    assert_eq!(
+        find(&c, vec(Algorithm::VECTORIAL_EXACT, Op::Rootfix)).0,
+        8 + 3 * 8 + 4
+    );
+    // Leaffix writes the opens only: v1 → 0 (1), v2 → 1 (1), v3 → 1 (2): 4. Reads S[close v]
+    // and S[open v − 1]: v0 from 3 (1); v1 from 3 (2), 0 (1); v2 from 2 (local), 0 (2);
+    // v3 from 2 (1), 1 (2): 9, with scan values (L words for vectorial-exact).
+    assert_eq!(
+        find(&c, vec(Algorithm::VECTORIAL, Op::Leaffix)),
+        (4 + 8 + 9, 4, 3 + 6 + 6)
+    );
+    assert_eq!(
+        find(&c, vec(Algorithm::VECTORIAL_EXACT, Op::Leaffix)).0,
+        4 + 3 * 8 + 3 * 9
+    );
+}
+
+/// The star 0(1, 2, 3), light-first (ties by id), on the same grid.
+#[test]
+fn energy_on_a_star_of_four_by_hand() {
+    let star = Tree::from_parents(vec![NO_PARENT, 0, 0, 0], ChildOrder::Natural).unwrap();
+    let c = costs(&star, LinearOrder::LightFirst, Curve::Hilbert, 1);
+    // Virtual tree: 0 → 3 (the last child) and 0 → 1 (root of the sibling tree of 1, 2),
+    // then 1 → 2: three edges of distance 1; broadcast in 2 phases, reduce in 2.
+    assert_eq!(find(&c, Pattern::Local), (6, 4, 6));
+    // Parallel goes straight along the edges: 0 → 1, 2, 3 at 1, 2, 1, in one phase.
+    let par = Pattern::Treefix(Algorithm::PARALLEL, Op::Rootfix);
+    assert_eq!(find(&c, par), (4, 1, 3));
+    // Contraction: one round, one rake of 1, 2, 3 into 0. Control: 0 → 1, then the pairwise
+    // tree 1 → 3 (2), 1 → 2 (1): 4. Leaffix rake, pairwise: 2 → 1 (1), 3 → 1 (2), 1 → 0 (1):
+    // 4; depth: control 2, then 3 → 1 at 3, 1 → 0 at 4.
+    let con = |op| Pattern::Treefix(Algorithm::CONTRACTION, op);
+    assert_eq!(find(&c, con(Op::Leaffix)), (8, 4, 6));
+    // Rootfix: the same control, the rake broadcasts Q[0] (0 → 1, 1 → 3, 1 → 2): 4; nothing
+    // to undo below the root. The broadcast waits for no control message: depth 2.
+    assert_eq!(find(&c, con(Op::Rootfix)), (8, 2, 6));
+    // LCA: sizes (contraction leaffix: 8, depth 4), ranges along the virtual tree (2 words:
+    // 6, depth 2), layers (contraction rootfix: 8, depth 2), then layer 1 (paths rooted at 1
+    // and 2; 3 is the heavy child): ranges of one vertex (nothing to broadcast), and the
+    // all-reduce barrier (the scan's 8 in 6 messages, depth 2).
+    assert_eq!(
+        find(&c, Pattern::Lca),
+        (8 + 6 + 8 + 8, 4 + 2 + 2 + 2, 6 + 3 + 6 + 6)
+    );
+}
+
+/// The seed's claims at sizes a test affords (2^9 … 2^15; the full range 2^10 … 2^22 is
+/// docs/design.md §12.9's measurement): light-first local messaging grows linearly on Hilbert
+/// and Z-order on every family; breadth-first on a perfect binary tree and heavy-first on a
+/// caterpillar grow like n^1.5 on Hilbert.
+#[test]
+fn theorems_one_and_two_at_small_sizes() {
+    let exponent = |topo: &Topology, order: LinearOrder, curve: Curve| {
+        let pts: Vec<(f64, f64)> = [1 << 9, 1 << 11, 1 << 13, 1 << 15]
+            .iter()
+            .map(|&n| {
+                let t = topo
+                    .generate(n, ChildOrder::Natural, &mut generators::rng(3))
+                    .unwrap();
+                (
+                    n as f64,
+                    find(&costs(&t, order, curve, 1), Pattern::Local).0 as f64,
+                )
+            })
+            .collect();
+        fit::exponent(&pts).unwrap().0
+    };
+    let mut topologies = Topology::all_defaults();
+    topologies.push("kary:2".parse().unwrap());
+    for topo in &topologies {
+        for curve in [Curve::Hilbert, Curve::Morton] {
+            let b = exponent(topo, LinearOrder::LightFirst, curve);
+            assert!(b <= 1.05, "{topo} light-first {curve}: exponent {b:.3}");
+        }
+    }
+    let binary: Topology = "kary:2".parse().unwrap();
+    let b = exponent(&binary, LinearOrder::BreadthFirst, Curve::Hilbert);
+    assert!(b >= 1.4, "kary:2 breadth-first: {b:.3}");
+    let b = exponent(
+        &Topology::CaterpillarLegs,
+        LinearOrder::HeavyFirst,
+        Curve::Hilbert,
+    );
+    assert!(b >= 1.4, "caterpillar-legs heavy-first: {b:.3}");
+}
+
+/// The real trees of the test data, with their layouts.
+fn real_trees() -> Vec<(String, Tree)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("generators/tests/data");
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "md") {
+            continue;
+        }
+        let file = read_tree(&path, &ReadOptions::default()).unwrap();
+        out.push((path.display().to_string(), file.tree));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// Batched LCA answers as binary lifting does on 1.1 × 10⁶ random queries: 10⁵ on each of the
+/// nine topologies (20 000 vertices, light-first and depth-first layouts) and 20 000 on each of
+/// the six real trees.
+#[test]
+fn lca_matches_binary_lifting_on_a_million_queries() {
+    let mut rng = generators::rng(2024);
+    let mut topologies = Topology::all_defaults();
+    topologies.push("kary:2".parse().unwrap());
+    let mut trees: Vec<(String, Tree, usize)> = topologies
+        .iter()
+        .map(|t| {
+            let tree = t
+                .generate(20_000, ChildOrder::Natural, &mut generators::rng(9))
+                .unwrap();
+            (t.to_string(), tree, 100_000)
+        })
+        .collect();
+    assert_eq!(real_trees().len(), 6);
+    trees.extend(real_trees().into_iter().map(|(n, t)| (n, t, 20_000)));
+    let mut total = 0;
+    for (name, tree, queries) in &trees {
+        for (order, share) in [(LinearOrder::LightFirst, 2), (LinearOrder::DepthFirst, 2)] {
+            let tree = tree.with_order(order.child_order());
+            let layout = Layout::new(&tree, order);
+            let lca = BatchedLca::new(&tree, &layout).unwrap();
+            let reference = BinaryLifting::new(&tree);
+            let n = tree.len() as u32;
+            let mut scratch = Default::default();
+            let mut mismatches = 0;
+            for _ in 0..queries / share {
+                let (u, v) = (rng.random_range(0..n), rng.random_range(0..n));
+                mismatches += usize::from(lca.answer(u, v, &mut scratch) != reference.lca(u, v));
+            }
+            assert_eq!(mismatches, 0, "{name} {order}");
+            total += queries / share;
+        }
+    }
+    assert!(total >= 1_000_000, "{total} queries");
+}
+
+#[test]
+fn cli_writes_json_and_html() {
+    let dir = scratch("cli");
+    let (json, html) = (dir.join("s.json"), dir.join("s.html"));
+    let o = accuracy(&[
+        "spatial",
+        "--topology",
+        "kary:2",
+        "--nodes",
+        "2^8..2^10,3000",
+        "--order",
+        "breadth-first,light-first",
+        "--curve",
+        "hilbert,z",
+        "--weights",
+        "uniform",
+        "--json",
+        json.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("exponent"), "{out}");
+    let r: SpatialRecord = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(r.format_version, 1);
+    assert_eq!(
+        r.trees.iter().map(|t| t.n).collect::<Vec<_>>(),
+        [256, 512, 1024, 3000]
+    );
+    assert_eq!(r.layouts.len(), 4);
+    for l in &r.layouts {
+        // local, 5 algorithms × 2 ops, lca.
+        assert_eq!(l.patterns.len(), 12);
+        for p in &l.patterns {
+            if p.pattern == "lca" && l.order == LinearOrder::BreadthFirst {
+                assert!(p.not_applicable.is_some() && p.points.is_empty());
+                continue;
+            }
+            assert_eq!(p.points.len(), 4, "{} {}", l.order, p.pattern);
+            assert!(p.exponent.is_some());
+            let bits = p.points.iter().all(|q| q.lost_bits.is_some());
+            assert_eq!(bits, p.op.is_some(), "{}", p.pattern);
+        }
+    }
+    let bfs = r.pattern(LinearOrder::BreadthFirst, Curve::Hilbert, "local", None);
+    let lf = r.pattern(LinearOrder::LightFirst, Curve::Hilbert, "local", None);
+    assert!(bfs.unwrap().exponent > lf.unwrap().exponent);
+    let (text, doc) = parse(&html);
+    assert_self_contained(&text);
+    assert_every_char_in_the_font(&doc);
+    assert_eq!(doc.select(&sel("#fig-spatial-local div.panel")).count(), 2);
+    assert!(doc.select(&sel("#spatial-table tr")).count() > 4 * 12);
+}
+
+#[test]
+fn cli_one_tree_file_and_bad_input() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("generators/tests/data");
+    let nwk = data.join("ape_bird_families.nwk");
+    let o = accuracy(&[
+        "spatial",
+        "--tree",
+        nwk.to_str().unwrap(),
+        "--weights",
+        "file",
+        "--order",
+        "light-first,breadth-first",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("ape_bird_families.nwk n=272"), "{out}");
+    assert!(out.contains("not applicable"), "{out}");
+    for args in [
+        &["spatial", "--topology", "chain", "--nodes", "0"][..],
+        &["spatial", "--topology", "chain", "--nodes", "2^5..2^3"],
+        &[
+            "spatial",
+            "--topology",
+            "chain",
+            "--nodes",
+            "10",
+            "--curve",
+            "spiral",
+        ],
+        &[
+            "spatial",
+            "--topology",
+            "chain",
+            "--nodes",
+            "10",
+            "--order",
+            "random",
+        ],
+        &["spatial", "--topology", "chain"],
+        &["spatial", "--tree", "/nonexistent/t.nwk"],
+        &[
+            "spatial",
+            "--tree",
+            nwk.to_str().unwrap(),
+            "--json",
+            nwk.to_str().unwrap(),
+        ],
+        &[
+            "spatial",
+            "--topology",
+            "chain",
+            "--nodes",
+            "10",
+            "--html",
+            "/nonexistent/dir/s.html",
+        ],
+    ] {
+        let o = accuracy(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(!e.contains("panicked"), "{args:?}");
+        // Refused before anything is measured, not after.
+        assert!(!e.contains("counted in"), "{args:?}: {e}");
+        assert_eq!(
+            e.trim().lines().filter(|l| l.starts_with("error")).count(),
+            1,
+            "{args:?}: {e}"
+        );
+    }
+}
