@@ -14,12 +14,12 @@
 use crate::Error;
 use crate::experiment::{self, Cpu, InstanceSpec, Summaries};
 use crate::inputs::{self, WeightChoice};
-use analysis::limbs::ExactScale;
 use analysis::records::spatial::{
     FORMAT_VERSION, LayoutRecord, PatternRecord, PointRecord, SpatialRecord, Timings, TreeRecord,
 };
 use analysis::spatial::{ALGORITHMS, Curve, Laid, LinearOrder, Pattern, Placement, count, fit};
 use analysis::{Algorithm, Op, ReferenceKind};
+use generators::fixed::Scale;
 use generators::io::ReadOptions;
 use generators::{ChildOrder, Topology, Tree};
 use std::collections::HashMap;
@@ -163,7 +163,7 @@ pub fn measure(p: &Params, progress: &dyn Fn(&str)) -> Result<SpatialRecord, Err
     for index in 0..tree_count(&p.source) {
         let s = subject(p, index)?;
         let n = s.tree.len();
-        let limbs = ExactScale::for_weights(&s.weights).map_or(1, |e| e.limbs as u32);
+        let limbs = Scale::for_weights(&s.weights).map_or(1, |e| e.gpu_words() as u32);
         let t0 = Instant::now();
         let placements = p
             .curves

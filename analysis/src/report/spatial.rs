@@ -81,7 +81,6 @@ fn panel(r: &SpatialRecord, curve: Curve, pattern: &str, axes: &(Axis, Axis)) ->
     (!series.is_empty()).then(|| Panel {
         title: format!("{pattern} on {curve}"),
         chart: Chart::panel((0, 0), axes.clone(), series, Vec::new(), Vec::new()),
-        band_label: None,
     })
 }
 

@@ -116,6 +116,11 @@ pub const LINE_PROB: RGBColor = RGBColor(0x21, 0x66, 0xAC);
 /// The Pareto front and the ring around the answer.
 pub const LINE_FRONT: RGBColor = RGBColor(0x55, 0x55, 0x55);
 
+/// The `i`-th filled marker shape, cycling (a series' marker where colour alone is not enough).
+pub fn filled_shape(i: usize) -> Shape {
+    FILLED[i % FILLED.len()]
+}
+
 /// The open (outline) variant of a filled marker shape; open shapes stay as they are.
 pub fn open_variant(shape: Shape) -> Shape {
     FILLED
