@@ -4,6 +4,7 @@ pub mod algorithms;
 pub mod bounds;
 pub mod float_float;
 pub mod limbs;
+pub mod measure;
 pub mod metrics;
 pub mod op;
 pub mod orders;

@@ -4,8 +4,9 @@
 
 use super::allocator;
 use super::{MeasureArgs, ReadArgs, WeightsFileArgs, parse_single_cond};
-use analysis::bounds;
+use analysis::bounds::{self, NodeBounds};
 use analysis::metrics::{self, ErrorSummary};
+use analysis::orders::Walker;
 use analysis::records::fields::number_or_string;
 use analysis::{Algorithm, NodeError, Op, Reference};
 use clap::Args;
@@ -265,13 +266,14 @@ fn score_op(
         .map(|v| metrics::ulps(s.values[v], reference.rounded_f32(v)))
         .collect();
     let max_ulps = node_ulps.iter().try_fold(0u64, |m, &u| u.map(|u| m.max(u)));
+    let walker = Walker::new(tree);
     let algorithms = Algorithm::ALL
         .into_iter()
         .map(|algorithm| {
             // Our algorithm's a priori bounds, judged on the other program's errors; where
             // its own order overflows f32 (its replay is not finite), no bound applies.
-            let twin = algorithm.twin(tree, weights, s.op);
-            let b = bounds::node_bounds(tree, weights, algorithm, s.op, &twin);
+            let walked = algorithm.walk(&walker, weights, s.op, bounds::LAMBDA);
+            let (_, b) = NodeBounds::of_replay(walked);
             let sum = bounds::summarize(&reference, &s.values, &errors, &b, scratch);
             Verdict {
                 algorithm,

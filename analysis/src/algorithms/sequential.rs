@@ -13,9 +13,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     summary: "rootfix in preorder `r[v] = r[parent] + w[v]`; leaffix in postorder `l[v] = ((w[v] + l[c1]) + l[c2]) + …`",
     paper: Some(PaperRole::Baseline),
     hooks: Hooks {
-        twin: |t, w, op| tree::sequential(t, w, op),
-        a_priori: |t, w, op, lambda| bounds::of_sums(&tree::sequential(t, w, op), lambda),
-        running: |t, w, op| bounds::running_of_sums(tree::sequential(t, w, op)),
+        twin: |t, w, op| tree::sequential(t.tree(), w, op),
+        walk: bounds::walk_tree,
     },
     look: Look {
         rootfix: [0x00, 0x72, 0xB2],

@@ -8,7 +8,7 @@ use super::{
     exact_traffic,
 };
 use crate::Op;
-use crate::bounds::APrioriBounds;
+use crate::bounds::Walked;
 use crate::limbs::half_ulp;
 use crate::orders::euler;
 use crate::report::style::Shape;
@@ -32,19 +32,14 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     summary: "the same Euler tour and scan plan on fixed-point integers (L limbs of 32 bits at the weights' scale, carries by comparison); every prefix and S[close] − S[open − 1] exact, one rounding to nearest f32: correctly rounded results, bound half an ulp",
     paper: None,
     hooks: Hooks {
-        twin: |t, w, op| euler::vectorial_exact(t, w, Plan::Tiled, op),
-        a_priori: |t, w, op, _lambda| {
-            // The result is RN(x), a function of the weights alone: its rounding error is known
-            // before any f32 arithmetic, and holds with certainty (so also as the
-            // probabilistic bound).
-            let (_, b) = with_bounds(t, w, op);
-            APrioriBounds {
-                det: b.clone(),
-                sharp: b.clone(),
-                prob: b,
-            }
+        twin: |t, w, op| euler::vectorial_exact(t.tree(), w, Plan::Tiled, op),
+        // The result is RN(x), a function of the weights alone: its rounding error is known
+        // before any f32 arithmetic, and holds with certainty (so also as the probabilistic
+        // bound), and the running bound is the same.
+        walk: |t, w, op, _lambda| {
+            t.count_walk();
+            Walked::uniform(with_bounds(t.tree(), w, op))
         },
-        running: with_bounds,
     },
     look: Look {
         rootfix: [0x11, 0x11, 0x11],

@@ -141,21 +141,6 @@ pub struct APrioriBounds {
     pub prob: Vec<f64>,
 }
 
-impl APrioriBounds {
-    pub(super) fn with_capacity(n: usize) -> Self {
-        APrioriBounds {
-            det: Vec::with_capacity(n),
-            sharp: Vec::with_capacity(n),
-            prob: Vec::with_capacity(n),
-        }
-    }
-    pub(super) fn push(&mut self, det: f64, sharp: f64, prob: f64) {
-        self.det.push(det);
-        self.sharp.push(sharp);
-        self.prob.push(prob);
-    }
-}
-
 /// γ̃_D(λ) by depth D, computed once per depth and thread: runs have few distinct depths
 /// (at most the height of the tree or of the scan plan), and exp_m1 is costly.
 pub(crate) struct GammaTilde {
@@ -193,16 +178,4 @@ impl GammaTilde {
     pub(super) fn bounds<R: Roundoff>(&self, x: &APrioriIn<R>) -> (f64, f64, f64) {
         (x.err, x.sharp, self.prob(x))
     }
-}
-
-/// The a priori bounds (deterministic, sharp, probabilistic at `lambda`) of every node, from
-/// the bound values a tree order (sequential, parallel, contraction) computed for it.
-pub fn of_sums(sums: &[APriori], lambda: f64) -> APrioriBounds {
-    let gammas = GammaTilde::new(lambda);
-    let mut out = APrioriBounds::with_capacity(sums.len());
-    for x in sums {
-        let (det, sharp, prob) = gammas.bounds(x);
-        out.push(det, sharp, prob);
-    }
-    out
 }

@@ -11,7 +11,7 @@ use super::*;
 use rayon::prelude::*;
 
 /// How a vertex's bounds are read from the scanned tour.
-pub(super) trait TourRead<T>: Sync {
+pub(super) trait TourRead<T: Charged>: Sync {
     /// What the read yields per vertex.
     type Out: Copy + Send;
     /// Rootfix: from `S[open v]`.
@@ -24,8 +24,40 @@ pub(super) trait TourRead<T>: Sync {
         v: usize,
         close: &T,
         before: Option<&T>,
-        diff_bound: impl Fn() -> f64,
+        diff_bound: impl Fn() -> T::Charge,
     ) -> Self::Out;
+}
+
+/// Two readers of two values walked together through one scan: each reads its own value,
+/// exactly as alone, and the bound on a difference is formed once for both.
+pub(super) struct TwoReads<RA, RB>(pub(super) RA, pub(super) RB);
+
+impl<A: Charged, B: Charged, RA: TourRead<A>, RB: TourRead<B>> TourRead<(A, B)>
+    for TwoReads<RA, RB>
+{
+    type Out = (RA::Out, RB::Out);
+    #[inline]
+    fn prefix(&self, x: &(A, B)) -> Self::Out {
+        (self.0.prefix(&x.0), self.1.prefix(&x.1))
+    }
+    #[inline]
+    fn difference(
+        &self,
+        v: usize,
+        close: &(A, B),
+        before: Option<&(A, B)>,
+        diff_bound: impl Fn() -> (A::Charge, B::Charge),
+    ) -> Self::Out {
+        // The bound on the difference exists only with a position before: formed once.
+        let d = before.map(|_| diff_bound());
+        let d = || d.expect("a difference bound is asked for only with a position before");
+        (
+            self.0
+                .difference(v, &close.0, before.map(|b| &b.0), || d().0),
+            self.1
+                .difference(v, &close.1, before.map(|b| &b.1), || d().1),
+        )
+    }
 }
 
 /// Writes E with bound values of `T` (rootfix `E[open v] = w`, `E[close v] = −w`; leaffix
@@ -108,21 +140,6 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
     });
 }
 
-/// The a priori bounds (deterministic, sharp, probabilistic at `lambda`) of every node of an
-/// Euler-tour order: E written with bound values of the arithmetic `R` (f32 or float-float
-/// additions), scanned with `plan`, read per vertex.
-pub fn vectorial_a_priori<R: Roundoff>(
-    tree: &Tree,
-    w: &[f32],
-    plan: Plan,
-    op: Op,
-    lambda: f64,
-) -> APrioriBounds {
-    assert_eq!(tree.len(), w.len(), "one weight per vertex");
-    let reader = APrioriRead::<R>::new(tree, w, op, GammaTilde::new(lambda));
-    read_a_priori(tree, w, op, plan, &reader)
-}
-
 /// vectorial-compensated's a priori bounds on the float-float value each vertex reads,
 /// before its final rounding to f32: |ŝ − s| ≤ (det, sharp) (prob = det). Where this is at
 /// most half an ulp of s, the f32 result is within one ulp of s (≤ 1 lost bit).
@@ -159,37 +176,6 @@ fn read_a_priori<R: Roundoff>(
         },
     );
     out
-}
-
-/// An Euler-tour order's f32 additions replayed with `plan`, with their running bounds.
-pub fn vectorial_running(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> (Vec<f32>, Vec<f64>) {
-    read_running::<Running>(tree, w, plan, op)
-}
-
-/// The float-float (compensated) order's additions replayed with `plan`, with their running
-/// bounds, the final rounding to f32 included.
-pub fn vectorial_running_dw(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> (Vec<f32>, Vec<f64>) {
-    read_running::<RunningDw>(tree, w, plan, op)
-}
-
-fn read_running<T: Charged>(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> (Vec<f32>, Vec<f64>)
-where
-    ReadRunning: TourRead<T, Out = (f32, f64)>,
-{
-    let n = tree.len();
-    let (mut values, mut bounds) = (vec![0f32; n], vec![0f64; n]);
-    read_tour(
-        tree,
-        w,
-        (op, plan),
-        &ReadRunning,
-        batch_tiles(),
-        |v, (x, b)| {
-            values[v] = x;
-            bounds[v] = b;
-        },
-    );
-    (values, bounds)
 }
 
 /// The vectorial read on a priori values: (deterministic, sharp, probabilistic) per vertex.
