@@ -81,7 +81,7 @@ pub fn measure(reference: &Reference, values: &[f32], bounds: &NodeBounds) -> Me
             max_ulps: a.max_ulps.max(b.max_ulps),
         });
     let mut buf: Vec<f64> = Vec::with_capacity(n);
-    buf.par_extend(errors.par_iter().filter(|e| e.has_rel()).map(|e| e.rel));
+    buf.extend(errors.iter().filter(|e| e.has_rel()).map(|e| e.rel));
     let summary = ErrorSummary::of(&mut buf, part.counts);
     let bound_summary = part.tally.finish(reference, &errors, bounds, &mut buf);
     Measures {

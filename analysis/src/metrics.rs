@@ -101,6 +101,9 @@ fn percentiles(rel: &mut [f64]) -> (f64, f64, f64) {
     }
     let rank = |p: f64| ((p * len as f64).ceil() as usize).clamp(1, len);
     let (k99, k50) = (rank(0.99) - 1, rank(0.5) - 1);
+    if let Some([max, p99, median]) = crate::stats::ranks_nonneg(rel, [len - 1, k99, k50]) {
+        return (max, p99, median);
+    }
     let (below, &mut p99, above) = rel.select_nth_unstable_by(k99, f64::total_cmp);
     let max = above
         .iter()
