@@ -72,14 +72,14 @@ pub(crate) trait Charged: ScanValue {
 impl<R: Roundoff> Charged for APrioriIn<R> {
     type Charge = f64;
     fn bound(&self) -> f64 {
-        self.sharp
+        self.sharp_up()
     }
     /// |ε| ≤ u·|â + b̂| ≤ u·(|a + b| + S_a + S_b); an exact-zero operand makes it exact.
     fn step(a: &Self, b: &Self, out: &Self) -> f64 {
         if a.mag == 0.0 || b.mag == 0.0 {
             0.0
         } else {
-            R::times(add_up(out.abs_bound(), add_up(a.sharp, b.sharp)))
+            R::times(add_up(out.abs_bound(), add_up(a.sharp_up(), b.sharp_up())))
         }
     }
 }
@@ -98,7 +98,7 @@ impl Charged for RunningDw {
 impl Charged for Running {
     type Charge = f64;
     fn bound(&self) -> f64 {
-        self.err
+        self.err_up()
     }
     /// |ε| ≤ u·|ŝ|, 0 when TwoSum proves the addition exact.
     fn step(a: &Self, b: &Self, out: &Self) -> f64 {
@@ -254,9 +254,9 @@ impl<T: Charged> Scan<T> {
         let mut carried: Option<(T, T::Charge, T::Charge)> = None;
         for start in (0..self.len).step_by(batch) {
             let end = self.len.min(start + batch);
-            fill(&mut locals, start..end, term);
-            at.clear();
             if self.plan == Plan::Sequential {
+                fill(&mut locals, start..end, term);
+                at.clear();
                 // The scan in place (`scan_plan::sequential_scan`'s additions), each step's
                 // charge taken as it is made. Position 0 is E[0] itself: no addition.
                 for &x in &locals {
@@ -277,15 +277,32 @@ impl<T: Charged> Scan<T> {
                     });
                 }
             } else {
-                locals.par_chunks_mut(scan_plan::TILE).for_each(|tile| {
-                    scan_plan::scan_tile(tile);
-                });
-                at.par_extend(locals.par_iter().enumerate().map(|(i, &local)| At {
-                    out: scan_plan::uniform_add_at(&self.blocks, start + i, local),
-                    local,
+                // One task per tile: its terms, its scan, its uniform add. The buffers keep
+                // their length from batch to batch, so only a shorter last batch resizes.
+                let zero = T::zero();
+                let unset = At {
+                    out: zero,
+                    local: zero,
                     up: T::Charge::ZERO,
                     down: T::Charge::ZERO,
-                }));
+                };
+                locals.resize(end - start, zero);
+                at.resize(end - start, unset);
+                locals
+                    .par_chunks_mut(scan_plan::TILE)
+                    .zip(at.par_chunks_mut(scan_plan::TILE))
+                    .enumerate()
+                    .for_each(|(k, (tile, at))| {
+                        let first = start + k * scan_plan::TILE;
+                        for (i, x) in tile.iter_mut().enumerate() {
+                            *x = term(first + i);
+                        }
+                        scan_plan::scan_tile(tile);
+                        for (i, (&local, a)) in tile.iter().zip(at).enumerate() {
+                            a.out = scan_plan::uniform_add_at(&self.blocks, first + i, local);
+                            a.local = local;
+                        }
+                    });
             }
             visit(start, &at);
         }

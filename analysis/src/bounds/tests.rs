@@ -337,7 +337,7 @@ fn walking_together_is_walking_alone() {
             let of_sums = |a: Vec<APriori>, r: Vec<Running>| {
                 let mut out = Walked::zeros(t.len());
                 for v in 0..t.len() {
-                    out.set(v, (r[v].value, r[v].err), gammas.bounds(&a[v]));
+                    out.set(v, (r[v].value, r[v].err_up()), gammas.bounds(&a[v]));
                 }
                 together(out)
             };
@@ -361,4 +361,41 @@ fn walking_together_is_walking_alone() {
         assert_eq!(walker.walks(), 2 * 6);
         assert_eq!(walker.schedules_built(), 1);
     }
+}
+
+/// The a priori values evaluated to nearest and raised when read (docs/design.md §9.5) bound
+/// what they stand for, where every rounding of their evaluation goes down: 1 followed by
+/// terms just below half an ulp of 1, each of which the f64 sums lose. Checked on a chain
+/// against the recursions evaluated exactly (MPFR): Σ|t_i|, the deterministic bound, the
+/// sharp bound with the exact |s| (the smallest it may charge), and the enclosure of s.
+#[test]
+fn rounding_down_every_time_is_accounted_for() {
+    let n = 3000;
+    let t = chain(n);
+    let tiny = (1.0 - 2f32.powi(-24)) * 2f32.powi(-53);
+    let w: Vec<f32> = (0..n).map(|i| if i == 0 { 1.0 } else { tiny }).collect();
+    let sums = orders::tree::rootfix_sequential::<APriori>(&t, &w);
+    let prec = 4000;
+    let (u, one_plus_u) = (Float::with_val(prec, U), Float::with_val(prec, 1.0 + U));
+    let mut s = Float::with_val(prec, 0);
+    let (mut err, mut sharp) = (Float::with_val(prec, 0), Float::with_val(prec, 0));
+    let mut lost = false;
+    for (v, x) in sums.iter().enumerate() {
+        s += w[v];
+        if v > 0 {
+            // (1 + u)·B_prev + u·(|t_prev| + |t_v|): here Σ|t| = s.
+            err = Float::with_val(prec, &err * &one_plus_u) + Float::with_val(prec, &s * &u);
+            sharp = Float::with_val(prec, &sharp * &one_plus_u) + Float::with_val(prec, &s * &u);
+        }
+        let at_least = |computed: f64, exact: &Float, what: &str| {
+            assert!(Float::with_val(prec, computed) >= *exact, "v={v} {what}");
+        };
+        at_least(x.mag_up(), &s, "Σ|t|");
+        at_least(x.err_up(), &err, "deterministic");
+        at_least(x.sharp_up(), &sharp, "sharp");
+        assert!(Float::with_val(prec, x.lo()) <= s && s <= Float::with_val(prec, x.hi()));
+        lost |= Float::with_val(prec, x.mag) < s;
+    }
+    // The f64 sums did lose the terms: without the raising the bounds would fall short.
+    assert!(lost);
 }

@@ -98,31 +98,41 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
         Op::Leaffix => Vec::with_capacity(tree.height() as usize + 1),
     };
     let opened_after = |b: &Before<T>| vertex_at[b.p + 1] as usize;
-    let mut reads: Vec<(u32, Rd::Out)> = Vec::new();
+    // The reads of a batch's positions, each tile's made by a task of its own, then given
+    // out in order.
+    let mut reads: Vec<Option<(u32, Rd::Out)>> = Vec::new();
     scan.for_each_batch(&term, batch_tiles, |start, batch| {
         let end = start + batch.len();
         let before = |o: usize| match o.checked_sub(start) {
             Some(i) => scan.before(o, &batch[i]),
             None => open_path[open_path.partition_point(|b| b.p < o)],
         };
-        reads.clear();
-        reads.par_extend(batch.par_iter().enumerate().filter_map(|(i, at)| {
-            let p = start + i;
-            let v = vertex_at[p] as usize;
-            let out = match (op, opens(p)) {
-                (Op::Rootfix, true) => reader.prefix(&at.out),
-                (Op::Leaffix, false) => match (open[v] as usize).checked_sub(1) {
-                    None => reader.difference(v, &at.out, None, || unreachable!()),
-                    Some(o) => {
-                        let b = before(o);
-                        reader.difference(v, &at.out, Some(&b.out), || scan.diff_bound(p, at, &b))
+        reads.resize(batch.len(), None);
+        reads
+            .par_chunks_mut(scan_plan::TILE)
+            .zip(batch.par_chunks(scan_plan::TILE))
+            .enumerate()
+            .for_each(|(k, (reads, batch))| {
+                for (i, (read, at)) in reads.iter_mut().zip(batch).enumerate() {
+                    let p = start + k * scan_plan::TILE + i;
+                    let v = vertex_at[p] as usize;
+                    *read = match (op, opens(p)) {
+                        (Op::Rootfix, true) => Some(reader.prefix(&at.out)),
+                        (Op::Leaffix, false) => Some(match (open[v] as usize).checked_sub(1) {
+                            None => reader.difference(v, &at.out, None, || unreachable!()),
+                            Some(o) => {
+                                let b = before(o);
+                                reader.difference(v, &at.out, Some(&b.out), || {
+                                    scan.diff_bound(p, at, &b)
+                                })
+                            }
+                        }),
+                        _ => None,
                     }
-                },
-                _ => return None,
-            };
-            Some((v as u32, out))
-        }));
-        for &(v, out) in &reads {
+                    .map(|out| (v as u32, out));
+                }
+            });
+        for &(v, out) in reads.iter().flatten() {
             emit(v as usize, out);
         }
         if op == Op::Leaffix {
@@ -210,10 +220,10 @@ impl<R: Roundoff> APrioriRead<R> {
         if !R::READ_ROUNDS_TO_F32 {
             self.gammas.bounds(x)
         } else if self.round_to_f32 && x.depth > 0 {
-            let det = round_to_f32(x.err, x.mag);
-            (det, round_to_f32(x.sharp, x.abs_bound()), det)
+            let det = round_to_f32(x.err_up(), x.mag_up());
+            (det, round_to_f32(x.sharp_up(), x.abs_bound()), det)
         } else {
-            (x.err, x.sharp, x.err)
+            (x.err_up(), x.sharp_up(), x.err_up())
         }
     }
 }
@@ -239,10 +249,10 @@ impl<R: Roundoff> TourRead<APrioriIn<R>> for APrioriRead<R> {
         // of R's subtraction; the sharp bound encloses l = S_close − S_open−1 itself and lets
         // the roundings both prefixes share cancel.
         let combine = |d: f64, l: f64| add_up(one_plus_unit_times::<R>(d), R::times(l));
-        let l_lo = add_down(close.lo, -before.hi);
-        let l_hi = add_up(close.hi, -before.lo);
+        let l_lo = add_down(close.lo(), -before.hi());
+        let l_hi = add_up(close.hi(), -before.lo());
         let l_abs = l_lo.abs().max(l_hi.abs()).min(sub_v);
-        let det = combine(add_up(close.err, before.err), sub_v);
+        let det = combine(add_up(close.err_up(), before.err_up()), sub_v);
         let sharp = combine(diff_bound(), l_abs);
         if R::READ_ROUNDS_TO_F32 {
             if !self.round_to_f32 {
@@ -267,7 +277,7 @@ pub(super) struct ReadRunning;
 impl TourRead<Running> for ReadRunning {
     type Out = (f32, f64);
     fn prefix(&self, x: &Running) -> Self::Out {
-        (x.value, x.err)
+        (x.value, x.err_up())
     }
     fn difference(
         &self,
@@ -278,7 +288,7 @@ impl TourRead<Running> for ReadRunning {
     ) -> Self::Out {
         let Some(before) = before else {
             // As the twin: S[close] − S[−1] with S[−1] = 0, an exact subtraction.
-            return (close.value - 0.0, close.err);
+            return (close.value - 0.0, close.err_up());
         };
         let s = close.value - before.value;
         // The shared roundings of both prefixes cancel (Scan::diff_bound).

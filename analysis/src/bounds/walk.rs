@@ -71,7 +71,7 @@ pub fn walk_tree(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
     let gammas = GammaTilde::new(lambda);
     let mut out = Walked::zeros(tree.len());
-    let emit = |v: usize, (r, a): Both| out.set(v, (r.value, r.err), gammas.bounds(&a));
+    let emit = |v: usize, (r, a): Both| out.set(v, (r.value, r.err_up()), gammas.bounds(&a));
     match op {
         Op::Rootfix => tree::rootfix_sequential_each(tree, w, emit),
         Op::Leaffix => tree::leaffix_sequential_each(tree, w, emit),
@@ -80,21 +80,75 @@ pub fn walk_tree(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
 }
 
 /// Contraction's order (docs/design.md §5) on the tree's schedule, built once per tree
-/// ([`Walker::schedule`]).
+/// ([`Walker::schedule`]). Its slots (64 bytes per vertex) live in pages, each given back as
+/// soon as its vertices' bounds are written, so the slots and the bounds (36 bytes per vertex)
+/// are not both held whole.
 pub fn walk_contraction(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
     walker.count_walk();
-    assert_eq!(walker.tree().len(), w.len(), "one weight per vertex");
+    let n = walker.tree().len();
+    assert_eq!(n, w.len(), "one weight per vertex");
     let schedule = walker.schedule();
-    let sums: Vec<Both> = match op {
-        Op::Rootfix => contraction::rootfix_on(schedule, w),
-        Op::Leaffix => contraction::leaffix_on(schedule, w),
-    };
+    let mut slots = Paged::new(w.iter().map(|&x| Both::term(x)), n);
+    match op {
+        Op::Rootfix => contraction::rootfix_in(schedule, w, &mut slots),
+        Op::Leaffix => contraction::leaffix_in(schedule, &mut slots),
+    }
     let gammas = GammaTilde::new(lambda);
-    let mut out = Walked::zeros(sums.len());
-    for (v, (r, a)) in sums.into_iter().enumerate() {
-        out.set(v, (r.value, r.err), gammas.bounds(&a));
+    let mut out = Walked {
+        values: Vec::with_capacity(n),
+        running: Vec::with_capacity(n),
+        a_priori: APrioriBounds {
+            det: Vec::with_capacity(n),
+            sharp: Vec::with_capacity(n),
+            prob: Vec::with_capacity(n),
+        },
+    };
+    for page in slots.pages.into_iter() {
+        for (r, a) in page {
+            let (det, sharp, prob) = gammas.bounds(&a);
+            out.values.push(r.value);
+            out.running.push(r.err_up());
+            out.a_priori.det.push(det);
+            out.a_priori.sharp.push(sharp);
+            out.a_priori.prob.push(prob);
+        }
     }
     out
+}
+
+/// One value per vertex in pages of [`Paged::PAGE`], indexed like a slice.
+struct Paged<T> {
+    pages: Vec<Vec<T>>,
+}
+
+impl<T> Paged<T> {
+    const PAGE: usize = 1 << 14;
+
+    /// The `n` values of `values`, in order.
+    fn new(mut values: impl Iterator<Item = T>, n: usize) -> Paged<T> {
+        let pages = (0..n.div_ceil(Self::PAGE))
+            .map(|k| {
+                let len = Self::PAGE.min(n - k * Self::PAGE);
+                values.by_ref().take(len).collect()
+            })
+            .collect();
+        Paged { pages }
+    }
+}
+
+impl<T> std::ops::Index<usize> for Paged<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, v: usize) -> &T {
+        &self.pages[v / Self::PAGE][v % Self::PAGE]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Paged<T> {
+    #[inline]
+    fn index_mut(&mut self, v: usize) -> &mut T {
+        &mut self.pages[v / Self::PAGE][v % Self::PAGE]
+    }
 }
 
 /// An Euler-tour order: E written with the replayed sums of f32 additions ([`Running`]) and
