@@ -2,12 +2,12 @@
 //! errors of each against a reference.
 
 use crate::Error;
-use analysis::bounds::{self, BoundSummary, NodeBounds};
+use analysis::bounds::{BoundSummary, LAMBDA, NodeBounds};
+use analysis::measure::{Measures, measure};
 use analysis::metrics::ErrorSummary;
+use analysis::orders::Walker;
 use analysis::{Algorithm, NodeError, Op, Reference, ReferenceKind};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
-use rayon::prelude::*;
-use rug::Float;
 use serde::{Deserialize, Serialize};
 
 /// Everything that determines one weighted tree.
@@ -248,9 +248,33 @@ pub fn evaluate_into(
     done: &(dyn Fn(&str) + Sync),
     sink: &mut dyn Sink,
 ) -> Result<(), Error> {
+    let mut walker = Walker::new(tree);
+    evaluate_walked(&mut walker, w, ops, algos, reference, backend, done, sink)
+}
+
+/// [`evaluate_into`] on a tree's [`Walker`]: each (algorithm, op) runs its kernel once (the
+/// backend's, else its CPU twin, timed) and walks its order once, on values that carry the
+/// twin's additions and every bound together; contraction's schedule is built once for the
+/// tree. The walker counts the walks (a test holds it to one per algorithm and op).
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate_walked(
+    walker: &mut Walker,
+    w: &[f32],
+    ops: &[Op],
+    algos: &[Algorithm],
+    reference: ReferenceKind,
+    backend: &dyn Backend,
+    done: &(dyn Fn(&str) + Sync),
+    sink: &mut dyn Sink,
+) -> Result<(), Error> {
+    let tree = walker.tree();
     let on_backend = |a: Algorithm| a.has_gpu_kernel() && !backend.is_cpu();
-    let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
-    for &op in ops {
+    // The last op whose algorithms read contraction's schedule: it is dropped after that.
+    let last_contraction = ops
+        .len()
+        .checked_sub(1)
+        .filter(|_| algos.contains(&Algorithm::CONTRACTION));
+    for (k, &op) in ops.iter().enumerate() {
         let from_backend = match reference {
             ReferenceKind::Exact => backend.exact_reference(tree, w, op)?,
             ReferenceKind::Dd => None,
@@ -261,17 +285,19 @@ pub fn evaluate_into(
             let t0 = std::time::Instant::now();
             let values = match on_backend(algorithm) {
                 true => backend.compute(tree, w, algorithm, op)?,
-                false => algorithm.twin(tree, w, op),
+                false => algorithm.twin_on(walker, w, op),
             };
             let computed = (values, t0.elapsed().as_secs_f64());
             let outcome = evaluate_one(
-                tree,
+                walker,
                 w,
                 (algorithm, op),
                 &reference,
                 (backend, on_backend(algorithm), computed),
-                &mut scratch,
             )?;
+            if algorithm == Algorithm::CONTRACTION && Some(k) == last_contraction {
+                walker.forget_schedule();
+            }
             done(&format!("{op} {algorithm}"));
             sink.outcome(&reference, outcome)?;
         }
@@ -281,15 +307,15 @@ pub fn evaluate_into(
 }
 
 /// One algorithm's outcome: its results (the backend's, else its CPU twin's, computed in
-/// `compute_s` seconds) against the reference, and its bounds.
+/// `compute_s` seconds) against the reference, and its bounds, from one walk of its order.
 fn evaluate_one(
-    tree: &Tree,
+    walker: &Walker,
     w: &[f32],
     (algorithm, op): (Algorithm, Op),
     reference: &Reference,
     (backend, on_backend, (values, compute_s)): (&dyn Backend, bool, (Vec<f32>, f64)),
-    scratch: &mut Float,
 ) -> Result<Outcome, Error> {
+    let tree = walker.tree();
     if values.len() != tree.len() {
         return Err(Error::Gpu(format!(
             "{} returned {} values of {algorithm} {op} for {} vertices",
@@ -298,22 +324,16 @@ fn evaluate_one(
             tree.len()
         )));
     }
-    // The bounds replay the algorithm's f32 additions (its twin's bits, by the same generic
-    // order): a backend's result is checked against that, without running the twin a second
-    // time.
-    let bounds = bounds::node_bounds(tree, w, algorithm, op, &values);
-    let errors: Vec<NodeError> = values
-        .par_iter()
-        .enumerate()
-        .map_init(
-            || Float::new(generators::exact_sum::EXACT_PREC),
-            |scratch, (v, &x)| reference.error(v, x, scratch),
-        )
-        .collect();
-    let summary = ErrorSummary::from_errors(&errors);
+    // The walk replays the algorithm's f32 additions (its twin's bits, by the same generic
+    // order): a backend's result is checked against that, without running the twin.
+    let bounds = NodeBounds::of(algorithm.walk(walker, w, op, LAMBDA), &values);
+    let Measures {
+        errors,
+        summary,
+        bound_summary,
+        max_ulps,
+    } = measure(reference, &values, &bounds);
     let gpu_mismatches = on_backend.then_some(bounds.replay_mismatches);
-    let bound_summary = bounds::summarize(reference, &values, &errors, &bounds, scratch);
-    let max_ulps = analysis::metrics::max_ulps(&values, reference);
     Ok(Outcome {
         measured: Measured {
             algorithm,

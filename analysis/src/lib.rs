@@ -5,6 +5,7 @@ pub mod bounds;
 pub mod exact;
 pub mod float_float;
 pub mod format;
+pub mod measure;
 pub mod metrics;
 pub mod op;
 pub mod orders;

@@ -34,32 +34,87 @@ impl ErrorSummary {
         // Allocated once: a filtered collect would grow it by doubling.
         let mut rel: Vec<f64> = Vec::with_capacity(errors.len());
         rel.extend(errors.iter().filter(|e| e.has_rel()).map(|e| e.rel));
-        // The k-th smallest (1-based) in the order `total_cmp`, by selection: the same
-        // element a sort would put there, without sorting everything.
-        let len = rel.len();
-        let rank = |p: f64| ((p * len as f64).ceil() as usize).clamp(1, len);
-        let mut kth = |k: usize| -> f64 { *rel.select_nth_unstable_by(k - 1, f64::total_cmp).1 };
-        let (max, p99, median) = if len == 0 {
-            (0.0, 0.0, 0.0)
-        } else {
-            (kth(len), kth(rank(0.99)), kth(rank(0.5)))
-        };
-        let count = |class: ErrorClass| errors.iter().filter(|e| e.class == class).count();
+        let mut counts = ErrorCounts::default();
+        errors.iter().for_each(|e| counts.add(e));
+        ErrorSummary::of(&mut rel, counts)
+    }
+
+    /// The summary of errors given by their relative errors `rel` (those of the nodes with
+    /// one, reordered here) and their counts.
+    pub fn of(rel: &mut [f64], counts: ErrorCounts) -> ErrorSummary {
+        let (max, p99, median) = percentiles(rel);
         ErrorSummary {
             max_rel_error: max,
             median_rel_error: median,
             p99_rel_error: p99,
             max_lost_bits: lost_bits(max),
-            flagged_nodes: count(ErrorClass::Flagged),
-            max_flagged_abs_error: errors
-                .iter()
-                .filter(|e| e.flagged())
-                .map(|e| e.abs)
-                .fold(0.0, f64::max),
-            nonfinite_nodes: count(ErrorClass::NonFinite),
-            beyond_range_nodes: count(ErrorClass::Overflow),
+            flagged_nodes: counts.flagged,
+            max_flagged_abs_error: counts.max_flagged_abs,
+            nonfinite_nodes: counts.nonfinite,
+            beyond_range_nodes: counts.beyond_range,
         }
     }
+}
+
+/// What [`ErrorSummary`] counts of the errors, taken one error at a time.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ErrorCounts {
+    pub flagged: usize,
+    pub max_flagged_abs: f64,
+    pub nonfinite: usize,
+    pub beyond_range: usize,
+}
+
+impl ErrorCounts {
+    #[inline]
+    pub fn add(&mut self, e: &NodeError) {
+        match e.class {
+            ErrorClass::Flagged => {
+                self.flagged += 1;
+                self.max_flagged_abs = self.max_flagged_abs.max(e.abs);
+            }
+            ErrorClass::NonFinite => self.nonfinite += 1,
+            ErrorClass::Overflow => self.beyond_range += 1,
+            ErrorClass::Relative => {}
+        }
+    }
+
+    /// These counts and `other`'s together.
+    pub fn merge(self, other: ErrorCounts) -> ErrorCounts {
+        ErrorCounts {
+            flagged: self.flagged + other.flagged,
+            max_flagged_abs: self.max_flagged_abs.max(other.max_flagged_abs),
+            nonfinite: self.nonfinite + other.nonfinite,
+            beyond_range: self.beyond_range + other.beyond_range,
+        }
+    }
+}
+
+/// (max, p99, median) of `rel` by nearest rank in the order of `f64::total_cmp` (0s when
+/// empty): each the element a sort would put at its rank, found by selection. The p99
+/// selection leaves the lower ranks below it, where the median is then selected, and the
+/// higher ones above it, where the max is.
+fn percentiles(rel: &mut [f64]) -> (f64, f64, f64) {
+    let len = rel.len();
+    if len == 0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let rank = |p: f64| ((p * len as f64).ceil() as usize).clamp(1, len);
+    let (k99, k50) = (rank(0.99) - 1, rank(0.5) - 1);
+    if let Some([max, p99, median]) = crate::stats::ranks_nonneg(rel, [len - 1, k99, k50]) {
+        return (max, p99, median);
+    }
+    let (below, &mut p99, above) = rel.select_nth_unstable_by(k99, f64::total_cmp);
+    let max = above
+        .iter()
+        .copied()
+        .fold(p99, |m, x| if x.total_cmp(&m).is_gt() { x } else { m });
+    let median = if k50 == k99 {
+        p99
+    } else {
+        *below.select_nth_unstable_by(k50, f64::total_cmp).1
+    };
+    (max, p99, median)
 }
 
 /// The distance in f32 ulps between `a` and `b`: how many f32 values lie between them, plus

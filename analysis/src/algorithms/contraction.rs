@@ -16,9 +16,9 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     paper: None,
     correctly_rounded: false,
     hooks: Hooks {
-        twin: contraction::twin::twin,
-        a_priori: |t, w, op, lambda| bounds::of_sums(&contraction::order(t, w, op), lambda),
-        running: |t, w, op| bounds::running_of_sums(contraction::order(t, w, op)),
+        // Both on the tree's schedule, built once per tree (`orders::Walker::schedule`).
+        twin: |t, w, op| contraction::twin::twin_on(t.schedule(), w, op),
+        walk: bounds::walk_contraction,
     },
     look: Look {
         rootfix: [0xAA, 0x44, 0x99],

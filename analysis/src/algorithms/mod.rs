@@ -35,7 +35,8 @@ mod vectorial_exact;
 mod vectorial_seqscan;
 
 use crate::Op;
-use crate::bounds::APrioriBounds;
+use crate::bounds::Walked;
+use crate::orders::Walker;
 use crate::report::style::Shape;
 use crate::scan_plan::Plan;
 use generators::Tree;
@@ -90,19 +91,16 @@ pub enum PaperRole {
 }
 
 /// The summation order, instantiated: each hook runs the algorithm's one generic order on
-/// another value type.
+/// another value type, on a tree's [`Walker`] (which builds what the orders share once per
+/// tree, and counts the walks).
 #[derive(Debug, Clone, Copy)]
 pub struct Hooks {
     /// The CPU twin: the order on f32 (what the GPU kernel returns, bit for bit).
-    pub twin: fn(&Tree, &[f32], Op) -> Vec<f32>,
-    /// The order on a priori bound values: (deterministic, sharp, probabilistic at λ) per node.
-    pub a_priori: fn(&Tree, &[f32], Op, f64) -> APrioriBounds,
-    /// The order's f32 additions replayed with running error bounds: (values, bounds).
-    pub running: Replay,
+    pub twin: fn(&Walker, &[f32], Op) -> Vec<f32>,
+    /// The order walked once on bound values: the twin's additions replayed with their
+    /// running bounds, and the a priori bounds at λ, per node (`crate::bounds::walk`).
+    pub walk: fn(&Walker, &[f32], Op, f64) -> Walked,
 }
-
-/// The order's f32 additions replayed with running error bounds: (values, bounds).
-pub type Replay = fn(&Tree, &[f32], Op) -> (Vec<f32>, Vec<f64>);
 
 /// Bytes a kernel moves per stage on a tree with these weights.
 pub type Traffic = fn(Op, &[f32]) -> Vec<(&'static str, u64)>;
@@ -217,8 +215,20 @@ impl Algorithm {
     /// The f32 results of `op` on every vertex, computed on the CPU by the algorithm's order
     /// (its twin).
     pub fn twin(self, tree: &Tree, w: &[f32], op: Op) -> Vec<f32> {
-        assert_eq!(tree.len(), w.len(), "one weight per vertex");
-        (self.0.hooks.twin)(tree, w, op)
+        self.twin_on(&Walker::new(tree), w, op)
+    }
+    /// [`Algorithm::twin`] on a tree's walker, which shares what the orders need of the tree
+    /// between the algorithms and ops evaluated on it.
+    pub fn twin_on(self, walker: &Walker, w: &[f32], op: Op) -> Vec<f32> {
+        assert_eq!(walker.tree().len(), w.len(), "one weight per vertex");
+        walker.count_twin();
+        (self.0.hooks.twin)(walker, w, op)
+    }
+    /// The order walked once: the twin's values replayed with their running bounds, and the
+    /// a priori bounds at `lambda` (docs/design.md §9).
+    pub fn walk(self, walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
+        assert_eq!(walker.tree().len(), w.len(), "one weight per vertex");
+        (self.0.hooks.walk)(walker, w, op, lambda)
     }
     /// The algorithm with this part in the seed paper.
     pub fn with_role(role: PaperRole) -> Algorithm {

@@ -15,9 +15,10 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     paper: Some(PaperRole::Algorithm1),
     correctly_rounded: false,
     hooks: Hooks {
-        twin: |t, w, op| tree::parallel(t, w, op),
-        a_priori: |t, w, op, lambda| bounds::of_sums(&tree::parallel(t, w, op), lambda),
-        running: |t, w, op| bounds::running_of_sums(tree::parallel(t, w, op)),
+        twin: |t, w, op| tree::parallel(t.tree(), w, op),
+        // The same additions as sequential's, per vertex and in the same pairing (only their
+        // schedule differs): its summation tree, walked depth first.
+        walk: bounds::walk_tree,
     },
     look: Look {
         rootfix: [0xE6, 0x9F, 0x00],

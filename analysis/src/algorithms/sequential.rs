@@ -14,9 +14,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     paper: Some(PaperRole::Baseline),
     correctly_rounded: false,
     hooks: Hooks {
-        twin: |t, w, op| tree::sequential(t, w, op),
-        a_priori: |t, w, op, lambda| bounds::of_sums(&tree::sequential(t, w, op), lambda),
-        running: |t, w, op| bounds::running_of_sums(tree::sequential(t, w, op)),
+        twin: |t, w, op| tree::sequential(t.tree(), w, op),
+        walk: bounds::walk_tree,
     },
     look: Look {
         rootfix: [0x00, 0x72, 0xB2],

@@ -6,7 +6,7 @@ use super::{
     Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, PaperRole, SCAN_STAGES, ScanWord,
     scan_traffic,
 };
-use crate::bounds::{self, F32Add};
+use crate::bounds;
 use crate::orders::euler;
 use crate::report::style::Shape;
 use crate::scan_plan::Plan;
@@ -19,11 +19,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     paper: Some(PaperRole::Algorithm2),
     correctly_rounded: false,
     hooks: Hooks {
-        twin: |t, w, op| euler::vectorial(t, w, Plan::Tiled, op),
-        a_priori: |t, w, op, lambda| {
-            bounds::vectorial_a_priori::<F32Add>(t, w, Plan::Tiled, op, lambda)
-        },
-        running: |t, w, op| bounds::vectorial_running(t, w, Plan::Tiled, op),
+        twin: |t, w, op| euler::vectorial(t.tree(), w, Plan::Tiled, op),
+        walk: |t, w, op, lambda| bounds::walk_tour(t, w, Plan::Tiled, op, lambda),
     },
     look: Look {
         rootfix: [0x00, 0x9E, 0x73],

@@ -3,7 +3,7 @@
 //! roundings (GPU stage `scan_chain`).
 
 use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, scan_traffic};
-use crate::bounds::{self, F32Add};
+use crate::bounds;
 use crate::orders::euler;
 use crate::report::style::Shape;
 use crate::scan_plan::Plan;
@@ -16,11 +16,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     paper: None,
     correctly_rounded: false,
     hooks: Hooks {
-        twin: |t, w, op| euler::vectorial(t, w, Plan::Chained, op),
-        a_priori: |t, w, op, lambda| {
-            bounds::vectorial_a_priori::<F32Add>(t, w, Plan::Chained, op, lambda)
-        },
-        running: |t, w, op| bounds::vectorial_running(t, w, Plan::Chained, op),
+        twin: |t, w, op| euler::vectorial(t.tree(), w, Plan::Chained, op),
+        walk: |t, w, op, lambda| bounds::walk_tour(t, w, Plan::Chained, op, lambda),
     },
     look: Look {
         rootfix: [0x44, 0xAA, 0x99],

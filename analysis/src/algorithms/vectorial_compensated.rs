@@ -2,7 +2,7 @@
 //! f32 added by AccurateDWPlusDW (Joldes–Muller–Popescu 2017); the read rounds once to f32.
 
 use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, scan_traffic};
-use crate::bounds::{self, DwAdd};
+use crate::bounds;
 use crate::orders::euler;
 use crate::report::style::Shape;
 use crate::scan_plan::Plan;
@@ -15,11 +15,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     paper: None,
     correctly_rounded: false,
     hooks: Hooks {
-        twin: |t, w, op| euler::vectorial_compensated(t, w, op),
-        a_priori: |t, w, op, lambda| {
-            bounds::vectorial_a_priori::<DwAdd>(t, w, Plan::Tiled, op, lambda)
-        },
-        running: |t, w, op| bounds::vectorial_running_dw(t, w, Plan::Tiled, op),
+        twin: |t, w, op| euler::vectorial_compensated(t.tree(), w, op),
+        walk: |t, w, op, lambda| bounds::walk_tour_dw(t, w, Plan::Tiled, op, lambda),
     },
     look: Look {
         rootfix: [0x33, 0x22, 0x88],

@@ -12,7 +12,7 @@ use super::{
     exact_traffic,
 };
 use crate::Op;
-use crate::bounds::APrioriBounds;
+use crate::bounds::Walked;
 use crate::exact::{self, half_ulp};
 use crate::report::style::Shape;
 use crate::scan_plan::Plan;
@@ -36,19 +36,14 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     paper: None,
     correctly_rounded: true,
     hooks: Hooks {
-        twin: exact::correctly_rounded,
-        a_priori: |t, w, op, _lambda| {
-            // The result is RN(x), a function of the weights alone: its rounding error is known
-            // before any f32 arithmetic, and holds with certainty (so also as the
-            // probabilistic bound).
-            let (_, b) = with_bounds(t, w, op);
-            APrioriBounds {
-                det: b.clone(),
-                sharp: b.clone(),
-                prob: b,
-            }
+        twin: |t, w, op| exact::correctly_rounded(t.tree(), w, op),
+        // The result is RN(x), a function of the weights alone: its rounding error is known
+        // before any f32 arithmetic, and holds with certainty (so also as the probabilistic
+        // bound), and the running bound is the same.
+        walk: |t, w, op, _lambda| {
+            t.count_walk();
+            Walked::uniform(with_bounds(t.tree(), w, op))
         },
-        running: with_bounds,
     },
     look: Look {
         rootfix: [0x11, 0x11, 0x11],

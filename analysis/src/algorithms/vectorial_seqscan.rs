@@ -2,7 +2,7 @@
 //! (CPU only): isolates what the scan's order costs.
 
 use super::{Cost, Descriptor, Family, Hooks, Look};
-use crate::bounds::{self, F32Add};
+use crate::bounds;
 use crate::orders::euler;
 use crate::report::style::Shape;
 use crate::scan_plan::Plan;
@@ -15,11 +15,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     paper: None,
     correctly_rounded: false,
     hooks: Hooks {
-        twin: |t, w, op| euler::vectorial(t, w, Plan::Sequential, op),
-        a_priori: |t, w, op, lambda| {
-            bounds::vectorial_a_priori::<F32Add>(t, w, Plan::Sequential, op, lambda)
-        },
-        running: |t, w, op| bounds::vectorial_running(t, w, Plan::Sequential, op),
+        twin: |t, w, op| euler::vectorial(t.tree(), w, Plan::Sequential, op),
+        walk: |t, w, op, lambda| bounds::walk_tour(t, w, Plan::Sequential, op, lambda),
     },
     look: Look {
         rootfix: [0xCC, 0x79, 0xA7],

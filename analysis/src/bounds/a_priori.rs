@@ -9,6 +9,14 @@ use super::*;
 pub trait Roundoff: Copy + std::fmt::Debug + PartialEq + Send + Sync {
     /// x·unit for x ≥ 0, rounded upward.
     fn times(x: f64) -> f64;
+    /// x·unit for x ≥ 0, rounded to nearest (exact for u = 2^-24).
+    fn times_nearest(x: f64) -> f64;
+    /// An f64 ≥ 1 + unit.
+    const ONE_PLUS: f64;
+    /// Roundings to nearest per addition along the longest chain of the recursion's
+    /// evaluation (k of docs/design.md §9.5): 4 for f32 additions, whose unit scales
+    /// exactly, 5 for float-float ones, whose unit's product rounds once more.
+    const ROUNDINGS: u64;
     /// Whether the vectorial read rounds its float-float result once more to f32.
     const READ_ROUNDS_TO_F32: bool;
 }
@@ -22,6 +30,12 @@ impl Roundoff for F32Add {
     fn times(x: f64) -> f64 {
         times_u(x)
     }
+    #[inline]
+    fn times_nearest(x: f64) -> f64 {
+        x * U
+    }
+    const ONE_PLUS: f64 = 1.0 + U;
+    const ROUNDINGS: u64 = 4;
     const READ_ROUNDS_TO_F32: bool = false;
 }
 
@@ -35,6 +49,13 @@ impl Roundoff for DwAdd {
     fn times(x: f64) -> f64 {
         mul_up(x, U_DW)
     }
+    #[inline]
+    fn times_nearest(x: f64) -> f64 {
+        x * U_DW
+    }
+    /// 1 + u_dw rounded to nearest, one ulp up: above 1 + u_dw whatever the rounding did.
+    const ONE_PLUS: f64 = f64::from_bits((1.0 + U_DW).to_bits() + 1);
+    const ROUNDINGS: u64 = 5;
     const READ_ROUNDS_TO_F32: bool = true;
 }
 
@@ -44,22 +65,43 @@ pub(super) fn one_plus_unit_times<R: Roundoff>(x: f64) -> f64 {
     add_up_nonneg(x, R::times(x))
 }
 
-/// What the a priori bounds carry through a summation tree: one (partial) sum's
-/// magnitude, deterministic error bound and depth, for additions of the arithmetic `R`.
+/// 2^-52.
+const EPS: f64 = f64::EPSILON;
+/// 2^-53, the unit roundoff of f64.
+const U53: f64 = EPS / 2.0;
+
+/// What the a priori bounds carry through a summation tree: one (partial) sum's magnitude,
+/// deterministic and sharp error bounds, an enclosure of its exact value and its depth, for
+/// additions of the arithmetic `R`.
+///
+/// An addition of two input terms evaluates the bounds rounded upward, as they are read (its
+/// enclosure exact). Every later addition evaluates the recursions of docs/design.md
+/// §9.1–§9.2 in f64 rounded to nearest, a handful of operations without a branch; the
+/// roundings of that evaluation are accounted for once, when a bound is read: every quantity
+/// is a sum or product of nonnegative terms, so each rounding to nearest loses at most a
+/// factor (1 − 2^-53) of it, at most [`Roundoff::ROUNDINGS`] of them per level evaluated so,
+/// and the read multiplies by 1 + k·levels·2^-52 ≥ (1 − 2^-53)^(−k·levels), rounded upward
+/// (docs/design.md §9.5 gives the argument). The fields hold the values as evaluated; the
+/// methods give the rigorous bounds.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct APrioriIn<R: Roundoff> {
-    /// Σ|t_i| over the terms summed so far, rounded upward (exact in practice).
+    /// Σ|t_i| over the terms summed so far, rounded to nearest at each addition.
     pub mag: f64,
-    /// Rigorous bound on |ŝ − s|: Σ((1 + u)^{d_i} − 1)|t_i|, rounded upward.
+    /// The deterministic bound's recursion (1 + u)(B_a + B_b) + u·A, evaluated to nearest
+    /// ([`APrioriIn::err_up`] bounds |ŝ − s|).
     pub err: f64,
-    /// The largest number of roundings any term has gone through (D of γ̃_D).
+    /// The largest number of additions any term has gone through (D of γ̃_D).
     pub depth: u32,
-    /// An enclosure [lo, hi] of the exact partial sum s (interval arithmetic, outward
-    /// rounding; its width stays below depth·2^-52·mag, far below u·mag).
-    pub lo: f64,
-    pub hi: f64,
-    /// The sharp a priori bound: the same recursion with u·|s| (the exact partial sum,
-    /// through its enclosure) in place of u·Σ|t_i|: (1 + u)(S_a + S_b) + u·|a + b|.
+    /// The levels of the summation tree evaluated to nearest (all but an addition of two
+    /// terms): the roundings [`APrioriIn::err_up`] and the others account for.
+    pub levels: u32,
+    /// The partial sum in f64, rounded to nearest at each addition, and a bound on its
+    /// distance from the exact s, evaluated to nearest: r_s = r_a + r_b + 2^-53·|mid_s|
+    /// ([`APrioriIn::lo`], [`APrioriIn::hi`] enclose s).
+    pub mid: f64,
+    pub rad: f64,
+    /// The sharp bound's recursion (1 + u)(S_a + S_b) + u·|s|̄, |s|̄ from the enclosure,
+    /// evaluated to nearest ([`APrioriIn::sharp_up`] bounds |ŝ − s|).
     pub sharp: f64,
     roundoff: PhantomData<R>,
 }
@@ -76,23 +118,97 @@ impl<R: Roundoff> APrioriIn<R> {
             mag: t.abs() as f64,
             err: 0.0,
             depth: 0,
-            lo: t as f64,
-            hi: t as f64,
+            levels: 0,
+            mid: t as f64,
+            rad: 0.0,
             sharp: 0.0,
             roundoff: PhantomData,
         }
     }
 
+    /// x, evaluated to nearest through this sum's summation tree, raised to a rigorous upper
+    /// bound of what it evaluates: x·(1 + k·levels·2^-52), rounded upward. A single term and
+    /// a sum of two are evaluated rounded upward already.
+    #[inline]
+    fn up(&self, x: f64) -> f64 {
+        self.raise()(x)
+    }
+
+    /// [`APrioriIn::up`] as a function, its factor formed once.
+    #[inline]
+    fn raise(&self) -> impl Fn(f64) -> f64 {
+        let factor = match self.levels {
+            0 => 1.0,
+            levels => add_up_nonneg(1.0, (R::ROUNDINGS * levels as u64) as f64 * EPS),
+        };
+        move |x: f64| {
+            if factor == 1.0 || x == 0.0 {
+                x
+            } else {
+                mul_up(x, factor)
+            }
+        }
+    }
+
+    /// The sum of two input terms a and b, its bounds rounded upward: u·(|a| + |b|), and u·|s|̄
+    /// with |s|̄ from the directed roundings of a + b; the enclosure [mid − rad, mid + rad]
+    /// is exact (TwoSum).
+    fn two_terms(a: f64, b: f64) -> Self {
+        let mag = add_up_nonneg(a.abs(), b.abs());
+        let mid = a + b;
+        let abs = add_down(a, b).abs().max(add_up(a, b).abs()).min(mag);
+        APrioriIn {
+            mag,
+            err: R::times(mag),
+            depth: 1,
+            levels: 0,
+            mid,
+            rad: two_sum_err(a, b, mid).abs(),
+            sharp: R::times(abs),
+            roundoff: PhantomData,
+        }
+    }
+
+    /// Σ|t_i|, rounded upward.
+    pub fn mag_up(&self) -> f64 {
+        self.up(self.mag)
+    }
+
+    /// The deterministic bound on |ŝ − s|: Σ((1 + u)^{d_i} − 1)|t_i| or above.
+    pub fn err_up(&self) -> f64 {
+        self.up(self.err)
+    }
+
+    /// The sharp bound on |ŝ − s|.
+    pub fn sharp_up(&self) -> f64 {
+        self.up(self.sharp)
+    }
+
+    /// A bound on |mid − s|.
+    pub fn radius_up(&self) -> f64 {
+        self.up(self.rad)
+    }
+
+    /// The lower end of an enclosure of the exact partial sum s.
+    pub fn lo(&self) -> f64 {
+        add_down(self.mid, -self.radius_up())
+    }
+
+    /// The upper end of an enclosure of the exact partial sum s.
+    pub fn hi(&self) -> f64 {
+        add_up(self.mid, self.radius_up())
+    }
+
     /// Upper bound of |s|, the exact partial sum's magnitude.
     pub fn abs_bound(&self) -> f64 {
-        self.lo.abs().max(self.hi.abs()).min(self.mag)
+        add_up_nonneg(self.mid.abs(), self.radius_up()).min(self.mag_up())
     }
 }
 
 impl APriori {
     /// Higham–Mary bound of this sum: γ̃_D(λ)·Σ|t_i|.
     pub fn prob(&self, lambda: f64) -> f64 {
-        mul_up(gamma_tilde(self.depth, lambda), self.mag)
+        mul_up(gamma_tilde(self.depth, lambda), self.mag_up())
     }
 }
 
@@ -100,9 +216,10 @@ impl<R: Roundoff> ScanValue for APrioriIn<R> {
     fn term(w: f32) -> Self {
         APrioriIn::term(w)
     }
-    /// One rounded addition: (1 + u)(B_a + B_b) + u·(A_a + A_b), u the unit of `R`; exact if
-    /// an operand is an exact zero (all its terms are 0; for float-float too: `dw_add` of
-    /// (0, 0) and x returns x).
+    /// One rounded addition: (1 + u)(B_a + B_b) + u·(A_a + A_b), u the unit of `R`, and the
+    /// same with u·|s|̄ for the sharp bound, evaluated to nearest; exact if an operand is an
+    /// exact zero (all its terms are 0; for float-float too: `dw_add` of (0, 0) and x
+    /// returns x).
     #[inline]
     fn plus(self, rhs: Self) -> Self {
         if self.mag == 0.0 {
@@ -111,25 +228,25 @@ impl<R: Roundoff> ScanValue for APrioriIn<R> {
         if rhs.mag == 0.0 {
             return self;
         }
-        let mag = add_up_nonneg(self.mag, rhs.mag);
-        let err = add_up_nonneg(
-            one_plus_unit_times::<R>(add_up_nonneg(self.err, rhs.err)),
-            R::times(mag),
-        );
-        let mut out = APrioriIn {
+        if self.depth == 0 && rhs.depth == 0 {
+            return Self::two_terms(self.mid, rhs.mid);
+        }
+        let mag = self.mag + rhs.mag;
+        let mid = self.mid + rhs.mid;
+        // |mid − s| ≤ r_a + r_b + |RN(x) − x|, and |RN(x) − x| ≤ 2^-53·|RN(x)|.
+        let rad = (self.rad + rhs.rad) + mid.abs() * U53;
+        // |s|̄ = min(|mid| + r, Σ|t_i|): the enclosure, capped by the magnitude.
+        let abs = (mid.abs() + rad).min(mag);
+        APrioriIn {
             mag,
-            err,
+            err: (self.err + rhs.err) * R::ONE_PLUS + R::times_nearest(mag),
             depth: self.depth.max(rhs.depth) + 1,
-            lo: add_down(self.lo, rhs.lo),
-            hi: add_up(self.hi, rhs.hi),
-            sharp: 0.0,
+            levels: self.levels.max(rhs.levels) + 1,
+            mid,
+            rad,
+            sharp: (self.sharp + rhs.sharp) * R::ONE_PLUS + R::times_nearest(abs),
             roundoff: PhantomData,
-        };
-        out.sharp = add_up_nonneg(
-            one_plus_unit_times::<R>(add_up_nonneg(self.sharp, rhs.sharp)),
-            R::times(out.abs_bound()),
-        );
-        out
+        }
     }
 }
 
@@ -141,26 +258,22 @@ pub struct APrioriBounds {
     pub prob: Vec<f64>,
 }
 
-impl APrioriBounds {
-    pub(super) fn with_capacity(n: usize) -> Self {
-        APrioriBounds {
-            det: Vec::with_capacity(n),
-            sharp: Vec::with_capacity(n),
-            prob: Vec::with_capacity(n),
-        }
-    }
-    pub(super) fn push(&mut self, det: f64, sharp: f64, prob: f64) {
-        self.det.push(det);
-        self.sharp.push(sharp);
-        self.prob.push(prob);
-    }
-}
-
-/// γ̃_D(λ) by depth D, computed once per depth and thread: runs have few distinct depths
-/// (at most the height of the tree or of the scan plan), and exp_m1 is costly.
+/// γ̃_D(λ) by depth D: exp_m1 is costly and runs have few distinct depths (at most the
+/// height of the tree or of the scan plan), so each is computed once — for λ = [`LAMBDA`]
+/// below [`SHARED_DEPTHS`] in a table shared by every thread, filled a block at a time as
+/// depths are asked for, else once per depth and thread.
 pub(crate) struct GammaTilde {
     lambda: f64,
 }
+
+/// Depths whose γ̃_D(λ) at λ = [`LAMBDA`] the shared table holds, in blocks of
+/// [`GAMMA_BLOCK`].
+const SHARED_DEPTHS: usize = 1 << 16;
+const GAMMA_BLOCK: usize = 1 << 10;
+
+/// The shared table's blocks, each computed on first use.
+static SHARED_GAMMAS: [std::sync::OnceLock<Box<[f64]>>; SHARED_DEPTHS / GAMMA_BLOCK] =
+    [const { std::sync::OnceLock::new() }; SHARED_DEPTHS / GAMMA_BLOCK];
 
 thread_local! {
     /// (λ, γ̃_D(λ) for D = 0, 1, …; NaN where not computed yet).
@@ -171,10 +284,21 @@ impl GammaTilde {
     pub(super) fn new(lambda: f64) -> Self {
         GammaTilde { lambda }
     }
-    /// The probabilistic bound of `x`: γ̃_D(λ)·Σ|t_i|, as [`APriori::prob`].
-    pub(super) fn prob<R: Roundoff>(&self, x: &APrioriIn<R>) -> f64 {
-        let d = x.depth as usize;
-        let g = GAMMA_TILDE.with_borrow_mut(|(lambda, table)| {
+
+    /// γ̃_D(λ) for this λ, D = `depth`.
+    #[inline]
+    fn gamma(&self, depth: u32) -> f64 {
+        let d = depth as usize;
+        if d < SHARED_DEPTHS && self.lambda.to_bits() == LAMBDA.to_bits() {
+            let block = SHARED_GAMMAS[d / GAMMA_BLOCK].get_or_init(|| {
+                let first = d - d % GAMMA_BLOCK;
+                (first..first + GAMMA_BLOCK)
+                    .map(|k| gamma_tilde(k as u32, LAMBDA))
+                    .collect()
+            });
+            return block[d % GAMMA_BLOCK];
+        }
+        GAMMA_TILDE.with_borrow_mut(|(lambda, table)| {
             if lambda.to_bits() != self.lambda.to_bits() {
                 *lambda = self.lambda;
                 table.clear();
@@ -183,26 +307,24 @@ impl GammaTilde {
                 table.resize(d + 1, f64::NAN);
             }
             if table[d].is_nan() {
-                table[d] = gamma_tilde(x.depth, self.lambda);
+                table[d] = gamma_tilde(depth, self.lambda);
             }
             table[d]
-        });
-        mul_up(g, x.mag)
+        })
     }
+
+    /// The probabilistic bound of `x`: γ̃_D(λ)·Σ|t_i|, as [`APriori::prob`].
+    pub(super) fn prob<R: Roundoff>(&self, x: &APrioriIn<R>) -> f64 {
+        mul_up(self.gamma(x.depth), x.mag_up())
+    }
+
     /// (deterministic, sharp, probabilistic) bounds of one sum.
     pub(super) fn bounds<R: Roundoff>(&self, x: &APrioriIn<R>) -> (f64, f64, f64) {
-        (x.err, x.sharp, self.prob(x))
+        let up = x.raise();
+        (
+            up(x.err),
+            up(x.sharp),
+            mul_up(self.gamma(x.depth), up(x.mag)),
+        )
     }
-}
-
-/// The a priori bounds (deterministic, sharp, probabilistic at `lambda`) of every node, from
-/// the bound values a tree order (sequential, parallel, contraction) computed for it.
-pub fn of_sums(sums: &[APriori], lambda: f64) -> APrioriBounds {
-    let gammas = GammaTilde::new(lambda);
-    let mut out = APrioriBounds::with_capacity(sums.len());
-    for x in sums {
-        let (det, sharp, prob) = gammas.bounds(x);
-        out.push(det, sharp, prob);
-    }
-    out
 }

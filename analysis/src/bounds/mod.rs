@@ -91,9 +91,10 @@ mod summary;
 #[cfg(test)]
 mod tests;
 mod tour_read;
+mod walk;
 
 use crate::float_float::{FloatFloat, U_DW, dw_add, dw_add_is_exact};
-use crate::orders::{self, ScanValue};
+use crate::orders::{self, ScanValue, Walker};
 use crate::reference::{NodeError, Reference, lost_bits};
 use crate::scan_plan;
 use crate::scan_plan::Plan;
@@ -111,6 +112,7 @@ pub use running::*;
 pub(crate) use scanned::*;
 pub use summary::*;
 pub use tour_read::*;
+pub use walk::*;
 
 /// The bounds of every node of one (tree, weights, algorithm, op).
 #[derive(Debug, Clone, PartialEq)]
@@ -138,48 +140,62 @@ pub struct NodeBounds {
 }
 
 /// The a priori bounds (deterministic, sharp, probabilistic at `lambda`) of every node,
-/// evaluated on `algo`'s own summation tree (its descriptor's hook).
+/// evaluated on `algo`'s own summation tree (its walk, [`walk`]).
 pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) -> APrioriBounds {
-    assert_eq!(tree.len(), w.len(), "one weight per vertex");
-    (algo.hooks().a_priori)(tree, w, op, lambda)
+    algo.walk(&Walker::new(tree), w, op, lambda).a_priori
 }
 
 /// `algo`'s f32 additions replayed addition by addition, with their running error bounds.
 pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Vec<f64>) {
-    assert_eq!(tree.len(), w.len(), "one weight per vertex");
-    (algo.hooks().running)(tree, w, op)
+    let walked = algo.walk(&Walker::new(tree), w, op, LAMBDA);
+    (walked.values, walked.running)
 }
 
-/// A tree order's f32 additions replayed (values and running bounds), from the running
-/// values the order computed for every node.
-pub fn running_of_sums(sums: Vec<Running>) -> (Vec<f32>, Vec<f64>) {
-    sums.into_iter().map(|x| (x.value, x.err)).unzip()
-}
-
-/// All three bounds of every node. `values` are the evaluated results (CPU twin or GPU): the
-/// running bound applies where they equal the replay bit for bit, and is +∞ elsewhere.
+/// All four bounds of every node, from one walk of `algo`'s order. `values` are the
+/// evaluated results (CPU twin or GPU): the running bound applies where they equal the replay
+/// bit for bit, and is +∞ elsewhere.
 pub fn node_bounds(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, values: &[f32]) -> NodeBounds {
-    let APrioriBounds { det, sharp, prob } = a_priori(tree, w, algo, op, LAMBDA);
-    let (replay, mut running) = running(tree, w, algo, op);
-    let mut replay_mismatches = 0;
-    let mut overflowed = Vec::new();
-    for (v, r) in running.iter_mut().enumerate() {
-        let (a, b) = (replay[v], values[v]);
-        if a.to_bits() != b.to_bits() && !(a.is_nan() && b.is_nan()) {
-            *r = f64::INFINITY;
-            replay_mismatches += 1;
-        }
-        if !a.is_finite() {
-            overflowed.push(v as u32);
-        }
+    NodeBounds::of(algo.walk(&Walker::new(tree), w, op, LAMBDA), values)
+}
+
+impl NodeBounds {
+    /// The bounds of the walk's own replayed values (the CPU twin's): (values, bounds).
+    pub fn of_replay(walked: Walked) -> (Vec<f32>, NodeBounds) {
+        let values = walked.values.clone();
+        let bounds = NodeBounds::of(walked, &values);
+        (values, bounds)
     }
-    NodeBounds {
-        det,
-        sharp,
-        prob,
-        running,
-        replay_mismatches,
-        overflowed,
+
+    /// The bounds a walk gives to the evaluated `values` (CPU twin or GPU): the running
+    /// bound where they equal the walk's replay bit for bit, +∞ elsewhere (then the replay
+    /// says nothing about them).
+    pub fn of(walked: Walked, values: &[f32]) -> NodeBounds {
+        let Walked {
+            values: replay,
+            mut running,
+            a_priori: APrioriBounds { det, sharp, prob },
+        } = walked;
+        assert_eq!(replay.len(), values.len(), "one value per vertex");
+        let mut replay_mismatches = 0;
+        let mut overflowed = Vec::new();
+        for (v, r) in running.iter_mut().enumerate() {
+            let (a, b) = (replay[v], values[v]);
+            if a.to_bits() != b.to_bits() && !(a.is_nan() && b.is_nan()) {
+                *r = f64::INFINITY;
+                replay_mismatches += 1;
+            }
+            if !a.is_finite() {
+                overflowed.push(v as u32);
+            }
+        }
+        NodeBounds {
+            det,
+            sharp,
+            prob,
+            running,
+            replay_mismatches,
+            overflowed,
+        }
     }
 }
 

@@ -1,5 +1,7 @@
 //! Bounds evaluated in f64 rounded upward (docs/design.md §9.5): every sum of bound terms
 //! goes through [`add_up`], scalings by u are exact, the few other operations move one ulp up.
+//! (The recursions carried through a summation tree are evaluated to nearest instead and
+//! raised when read: `APrioriIn`, `Running`.)
 
 /// The unit roundoff of f32, u = 2^-24.
 pub const U: f64 = 1.0 / 16_777_216.0;

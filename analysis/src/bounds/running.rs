@@ -5,15 +5,42 @@ use super::*;
 
 /// What the running error bound carries: the f32 partial sum exactly as the twin computes it,
 /// and a rigorous bound on its error.
+///
+/// The bound's recursion E(ŝ) = E(â) + E(b̂) + u·|ŝ| is evaluated in f64 rounded to nearest
+/// (u·|ŝ| is exact); its roundings are accounted for when it is read, as the a priori
+/// values' are ([`APrioriIn`], docs/design.md §9.5): each level of the summation tree that
+/// adds a nonzero bound rounds at most twice, each time losing at most a factor
+/// (1 − 2^-53), and [`Running::err_up`] multiplies by 1 + 2·levels·2^-52, rounded upward.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Running {
     pub value: f32,
+    /// The levels evaluated to nearest (0 while every addition was exact or added exact
+    /// operands, whose bound is then exact).
+    pub levels: u32,
+    /// The recursion as evaluated ([`Running::err_up`] is the bound).
     pub err: f64,
 }
 
 impl Running {
     pub fn term(t: f32) -> Running {
-        Running { value: t, err: 0.0 }
+        Running {
+            value: t,
+            levels: 0,
+            err: 0.0,
+        }
+    }
+
+    /// The bound on |ŝ − s|: the recursion as evaluated, raised by what its roundings may
+    /// have lost (+∞ after an overflow).
+    #[inline]
+    pub fn err_up(&self) -> f64 {
+        if self.levels == 0 || self.err == 0.0 || !self.err.is_finite() {
+            return self.err;
+        }
+        mul_up(
+            self.err,
+            add_up_nonneg(1.0, (2 * self.levels as u64) as f64 * f64::EPSILON),
+        )
     }
 
     /// fl(a ∘ b) where `s` is that result and `b` already carries the sign of the operation.
@@ -22,15 +49,21 @@ impl Running {
             // Overflow (the weights are finite): no bound, and NaN never enters the sums.
             return Running {
                 value: s,
+                levels: 0,
                 err: f64::INFINITY,
             };
         }
-        // u·|s| or 0, selected by a product: whether a sum rounds is unpredictable.
+        // u·|s| or 0, selected by a product: whether a sum rounds is unpredictable. (u·|s| is
+        // exact: an f32 scaled by 2^-24 stays far above f64's subnormals.)
         let inexact = !f32_sum_is_exact(a.value, b_value, s) as u8 as f64;
-        let local = times_u(s.abs() as f64) * inexact;
+        let local = s.abs() as f64 * U * inexact;
+        let carried = a.err + b.err;
+        // Both bounds zero: the sum is `local`, exact; else at most two roundings more.
+        let rounds = (carried != 0.0) as u32;
         Running {
             value: s,
-            err: add_up_nonneg(add_up_nonneg(a.err, b.err), local),
+            levels: rounds * (a.levels.max(b.levels) + 1),
+            err: carried + local,
         }
     }
 }

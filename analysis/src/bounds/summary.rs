@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::stats::median_max;
+use rayon::prelude::*;
 
 /// `lost_bits(bound / |x|)`: the most bits the bound allows node v to lose (None if x = 0).
 pub fn bound_lost_bits(bound: f64, x: f64) -> Option<f64> {
@@ -116,6 +117,11 @@ pub(crate) fn exceeds(
     if abs != bound {
         return abs > bound;
     }
+    if abs == 0.0 {
+        // The exact error is a multiple of 2^-149 (so is every f32 and every exact sum of
+        // them): it rounds to 0 only if it is 0, which no bound is below.
+        return false;
+    }
     match reference {
         Reference::Exact { values, .. } => {
             (ExactSum::from_f32(computed) - values.get(v))
@@ -135,92 +141,173 @@ pub fn summarize(
     bounds: &NodeBounds,
     scratch: &mut Float,
 ) -> BoundSummary {
-    let mut out = BoundSummary {
-        bound_violations: 0,
-        sharp_violations: 0,
-        running_violations: 0,
-        prob_violations: 0,
-        median_tightness: 0.0,
-        max_tightness: 0.0,
-        max_bound_lost_bits: 0.0,
-        max_sharp_lost_bits: 0.0,
-        median_sharp_tightness: 0.0,
-        max_sharp_tightness: 0.0,
-        violations: Vec::new(),
-        overflow: Overflow::default(),
-    };
+    let mut tally = Tally::default();
     let mut overflowed = bounds.overflowed.iter().copied().peekable();
-    let mut tight = Vec::with_capacity(values.len());
-    let mut sharp_tight = Vec::with_capacity(values.len());
-    // The largest bound / |x| (deterministic, sharp) over the counted nodes with x ≠ 0.
-    let mut top = (0.0f64, 0.0f64);
     for (v, e) in errors.iter().enumerate() {
-        let x = reference.value_f64(v);
         let in_order = overflowed.next_if_eq(&(v as u32)).is_some();
+        tally.node(reference, bounds, (v, values[v], e, in_order), scratch);
+    }
+    tally.finish(reference, errors, bounds, &mut Vec::new())
+}
+
+/// The rigorous bounds a node is checked against.
+#[derive(Debug, Clone, Copy)]
+enum Bound {
+    APriori,
+    Sharp,
+    Running,
+}
+
+impl Bound {
+    /// As [`Violation::bound_kind`] names it.
+    fn name(self) -> &'static str {
+        match self {
+            Bound::APriori => "a priori",
+            Bound::Sharp => "sharp a priori",
+            Bound::Running => "running",
+        }
+    }
+}
+
+/// The counts of [`BoundSummary`] over some nodes, taken node by node (in vertex order, or
+/// in ranges of it merged in order), and what the finishing pass needs.
+#[derive(Debug, Default)]
+pub(crate) struct Tally {
+    bound_violations: usize,
+    sharp_violations: usize,
+    running_violations: usize,
+    prob_violations: usize,
+    violations: Vec<Violation>,
+    overflow: Overflow,
+    /// The largest bound / |x| (deterministic, sharp) over the counted nodes with x ≠ 0.
+    top: (f64, f64),
+}
+
+impl Tally {
+    /// Node v, its value, its error and whether a partial sum of the order overflowed there.
+    pub(crate) fn node(
+        &mut self,
+        reference: &Reference,
+        bounds: &NodeBounds,
+        (v, value, e, in_order): (usize, f32, &NodeError, bool),
+        scratch: &mut Float,
+    ) {
         if reference.beyond_f32(v) {
-            out.overflow.beyond_range += 1;
-            continue;
+            self.overflow.beyond_range += 1;
+            return;
         }
         if in_order {
-            out.overflow.partial_sum += 1;
-            continue;
+            self.overflow.partial_sum += 1;
+            return;
         }
-        for (kind, bound) in [
-            ("a priori", bounds.det[v]),
-            ("sharp a priori", bounds.sharp[v]),
-            ("running", bounds.running[v]),
-        ] {
-            if exceeds(reference, v, values[v], e.abs, bound, scratch) {
-                match kind {
-                    "a priori" => out.bound_violations += 1,
-                    "sharp a priori" => out.sharp_violations += 1,
-                    _ => out.running_violations += 1,
-                }
-                if out.violations.len() < MAX_REPORTED {
-                    out.violations.push(Violation {
+        let x = reference.value_f64(v);
+        let mut check = |kind: Bound, bound: f64| {
+            if exceeds(reference, v, value, e.abs, bound, scratch) {
+                *match kind {
+                    Bound::APriori => &mut self.bound_violations,
+                    Bound::Sharp => &mut self.sharp_violations,
+                    Bound::Running => &mut self.running_violations,
+                } += 1;
+                if self.violations.len() < MAX_REPORTED {
+                    self.violations.push(Violation {
                         vertex: v,
-                        bound_kind: kind.into(),
-                        computed: values[v],
+                        bound_kind: kind.name().into(),
+                        computed: value,
                         reference: x,
                         abs_error: e.abs,
                         bound,
                     });
                 }
             }
-        }
+        };
+        check(Bound::APriori, bounds.det[v]);
+        check(Bound::Sharp, bounds.sharp[v]);
+        check(Bound::Running, bounds.running[v]);
         if e.abs > bounds.prob[v] {
-            out.prob_violations += 1;
+            self.prob_violations += 1;
         }
-        tight.push(tightness(e.abs, bounds.det[v]));
-        sharp_tight.push(tightness(e.abs, bounds.sharp[v]));
         if x != 0.0 {
-            top = (
-                top.0.max(bounds.det[v] / x.abs()),
-                top.1.max(bounds.sharp[v] / x.abs()),
+            self.top = (
+                self.top.0.max(bounds.det[v] / x.abs()),
+                self.top.1.max(bounds.sharp[v] / x.abs()),
             );
         }
     }
-    // = the largest bound_lost_bits(bound, x): a second pass over the same nodes takes log2
-    // of the ratios near the largest only, and no per-node vector of ratios is kept.
-    let near = (near_largest(top.0), near_largest(top.1));
-    let mut overflowed = bounds.overflowed.iter().copied().peekable();
-    for v in 0..errors.len() {
-        let in_order = overflowed.next_if_eq(&(v as u32)).is_some();
-        let x = reference.value_f64(v);
-        if reference.beyond_f32(v) || in_order || x == 0.0 {
-            continue;
-        }
-        let (det, sharp) = (bounds.det[v] / x.abs(), bounds.sharp[v] / x.abs());
-        if det >= near.0 {
-            out.max_bound_lost_bits = out.max_bound_lost_bits.max(lost_bits(det));
-        }
-        if sharp >= near.1 {
-            out.max_sharp_lost_bits = out.max_sharp_lost_bits.max(lost_bits(sharp));
+
+    /// This tally followed by `later`'s, whose nodes come after this one's.
+    pub(crate) fn then(mut self, later: Tally) -> Tally {
+        self.bound_violations += later.bound_violations;
+        self.sharp_violations += later.sharp_violations;
+        self.running_violations += later.running_violations;
+        self.prob_violations += later.prob_violations;
+        let room = MAX_REPORTED - self.violations.len();
+        self.violations
+            .extend(later.violations.into_iter().take(room));
+        self.overflow.beyond_range += later.overflow.beyond_range;
+        self.overflow.partial_sum += later.overflow.partial_sum;
+        self.top = (self.top.0.max(later.top.0), self.top.1.max(later.top.1));
+        self
+    }
+
+    /// The summary of every node tallied: the tightness medians and the largest bound lost
+    /// bits need a pass of their own over the counted nodes, `buf` (reused, one f64 per node)
+    /// holding the ratios of one median at a time.
+    pub(crate) fn finish(
+        self,
+        reference: &Reference,
+        errors: &[NodeError],
+        bounds: &NodeBounds,
+        buf: &mut Vec<f64>,
+    ) -> BoundSummary {
+        let none_overflowed = bounds.overflowed.is_empty();
+        let counted = |v: usize| {
+            !reference.beyond_f32(v)
+                && (none_overflowed || bounds.overflowed.binary_search(&(v as u32)).is_err())
+        };
+        let mut median_max_of = |bound: &[f64]| {
+            buf.clear();
+            buf.extend(
+                errors
+                    .iter()
+                    .enumerate()
+                    .filter(|&(v, _)| counted(v))
+                    .map(|(v, e)| tightness(e.abs, bound[v])),
+            );
+            median_max(buf)
+        };
+        let (median_tightness, max_tightness) = median_max_of(&bounds.det);
+        let (median_sharp_tightness, max_sharp_tightness) = median_max_of(&bounds.sharp);
+        // = the largest bound_lost_bits(bound, x): a second pass over the same nodes takes
+        // log2 of the ratios near the largest only, and no per-node vector of ratios is kept.
+        let near = (near_largest(self.top.0), near_largest(self.top.1));
+        let (max_bound_lost_bits, max_sharp_lost_bits) = (0..errors.len())
+            .into_par_iter()
+            .with_min_len(1 << 14)
+            .filter_map(|v| {
+                let x = reference.value_f64(v);
+                if x == 0.0 || !counted(v) {
+                    return None;
+                }
+                let (det, sharp) = (bounds.det[v] / x.abs(), bounds.sharp[v] / x.abs());
+                let bits = |r: f64, near: f64| if r >= near { lost_bits(r) } else { 0.0 };
+                Some((bits(det, near.0), bits(sharp, near.1)))
+            })
+            .reduce(|| (0.0, 0.0), |a, b| (a.0.max(b.0), a.1.max(b.1)));
+        BoundSummary {
+            bound_violations: self.bound_violations,
+            sharp_violations: self.sharp_violations,
+            running_violations: self.running_violations,
+            prob_violations: self.prob_violations,
+            median_tightness,
+            max_tightness,
+            max_bound_lost_bits,
+            max_sharp_lost_bits,
+            median_sharp_tightness,
+            max_sharp_tightness,
+            violations: self.violations,
+            overflow: self.overflow,
         }
     }
-    (out.median_tightness, out.max_tightness) = median_max(&mut tight);
-    (out.median_sharp_tightness, out.max_sharp_tightness) = median_max(&mut sharp_tight);
-    out
 }
 
 /// The ratios from which the largest `lost_bits(r)` is found, given the largest ratio `top`:

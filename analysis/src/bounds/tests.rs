@@ -271,3 +271,131 @@ fn exact_comparison_at_equality() {
     assert!(exceeds(&r, 1, 1.0, e.abs, e.abs * 0.5, &mut s));
     s.assign(0);
 }
+
+/// One walk of an order on (replay, a priori) pairs gives each component what a walk of its
+/// own gives, bit for bit: the Euler-tour orders on every plan (f32 and float-float), the
+/// tree orders (parallel's level-by-level order included, whose additions are sequential's)
+/// and contraction, both ops, weights with zeros and cancellation.
+#[test]
+fn walking_together_is_walking_alone() {
+    let mut rng = generators::rng(12);
+    let trees = [
+        chain(3000),
+        generators::Topology::RandomRecursive
+            .generate(5000, ChildOrder::Natural, &mut rng)
+            .unwrap(),
+        generators::Topology::Star
+            .generate(2100, ChildOrder::LightFirst, &mut rng)
+            .unwrap(),
+    ];
+    let bits = |x: &[f64]| x.iter().map(|b| b.to_bits()).collect::<Vec<_>>();
+    for t in &trees {
+        let w: Vec<f32> = (0..t.len())
+            .map(|i| match i % 11 {
+                0 => 0.0,
+                5 => 3e30,
+                6 => -3e30,
+                _ => ((i * 7919 % 1013) as f32 - 506.3) * 1.7f32.powi((i % 23) as i32 - 11),
+            })
+            .collect();
+        let walker = Walker::new(t);
+        for op in Op::ALL {
+            let together = |walked: Walked| {
+                let a = walked.a_priori;
+                let values: Vec<u32> = walked.values.iter().map(|x| x.to_bits()).collect();
+                (
+                    values,
+                    bits(&walked.running),
+                    bits(&a.det),
+                    bits(&a.sharp),
+                    bits(&a.prob),
+                )
+            };
+            for plan in [Plan::Tiled, Plan::Chained, Plan::Sequential] {
+                let reader = APrioriRead::<F32Add>::new(t, &w, op, GammaTilde::new(LAMBDA));
+                let mut alone = Walked::zeros(t.len());
+                read_tour(t, &w, (op, plan), &reader, batch_tiles(), |v, a| {
+                    alone.set(v, (0.0, 0.0), a)
+                });
+                read_tour::<Running, _>(t, &w, (op, plan), &ReadRunning, 3, |v, (x, b)| {
+                    (alone.values[v], alone.running[v]) = (x, b)
+                });
+                let got = walk_tour(&walker, &w, plan, op, LAMBDA);
+                assert_eq!(together(got), together(alone), "{op} {plan:?}");
+            }
+            let reader = APrioriRead::<DwAdd>::new(t, &w, op, GammaTilde::new(LAMBDA));
+            let mut alone = Walked::zeros(t.len());
+            read_tour(t, &w, (op, Plan::Tiled), &reader, 1, |v, a| {
+                alone.set(v, (0.0, 0.0), a)
+            });
+            read_tour::<RunningDw, _>(t, &w, (op, Plan::Tiled), &ReadRunning, 5, |v, r| {
+                (alone.values[v], alone.running[v]) = r
+            });
+            let got = walk_tour_dw(&walker, &w, Plan::Tiled, op, LAMBDA);
+            assert_eq!(together(got), together(alone), "{op} compensated");
+            let gammas = GammaTilde::new(LAMBDA);
+            let of_sums = |a: Vec<APriori>, r: Vec<Running>| {
+                let mut out = Walked::zeros(t.len());
+                for v in 0..t.len() {
+                    out.set(v, (r[v].value, r[v].err_up()), gammas.bounds(&a[v]));
+                }
+                together(out)
+            };
+            let tree_alone = of_sums(
+                orders::tree::parallel(t, &w, op),
+                orders::tree::parallel(t, &w, op),
+            );
+            assert_eq!(
+                together(walk_tree(&walker, &w, op, LAMBDA)),
+                tree_alone,
+                "{op}"
+            );
+            let contraction_alone = of_sums(
+                orders::contraction::order(t, &w, op),
+                orders::contraction::order(t, &w, op),
+            );
+            let got = walk_contraction(&walker, &w, op, LAMBDA);
+            assert_eq!(together(got), contraction_alone, "{op} contraction");
+        }
+        // Four orders of three kinds, two ops: one schedule, built on first use.
+        assert_eq!(walker.walks(), 2 * 6);
+        assert_eq!(walker.schedules_built(), 1);
+    }
+}
+
+/// The a priori values evaluated to nearest and raised when read (docs/design.md §9.5) bound
+/// what they stand for, where every rounding of their evaluation goes down: 1 followed by
+/// terms just below half an ulp of 1, each of which the f64 sums lose. Checked on a chain
+/// against the recursions evaluated exactly (MPFR): Σ|t_i|, the deterministic bound, the
+/// sharp bound with the exact |s| (the smallest it may charge), and the enclosure of s.
+#[test]
+fn rounding_down_every_time_is_accounted_for() {
+    let n = 3000;
+    let t = chain(n);
+    let tiny = (1.0 - 2f32.powi(-24)) * 2f32.powi(-53);
+    let w: Vec<f32> = (0..n).map(|i| if i == 0 { 1.0 } else { tiny }).collect();
+    let sums = orders::tree::rootfix_sequential::<APriori>(&t, &w);
+    let prec = 4000;
+    let (u, one_plus_u) = (Float::with_val(prec, U), Float::with_val(prec, 1.0 + U));
+    let mut s = Float::with_val(prec, 0);
+    let (mut err, mut sharp) = (Float::with_val(prec, 0), Float::with_val(prec, 0));
+    let mut lost = false;
+    for (v, x) in sums.iter().enumerate() {
+        s += w[v];
+        if v > 0 {
+            // (1 + u)·B_prev + u·(|t_prev| + |t_v|): here Σ|t| = s.
+            err = Float::with_val(prec, &err * &one_plus_u) + Float::with_val(prec, &s * &u);
+            sharp = Float::with_val(prec, &sharp * &one_plus_u) + Float::with_val(prec, &s * &u);
+        }
+        let at_least = |computed: f64, exact: &Float, what: &str| {
+            assert!(Float::with_val(prec, computed) >= *exact, "v={v} {what}");
+        };
+        at_least(x.mag_up(), &s, "Σ|t|");
+        at_least(x.err_up(), &err, "deterministic");
+        at_least(x.sharp_up(), &sharp, "sharp");
+        assert!(Float::with_val(prec, x.lo()) <= s && s <= Float::with_val(prec, x.hi()));
+        lost |= Float::with_val(prec, x.mag) < s;
+    }
+    // The f64 sums did lose the terms: without the raising the bounds would fall short.
+    assert!(lost);
+}

@@ -11,7 +11,7 @@ use super::*;
 use rayon::prelude::*;
 
 /// How a vertex's bounds are read from the scanned tour.
-pub(super) trait TourRead<T>: Sync {
+pub(super) trait TourRead<T: Charged>: Sync {
     /// What the read yields per vertex.
     type Out: Copy + Send;
     /// Rootfix: from `S[open v]`.
@@ -24,8 +24,40 @@ pub(super) trait TourRead<T>: Sync {
         v: usize,
         close: &T,
         before: Option<&T>,
-        diff_bound: impl Fn() -> f64,
+        diff_bound: impl Fn() -> T::Charge,
     ) -> Self::Out;
+}
+
+/// Two readers of two values walked together through one scan: each reads its own value,
+/// exactly as alone, and the bound on a difference is formed once for both.
+pub(super) struct TwoReads<RA, RB>(pub(super) RA, pub(super) RB);
+
+impl<A: Charged, B: Charged, RA: TourRead<A>, RB: TourRead<B>> TourRead<(A, B)>
+    for TwoReads<RA, RB>
+{
+    type Out = (RA::Out, RB::Out);
+    #[inline]
+    fn prefix(&self, x: &(A, B)) -> Self::Out {
+        (self.0.prefix(&x.0), self.1.prefix(&x.1))
+    }
+    #[inline]
+    fn difference(
+        &self,
+        v: usize,
+        close: &(A, B),
+        before: Option<&(A, B)>,
+        diff_bound: impl Fn() -> (A::Charge, B::Charge),
+    ) -> Self::Out {
+        // The bound on the difference exists only with a position before: formed once.
+        let d = before.map(|_| diff_bound());
+        let d = || d.expect("a difference bound is asked for only with a position before");
+        (
+            self.0
+                .difference(v, &close.0, before.map(|b| &b.0), || d().0),
+            self.1
+                .difference(v, &close.1, before.map(|b| &b.1), || d().1),
+        )
+    }
 }
 
 /// Writes E with bound values of `T` (rootfix `E[open v] = w`, `E[close v] = −w`; leaffix
@@ -66,31 +98,41 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
         Op::Leaffix => Vec::with_capacity(tree.height() as usize + 1),
     };
     let opened_after = |b: &Before<T>| vertex_at[b.p + 1] as usize;
-    let mut reads: Vec<(u32, Rd::Out)> = Vec::new();
+    // The reads of a batch's positions, each tile's made by a task of its own, then given
+    // out in order.
+    let mut reads: Vec<Option<(u32, Rd::Out)>> = Vec::new();
     scan.for_each_batch(&term, batch_tiles, |start, batch| {
         let end = start + batch.len();
         let before = |o: usize| match o.checked_sub(start) {
             Some(i) => scan.before(o, &batch[i]),
             None => open_path[open_path.partition_point(|b| b.p < o)],
         };
-        reads.clear();
-        reads.par_extend(batch.par_iter().enumerate().filter_map(|(i, at)| {
-            let p = start + i;
-            let v = vertex_at[p] as usize;
-            let out = match (op, opens(p)) {
-                (Op::Rootfix, true) => reader.prefix(&at.out),
-                (Op::Leaffix, false) => match (open[v] as usize).checked_sub(1) {
-                    None => reader.difference(v, &at.out, None, || unreachable!()),
-                    Some(o) => {
-                        let b = before(o);
-                        reader.difference(v, &at.out, Some(&b.out), || scan.diff_bound(p, at, &b))
+        reads.resize(batch.len(), None);
+        reads
+            .par_chunks_mut(scan_plan::TILE)
+            .zip(batch.par_chunks(scan_plan::TILE))
+            .enumerate()
+            .for_each(|(k, (reads, batch))| {
+                for (i, (read, at)) in reads.iter_mut().zip(batch).enumerate() {
+                    let p = start + k * scan_plan::TILE + i;
+                    let v = vertex_at[p] as usize;
+                    *read = match (op, opens(p)) {
+                        (Op::Rootfix, true) => Some(reader.prefix(&at.out)),
+                        (Op::Leaffix, false) => Some(match (open[v] as usize).checked_sub(1) {
+                            None => reader.difference(v, &at.out, None, || unreachable!()),
+                            Some(o) => {
+                                let b = before(o);
+                                reader.difference(v, &at.out, Some(&b.out), || {
+                                    scan.diff_bound(p, at, &b)
+                                })
+                            }
+                        }),
+                        _ => None,
                     }
-                },
-                _ => return None,
-            };
-            Some((v as u32, out))
-        }));
-        for &(v, out) in &reads {
+                    .map(|out| (v as u32, out));
+                }
+            });
+        for &(v, out) in reads.iter().flatten() {
             emit(v as usize, out);
         }
         if op == Op::Leaffix {
@@ -106,21 +148,6 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
             }
         }
     });
-}
-
-/// The a priori bounds (deterministic, sharp, probabilistic at `lambda`) of every node of an
-/// Euler-tour order: E written with bound values of the arithmetic `R` (f32 or float-float
-/// additions), scanned with `plan`, read per vertex.
-pub fn vectorial_a_priori<R: Roundoff>(
-    tree: &Tree,
-    w: &[f32],
-    plan: Plan,
-    op: Op,
-    lambda: f64,
-) -> APrioriBounds {
-    assert_eq!(tree.len(), w.len(), "one weight per vertex");
-    let reader = APrioriRead::<R>::new(tree, w, op, GammaTilde::new(lambda));
-    read_a_priori(tree, w, op, plan, &reader)
 }
 
 /// vectorial-compensated's a priori bounds on the float-float value each vertex reads,
@@ -161,37 +188,6 @@ fn read_a_priori<R: Roundoff>(
     out
 }
 
-/// An Euler-tour order's f32 additions replayed with `plan`, with their running bounds.
-pub fn vectorial_running(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> (Vec<f32>, Vec<f64>) {
-    read_running::<Running>(tree, w, plan, op)
-}
-
-/// The float-float (compensated) order's additions replayed with `plan`, with their running
-/// bounds, the final rounding to f32 included.
-pub fn vectorial_running_dw(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> (Vec<f32>, Vec<f64>) {
-    read_running::<RunningDw>(tree, w, plan, op)
-}
-
-fn read_running<T: Charged>(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> (Vec<f32>, Vec<f64>)
-where
-    ReadRunning: TourRead<T, Out = (f32, f64)>,
-{
-    let n = tree.len();
-    let (mut values, mut bounds) = (vec![0f32; n], vec![0f64; n]);
-    read_tour(
-        tree,
-        w,
-        (op, plan),
-        &ReadRunning,
-        batch_tiles(),
-        |v, (x, b)| {
-            values[v] = x;
-            bounds[v] = b;
-        },
-    );
-    (values, bounds)
-}
-
 /// The vectorial read on a priori values: (deterministic, sharp, probabilistic) per vertex.
 pub(crate) struct APrioriRead<R: Roundoff> {
     /// Σ|w| over every subtree (leaffix only).
@@ -224,10 +220,10 @@ impl<R: Roundoff> APrioriRead<R> {
         if !R::READ_ROUNDS_TO_F32 {
             self.gammas.bounds(x)
         } else if self.round_to_f32 && x.depth > 0 {
-            let det = round_to_f32(x.err, x.mag);
-            (det, round_to_f32(x.sharp, x.abs_bound()), det)
+            let det = round_to_f32(x.err_up(), x.mag_up());
+            (det, round_to_f32(x.sharp_up(), x.abs_bound()), det)
         } else {
-            (x.err, x.sharp, x.err)
+            (x.err_up(), x.sharp_up(), x.err_up())
         }
     }
 }
@@ -253,10 +249,10 @@ impl<R: Roundoff> TourRead<APrioriIn<R>> for APrioriRead<R> {
         // of R's subtraction; the sharp bound encloses l = S_close − S_open−1 itself and lets
         // the roundings both prefixes share cancel.
         let combine = |d: f64, l: f64| add_up(one_plus_unit_times::<R>(d), R::times(l));
-        let l_lo = add_down(close.lo, -before.hi);
-        let l_hi = add_up(close.hi, -before.lo);
+        let l_lo = add_down(close.lo(), -before.hi());
+        let l_hi = add_up(close.hi(), -before.lo());
         let l_abs = l_lo.abs().max(l_hi.abs()).min(sub_v);
-        let det = combine(add_up(close.err, before.err), sub_v);
+        let det = combine(add_up(close.err_up(), before.err_up()), sub_v);
         let sharp = combine(diff_bound(), l_abs);
         if R::READ_ROUNDS_TO_F32 {
             if !self.round_to_f32 {
@@ -281,7 +277,7 @@ pub(super) struct ReadRunning;
 impl TourRead<Running> for ReadRunning {
     type Out = (f32, f64);
     fn prefix(&self, x: &Running) -> Self::Out {
-        (x.value, x.err)
+        (x.value, x.err_up())
     }
     fn difference(
         &self,
@@ -292,7 +288,7 @@ impl TourRead<Running> for ReadRunning {
     ) -> Self::Out {
         let Some(before) = before else {
             // As the twin: S[close] − S[−1] with S[−1] = 0, an exact subtraction.
-            return (close.value - 0.0, close.err);
+            return (close.value - 0.0, close.err_up());
         };
         let s = close.value - before.value;
         // The shared roundings of both prefixes cancel (Scan::diff_bound).

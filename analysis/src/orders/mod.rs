@@ -32,6 +32,9 @@ pub mod contraction;
 pub mod euler;
 pub mod program;
 pub mod tree;
+mod walker;
+
+pub use walker::Walker;
 
 /// Something that can be summed along an order: an f32 partial sum (the twins), a bound on
 /// one (the bounds), an exact sum (the references), a magnitude. Plain data, shared between

@@ -74,7 +74,7 @@ use super::ScanValue;
 use crate::Op;
 use generators::{NO_PARENT, Tree};
 use rand::Rng as _;
-use std::ops::Range;
+use std::ops::{IndexMut, Range};
 
 /// The seed of the random-mate coin flips, part of the order's definition: round k flips
 /// the coins of `generators::rng(generators::derive_seed(SEED, k))`.
@@ -288,6 +288,16 @@ pub fn rootfix<T: ScanValue>(tree: &Tree, w: &[f32]) -> Vec<T> {
 pub fn leaffix_on<T: ScanValue>(s: &Schedule, w: &[f32]) -> Vec<T> {
     assert_eq!(s.len(), w.len(), "one weight per vertex");
     let mut part: Vec<T> = w.iter().map(|&x| T::term(x)).collect();
+    leaffix_in(s, &mut part[..]);
+    part
+}
+
+/// [`leaffix_on`] in `part`, one slot per vertex, holding each vertex's term on entry and
+/// its leaffix on return (any indexable storage: a walk keeps it in pages).
+pub fn leaffix_in<T: ScanValue, S: IndexMut<usize, Output = T> + ?Sized>(
+    s: &Schedule,
+    part: &mut S,
+) {
     for round in s.rounds() {
         for &Compress { c, p, .. } in s.compresses(round) {
             part[p as usize] = part[p as usize].plus(part[c as usize]);
@@ -299,19 +309,28 @@ pub fn leaffix_on<T: ScanValue>(s: &Schedule, w: &[f32]) -> Vec<T> {
     }
     // Raked clusters and the root now hold their subtree sums; a compressed c still holds
     // its P[c], the part of its subtree above x.
-    let mut l = part;
     for &Compress { c, x, .. } in s.all_compresses().iter().rev() {
-        l[c as usize] = l[c as usize].plus(l[x as usize]);
+        part[c as usize] = part[c as usize].plus(part[x as usize]);
     }
-    l
 }
 
 /// Rootfix on a given schedule: contraction (Q, A), then uncontraction (R), then R + w.
 pub fn rootfix_on<T: ScanValue>(s: &Schedule, w: &[f32]) -> Vec<T> {
     assert_eq!(s.len(), w.len(), "one weight per vertex");
+    let mut above: Vec<T> = w.iter().map(|&x| T::term(x)).collect();
+    rootfix_in(s, w, &mut above[..]);
+    above
+}
+
+/// [`rootfix_on`] in `above`, one slot per vertex, holding each vertex's term on entry and
+/// its rootfix on return (any indexable storage: a walk keeps it in pages).
+pub fn rootfix_in<T: ScanValue, S: IndexMut<usize, Output = T> + ?Sized>(
+    s: &Schedule,
+    w: &[f32],
+    above: &mut S,
+) {
     // One slot per vertex: Q[v] while v's cluster is alive, A[v] once it is compressed or
     // raked (nothing reads a removed cluster's Q again), then R[v] in place.
-    let mut above: Vec<T> = w.iter().map(|&x| T::term(x)).collect();
     for round in s.rounds() {
         for &Compress { c, p, .. } in s.compresses(round) {
             let (q_p, q_c) = (above[p as usize], above[c as usize]);
@@ -325,7 +344,7 @@ pub fn rootfix_on<T: ScanValue>(s: &Schedule, w: &[f32]) -> Vec<T> {
         }
     }
     let root = s.root();
-    let descend = |above: &mut [T], p: u32, v: u32| {
+    let descend = |above: &mut S, p: u32, v: u32| {
         if p != root {
             above[v as usize] = above[p as usize].plus(above[v as usize]);
         }
@@ -333,22 +352,20 @@ pub fn rootfix_on<T: ScanValue>(s: &Schedule, w: &[f32]) -> Vec<T> {
     for round in s.rounds().iter().rev() {
         for rake in s.rakes(round) {
             for &v in s.leaves(rake) {
-                descend(&mut above, rake.p, v);
+                descend(above, rake.p, v);
             }
         }
         for &Compress { c, p, .. } in s.compresses(round) {
-            descend(&mut above, p, c);
+            descend(above, p, c);
         }
     }
-    let mut r = above;
-    for (v, (r, &x)) in r.iter_mut().zip(w).enumerate() {
-        *r = if v as u32 == root {
+    for (v, &x) in w.iter().enumerate() {
+        above[v] = if v as u32 == root {
             T::term(x)
         } else {
-            r.plus(T::term(x))
+            above[v].plus(T::term(x))
         };
     }
-    r
 }
 
 #[cfg(test)]

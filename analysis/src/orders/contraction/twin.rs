@@ -75,9 +75,14 @@ fn pairwise_par(leaves: &[u32], cells: &Cells) -> f32 {
 
 /// `op` by contraction, in parallel: the generic order's f32 results, bit for bit.
 pub fn twin(tree: &Tree, w: &[f32], op: Op) -> Vec<f32> {
+    twin_on(&Schedule::new(tree), w, op)
+}
+
+/// [`twin`] on a schedule already built.
+pub fn twin_on(s: &Schedule, w: &[f32], op: Op) -> Vec<f32> {
     match op {
-        Op::Rootfix => rootfix(tree, w),
-        Op::Leaffix => leaffix(tree, w),
+        Op::Rootfix => rootfix_on(s, w),
+        Op::Leaffix => leaffix_on(s, w),
     }
 }
 

@@ -1,0 +1,194 @@
+//! One walk per algorithm and op: the algorithm's order carried out once on values that hold,
+//! side by side, the twin's f32 partial sum with its running bound ([`Running`], §9.4) and
+//! the a priori bound values ([`APrioriIn`], §9.1–§9.3). Each component is computed exactly
+//! as it would be alone (the pair's addition is the two additions), so the replayed values
+//! are the twin's bits and every bound is the one a walk of its own would give.
+
+use super::*;
+use crate::orders::Walker;
+use crate::orders::contraction;
+use crate::orders::tree;
+
+/// What one walk of an order yields per node: the twin's f32 result (its additions replayed),
+/// the running error bound of that replay, and the a priori bounds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Walked {
+    /// The order's f32 additions replayed: the CPU twin's values, bit for bit.
+    pub values: Vec<f32>,
+    /// The running error bound of each replayed value (§9.4).
+    pub running: Vec<f64>,
+    /// (deterministic, sharp, probabilistic) a priori bounds (§9.1–§9.3).
+    pub a_priori: APrioriBounds,
+}
+
+impl Walked {
+    pub(super) fn zeros(n: usize) -> Walked {
+        Walked {
+            values: vec![0.0; n],
+            running: vec![0.0; n],
+            a_priori: APrioriBounds {
+                det: vec![0.0; n],
+                sharp: vec![0.0; n],
+                prob: vec![0.0; n],
+            },
+        }
+    }
+
+    /// Node v's results: its replayed value and running bound, then its a priori bounds.
+    #[inline]
+    pub(super) fn set(&mut self, v: usize, (value, running): (f32, f64), a: (f64, f64, f64)) {
+        self.values[v] = value;
+        self.running[v] = running;
+        self.a_priori.det[v] = a.0;
+        self.a_priori.sharp[v] = a.1;
+        self.a_priori.prob[v] = a.2;
+    }
+
+    /// From per-node results whose four bounds are one value (vectorial-exact's half ulp).
+    pub fn uniform((values, bounds): (Vec<f32>, Vec<f64>)) -> Walked {
+        Walked {
+            values,
+            running: bounds.clone(),
+            a_priori: APrioriBounds {
+                det: bounds.clone(),
+                sharp: bounds.clone(),
+                prob: bounds,
+            },
+        }
+    }
+}
+
+/// A replayed f32 sum and its a priori bound values, walked together.
+type Both = (Running, APriori);
+
+/// The tree orders (sequential, and parallel, which performs exactly the same additions one
+/// level at a time, docs/design.md §5): rootfix `r[v] = r[parent] + w[v]` and leaffix
+/// `((w[v] + l[c₁]) + l[c₂]) + …`, walked depth first (the path or the finished subtrees on
+/// a stack), each node's bounds written as it is reached.
+pub fn walk_tree(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
+    walker.count_walk();
+    let tree = walker.tree();
+    assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let gammas = GammaTilde::new(lambda);
+    let mut out = Walked::zeros(tree.len());
+    let emit = |v: usize, (r, a): Both| out.set(v, (r.value, r.err_up()), gammas.bounds(&a));
+    match op {
+        Op::Rootfix => tree::rootfix_sequential_each(tree, w, emit),
+        Op::Leaffix => tree::leaffix_sequential_each(tree, w, emit),
+    }
+    out
+}
+
+/// Contraction's order (docs/design.md §5) on the tree's schedule, built once per tree
+/// ([`Walker::schedule`]). Its slots (64 bytes per vertex) live in pages, each given back as
+/// soon as its vertices' bounds are written, so the slots and the bounds (36 bytes per vertex)
+/// are not both held whole.
+pub fn walk_contraction(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
+    walker.count_walk();
+    let n = walker.tree().len();
+    assert_eq!(n, w.len(), "one weight per vertex");
+    let schedule = walker.schedule();
+    let mut slots = Paged::new(w.iter().map(|&x| Both::term(x)), n);
+    match op {
+        Op::Rootfix => contraction::rootfix_in(schedule, w, &mut slots),
+        Op::Leaffix => contraction::leaffix_in(schedule, &mut slots),
+    }
+    let gammas = GammaTilde::new(lambda);
+    let mut out = Walked {
+        values: Vec::with_capacity(n),
+        running: Vec::with_capacity(n),
+        a_priori: APrioriBounds {
+            det: Vec::with_capacity(n),
+            sharp: Vec::with_capacity(n),
+            prob: Vec::with_capacity(n),
+        },
+    };
+    for page in slots.pages.into_iter() {
+        for (r, a) in page {
+            let (det, sharp, prob) = gammas.bounds(&a);
+            out.values.push(r.value);
+            out.running.push(r.err_up());
+            out.a_priori.det.push(det);
+            out.a_priori.sharp.push(sharp);
+            out.a_priori.prob.push(prob);
+        }
+    }
+    out
+}
+
+/// One value per vertex in pages of [`Paged::PAGE`], indexed like a slice.
+struct Paged<T> {
+    pages: Vec<Vec<T>>,
+}
+
+impl<T> Paged<T> {
+    const PAGE: usize = 1 << 14;
+
+    /// The `n` values of `values`, in order.
+    fn new(mut values: impl Iterator<Item = T>, n: usize) -> Paged<T> {
+        let pages = (0..n.div_ceil(Self::PAGE))
+            .map(|k| {
+                let len = Self::PAGE.min(n - k * Self::PAGE);
+                values.by_ref().take(len).collect()
+            })
+            .collect();
+        Paged { pages }
+    }
+}
+
+impl<T> std::ops::Index<usize> for Paged<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, v: usize) -> &T {
+        &self.pages[v / Self::PAGE][v % Self::PAGE]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Paged<T> {
+    #[inline]
+    fn index_mut(&mut self, v: usize) -> &mut T {
+        &mut self.pages[v / Self::PAGE][v % Self::PAGE]
+    }
+}
+
+/// An Euler-tour order: E written with the replayed sums of f32 additions ([`Running`]) and
+/// a priori values beside them, scanned with `plan`, read per vertex.
+pub fn walk_tour(walker: &Walker, w: &[f32], plan: Plan, op: Op, lambda: f64) -> Walked {
+    walk_tour_in::<F32Add, Running>(walker, w, plan, op, lambda)
+}
+
+/// The float-float Euler-tour order (vectorial-compensated): the replayed float-float sums
+/// ([`RunningDw`]) and a priori values of float-float additions, the read's rounding to f32
+/// included.
+pub fn walk_tour_dw(walker: &Walker, w: &[f32], plan: Plan, op: Op, lambda: f64) -> Walked {
+    walk_tour_in::<DwAdd, RunningDw>(walker, w, plan, op, lambda)
+}
+
+fn walk_tour_in<R: Roundoff, V: Charged<Charge = f64>>(
+    walker: &Walker,
+    w: &[f32],
+    plan: Plan,
+    op: Op,
+    lambda: f64,
+) -> Walked
+where
+    ReadRunning: TourRead<V, Out = (f32, f64)>,
+{
+    walker.count_walk();
+    let tree = walker.tree();
+    assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let reader = TwoReads(
+        ReadRunning,
+        APrioriRead::<R>::new(tree, w, op, GammaTilde::new(lambda)),
+    );
+    let mut out = Walked::zeros(tree.len());
+    read_tour::<(V, APrioriIn<R>), _>(
+        tree,
+        w,
+        (op, plan),
+        &reader,
+        batch_tiles(),
+        |v, (running, a)| out.set(v, running, a),
+    );
+    out
+}
