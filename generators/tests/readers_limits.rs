@@ -94,7 +94,7 @@ fn caterpillar(depth: usize) -> Vec<u8> {
 #[test]
 fn a_gzip_bomb_is_refused_at_the_byte_where_it_passes_the_limit() {
     let bomb = gzip(&parens(64 << 20));
-    assert!(bomb.len() < 200_000, "{} bytes of gzip", bomb.len());
+    assert!(bomb.len() < 400_000, "{} bytes of gzip", bomb.len());
     let limit = 30_000_000;
     let (r, peak) = read_counted("b.nwk.gz", &bomb, limit);
     let e = r.unwrap_err();
@@ -124,11 +124,10 @@ fn deep_nesting_is_refused_as_it_grows() {
         matches!(e.reason(), Some(Reason::GrowsBeyondMemory { .. })),
         "{e}"
     );
-    assert!(
-        e.to_string().starts_with("n.nwk.gz:1:")
-            && e.to_string()
-                .contains(" vertices here and would need about "),
-        "{e}"
+    assert_eq!(
+        e.to_string(),
+        "n.nwk.gz:1:393217: the tree reaches 393216 vertices here and would need about 65 MB \
+         of memory to read, more than the 56 MB available"
     );
     assert!(peak <= limit, "peak {peak} B above the limit {limit} B");
     // A tree nested 300 000 deep reads where it fits, within its limit.
@@ -152,7 +151,7 @@ fn a_file_larger_than_its_share_is_refused_before_it_is_read() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: the file holds 700002 bytes, more than the 333 kB of memory a file's text may \
+            "{}: the file holds 400003 bytes, more than the 333 kB of memory a file's text may \
              take (a third of the 1000 kB available)",
             p.display()
         )

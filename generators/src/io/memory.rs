@@ -33,8 +33,9 @@ pub(crate) const NEWICK_PER_VERTEX: u64 = 70 + 2 * (8 + 12 + 16);
 /// The Newick and NEXUS readers check their vertices every this many.
 pub(crate) const NEWICK_CHECK_EVERY: usize = 1 << 16;
 
-/// The most bytes a file's text may take in memory: a third of `limit` (its buffer grows by
-/// doubling while it is read or inflated, and the tree built from it needs the rest).
+/// The most bytes a file's text may take in memory: a third of `limit` (the buffer an
+/// inflated text grows in is held twice while it is copied, and the tree built from the text
+/// needs the rest).
 pub(crate) fn text_limit(limit: Option<u64>) -> Option<u64> {
     limit.map(|l| l / 3)
 }

@@ -389,28 +389,39 @@ fn decode<'a>(
 /// would go on is an error at the compressed byte reached: a few megabytes of gzip can inflate
 /// to gigabytes.
 fn gunzip(raw: &[u8], limit: Option<u64>) -> Result<Vec<u8>, (usize, Reason)> {
-    let limit = limit.unwrap_or(u64::MAX);
-    let mut out = Vec::with_capacity(raw.len().saturating_mul(4).min(limit as usize));
+    let limit = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+    let mut out: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
     let mut rest: &[u8] = raw;
     loop {
         // A `&[u8]` reader: the decoder consumes exactly one member from it.
         let mut dec = flate2::bufread::GzDecoder::new(&mut rest);
-        let room = limit - out.len() as u64;
-        // One byte more than there is room for: reading it means the stream goes on.
-        let read = (&mut dec)
-            .take(room.saturating_add(1))
-            .read_to_end(&mut out);
-        let consumed = raw.len() - dec.get_ref().len();
-        if let Err(e) = read {
-            let reason = if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                Reason::GzipTruncated
-            } else {
-                Reason::GzipCorrupt(e.to_string())
+        loop {
+            let read = dec.read(&mut chunk);
+            let consumed = raw.len() - dec.get_ref().len();
+            let n = match read {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                    return Err((consumed, Reason::GzipTruncated));
+                }
+                Err(e) => return Err((consumed, Reason::GzipCorrupt(e.to_string()))),
             };
-            return Err((consumed, reason));
-        }
-        if out.len() as u64 > limit {
-            return Err((consumed, Reason::InflatesBeyondMemory { limit }));
+            if out.len() + n > limit {
+                return Err((
+                    consumed,
+                    Reason::InflatesBeyondMemory {
+                        limit: limit as u64,
+                    },
+                ));
+            }
+            // Doubling, but never past the limit: the buffer stays within it.
+            if out.capacity() - out.len() < n {
+                let want = (out.capacity() * 2).max(out.len() + n).min(limit);
+                out.reserve_exact(want - out.len());
+            }
+            out.extend_from_slice(&chunk[..n]);
         }
         drop(dec);
         if rest.is_empty() {
