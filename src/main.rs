@@ -55,7 +55,6 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    cli::allocator::fit_address_space_limit();
     end_quietly_on_a_closed_pipe();
     stdout_errors_are_one_line();
     quiet_mesa();

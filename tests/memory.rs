@@ -25,7 +25,9 @@ const TOPOLOGIES: [&str; 8] = [
     "profile",
 ];
 
-/// The estimate against the kernel's peak resident set: at least the peak, at most twice it.
+/// The estimate against the kernel's peak resident set: at least the peak, at most 2.5 times
+/// it (the estimate counts the widest exact reference, over the whole f32 range, which the
+/// weights' span decides at run time: narrower weights leave it high).
 fn check(topology: &str, n: u64, algos: &[Algorithm]) {
     let eval = memory::Evaluation {
         algos,
@@ -49,9 +51,9 @@ fn check(topology: &str, n: u64, algos: &[Algorithm]) {
         p.rss
     );
     assert!(
-        (1.0..=2.0).contains(&ratio),
+        (1.0..=2.5).contains(&ratio),
         "{topology}, {n} vertices, {names:?}: estimate {} B against a measured peak of {} B \
-         (ratio {ratio:.2}, expected 1 to 2); re-measure memory::model \
+         (ratio {ratio:.2}, expected 1 to 2.5); re-measure memory::model \
          (cargo run --release --example memory_model)",
         estimate.bytes,
         p.rss
@@ -77,7 +79,8 @@ fn limited(kb: u64, args: &[String]) -> Command {
 }
 
 /// Whether the preflight admits `args` under the limit: a refusal comes before the tree is
-/// generated, within moments; a run still going after that was admitted (and is stopped).
+/// generated, within moments; a run that succeeds, or is still going after that, was admitted
+/// (and is stopped).
 fn admitted(kb: u64, args: &[String]) -> bool {
     let mut child = limited(kb, args)
         .stdout(Stdio::null())
@@ -90,6 +93,9 @@ fn admitted(kb: u64, args: &[String]) -> bool {
             let mut e = String::new();
             use std::io::Read;
             child.stderr.take().unwrap().read_to_string(&mut e).unwrap();
+            if status.success() {
+                return true;
+            }
             assert_eq!(status.code(), Some(2), "{e}");
             assert!(
                 e.contains("needs about"),

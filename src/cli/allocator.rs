@@ -14,7 +14,7 @@
 //! the pages used: mimalloc reserves its arenas 1 GiB at a time and keeps big blocks there
 //! after they are freed (purged, still mapped), so `run --topology chain --nodes 8000000
 //! --algos parallel --ops rootfix` mapped 3.4 GB for a peak of 1.75 GB resident and aborted
-//! under `ulimit -v 2000000`. With such a limit ([`fit_address_space_limit`]) arenas are
+//! under `ulimit -v 2000000`. With such a limit (`fit_address_space_limit`) arenas are
 //! reserved 32 MiB at a time and blocks from 4 MiB on are mapped on their own and unmapped
 //! when freed: the same run then mapped 1.9 GB (and took 4.5 s instead of 3.3: the page faults
 //! of blocks mapped anew).
@@ -104,24 +104,37 @@ const ARENA_RESERVE: mi_option_t = 23;
 const ARENA_MAX_OBJECT_SIZE: mi_option_t = 45;
 
 /// Under an address-space limit (`ulimit -v`), has mimalloc map no more than the process
-/// uses: small arena reservations, big blocks mapped and unmapped on their own. Called first
-/// thing in `main`; elsewhere, nothing changes.
-pub fn fit_address_space_limit() {
-    #[cfg(unix)]
-    {
-        let mut r = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: getrlimit writes the struct it is given.
-        let limited = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0
-            && r.rlim_cur != libc::RLIM_INFINITY;
-        if limited {
-            // SAFETY: sets two of mimalloc's options, which it reads atomically.
-            unsafe {
-                mi_option_set(ARENA_RESERVE, 32 * 1024);
-                mi_option_set(ARENA_MAX_OBJECT_SIZE, 4 * 1024);
-            }
+/// uses: small arena reservations, big blocks mapped and unmapped on their own. It must run
+/// before the first allocation (which reserves the first arena, 1 GiB by default), so the
+/// loader runs it, from `.init_array`, before Rust's runtime starts; elsewhere nothing
+/// changes.
+#[cfg(target_os = "linux")]
+#[unsafe(link_section = ".init_array")]
+#[used]
+static FIT_ADDRESS_SPACE_LIMIT: extern "C" fn() = fit_address_space_limit;
+
+#[cfg(target_os = "linux")]
+extern "C" fn fit_address_space_limit() {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given.
+    let limited = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0
+        && r.rlim_cur != libc::RLIM_INFINITY;
+    if limited {
+        // SAFETY: sets two of mimalloc's options (no allocation), before any allocation.
+        unsafe {
+            mi_option_set(ARENA_RESERVE, 32 * 1024);
+            mi_option_set(ARENA_MAX_OBJECT_SIZE, 4 * 1024);
+        }
+        // The C libraries' few allocations (glibc's malloc) share one arena: glibc would
+        // reserve 64 MiB of address space for each thread that allocates (3 of them, 201 MB,
+        // in a `run` of 2 rayon threads).
+        #[cfg(target_env = "gnu")]
+        // SAFETY: mallopt before any thread exists.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
         }
     }
 }

@@ -32,8 +32,12 @@ pub const ALLOCATOR_PER_THREAD: f64 = 11e6;
 /// allocations by 42 (profile, 16.24·10^6 vertices), 60 (profile, 2^22) and 69 to 82
 /// (chain, 10^6, four runs on a loaded machine) bytes per vertex; 100 covers them with a
 /// margin. (Measured before the vectorial bounds streamed; the chain at 10^6 now peaks at
-/// 323 MB against an estimate of 370.)
-pub const ALLOCATOR_PER_VERTEX: f64 = 100.0;
+/// 323 MB against an estimate of 370.) How many steps' freed arrays are still kept depends on
+/// how many steps fit in the delay, so on timing: five runs each of `run --topology chain
+/// --cond 1e5` (all algorithms, 2 threads) peaked at up to 265.7, 369.0, 265.5 and 245.2
+/// bytes per vertex above the process's part at 2, 3, 5 and 7·10^5 vertices; 140 covers the
+/// worst (besides the tree, the weights and the evaluation: 233 in all).
+pub const ALLOCATOR_PER_VERTEX: f64 = 140.0;
 /// The same once freed pages are given back at once ([`super::EAGER_PURGE_FROM`]): peak
 /// RSS of `run --topology profile` (all algorithms) exceeded the counted allocations (the
 /// tree, the weights, 120.5 for the evaluation) and the fixed part by 45 (2^22 vertices:
@@ -47,10 +51,18 @@ pub const TREE: f64 = 44.0;
 pub const TREE_BUILD: f64 = 57.0;
 /// f32 weights (gensum's generation allocates nothing more).
 pub const WEIGHTS: f64 = 4.0;
-/// One op's reference, held (exact: fixed-point values of 1 to 4 limbs, their f64
-/// rounding, Σ|terms|; double-double: 24) and at the peak of its computation.
-pub const REFERENCE_EXACT: f64 = 32.0;
-pub const REFERENCE_EXACT_PEAK: f64 = 78.0;
+/// One op's reference, held and at the peak of its computation. Exact: the widest case, which
+/// the weights' exponent span decides at run time, not their count — values over the whole f32
+/// range (`ExactSum`, 48 bytes), their f64 rounding and Σ|terms| held (64), and while they are
+/// computed, the running (value, Σ|terms|) pair of every vertex besides (96 more: 160).
+/// Measured: `run --topology chain --algos parallel --ops rootfix` with gensum weights at
+/// κ = 1e3 takes the whole range from 6.5·10^6 vertices on, and its peak RSS grows by 56 bytes
+/// per vertex there against `--reference dd` (169.6 → 225.3 B per vertex); the 1 to 4 limbs
+/// of narrower spans, which the model counted before (32 held, 78 at the peak), let a run of
+/// 1.7·10^7 vertices under `ulimit -v 4000000` through to abort on that pair vector.
+/// Double-double: 24 held, 45 at the peak.
+pub const REFERENCE_EXACT: f64 = 64.0;
+pub const REFERENCE_EXACT_PEAK: f64 = 160.0;
 pub const REFERENCE_DD: f64 = 24.0;
 pub const REFERENCE_DD_PEAK: f64 = 45.0;
 /// One algorithm's outcome on one op, held: f32 values, per-node errors, four bounds
