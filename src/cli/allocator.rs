@@ -220,10 +220,10 @@ mod tests {
             )
         };
         if std::env::var_os("MIMALLOC_ARENA_RESERVE").is_none() {
-            assert_eq!(reserve as i64, 1 << 20);
+            assert_eq!(reserve, 1 << 20);
         }
         if std::env::var_os("MIMALLOC_ARENA_MAX_OBJECT_SIZE").is_none() {
-            assert_eq!(max_object as i64, 2 << 20);
+            assert_eq!(max_object, 2 << 20);
         }
     }
 

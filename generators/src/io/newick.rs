@@ -187,7 +187,7 @@ impl<'a> Parser<'a> {
         }
         // Nesting and size alike: every '(' and every leaf is a vertex, so the check of the
         // vertices read so far bounds the stack of open parentheses too.
-        if v % super::memory::NEWICK_CHECK_EVERY == 0 {
+        if v.is_multiple_of(super::memory::NEWICK_CHECK_EVERY) {
             super::memory::check_newick(self.budget, v as u64)
                 .map_err(|r| Fail::At(self.pos, r))?;
         }
