@@ -1,5 +1,5 @@
 //! Measures the per-vertex bytes of each component of an evaluation, as the memory model of
-//! `src/memory.rs` counts them: the tree and its generation, the weights, the reference of one
+//! `src/memory/model.rs` counts them: the tree and its generation, the weights, the reference of one
 //! op, each algorithm's outcome (held) and its peak while it is evaluated, the dump's scan
 //! prefix, the tree-file readers. A counting allocator records the bytes live and their peak,
 //! so the figures are the allocations themselves, without the allocator's own overhead (that

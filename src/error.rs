@@ -74,6 +74,12 @@ pub enum Error {
     /// A command whose estimated peak memory exceeds what is available (`crate::memory`).
     #[error("{0}")]
     Memory(String),
+    /// A directory another process holds the lock of (`crate::lock`).
+    #[error(
+        "{}: in use by another accuracy process ({holder}); wait for it to end, or use another directory",
+        dir.display()
+    )]
+    Locked { dir: PathBuf, holder: String },
 }
 
 impl Error {
@@ -97,26 +103,32 @@ impl Error {
         let path = path.into();
         move |source| Error::Json { path, source }
     }
-    /// Process exit code: 2 for bad usage (and an output that cannot be written, a command
-    /// that would not fit in memory), 3 for a deterministic-bound violation, 4 for a
-    /// lost-bits regression or a failed accuracy gate, 1 for everything else.
+    /// Process exit code: 2 for bad usage and for every input or output error (a file that
+    /// cannot be read or parsed, an output that cannot be written, a directory in use, a
+    /// command that would not fit in memory), 3 for a deterministic-bound violation, 4 for a
+    /// lost-bits regression or a failed accuracy gate, 1 for the rest (a GPU failure, a
+    /// report's plot that cannot be drawn, a generated tree that is not one: bugs or broken
+    /// drivers, not the user's files).
     pub fn exit_code(&self) -> u8 {
+        use analysis::report::ReportError;
         match self {
             Error::Usage(_)
             | Error::Generate(_)
             | Error::Read(_)
+            | Error::Io { .. }
+            | Error::Csv { .. }
+            | Error::Json { .. }
             | Error::Output { .. }
             | Error::Write { .. }
             | Error::GpuLimit(_)
             | Error::ResumeMismatch { .. }
-            | Error::Memory(_) => 2,
+            | Error::Memory(_)
+            | Error::Locked { .. } => 2,
             Error::BoundViolation(_) | Error::GpuMismatch(_) => 3,
             Error::Regression(_) | Error::Gate(_) => 4,
-            Error::Report(
-                analysis::report::ReportError::MissingResults { .. }
-                | analysis::report::ReportError::Write { .. },
-            ) => 2,
-            _ => 1,
+            Error::Report(ReportError::Plot { .. }) => 1,
+            Error::Report(_) => 2,
+            Error::Gpu(_) | Error::Tree(_) => 1,
         }
     }
 }

@@ -87,6 +87,10 @@ pub struct TreeInput {
 /// A tree file read, with the weights it brings (its own, or a weights file's).
 pub struct LoadedTree {
     pub input: TreeInput,
+    /// The paths the tree file and its weights file were read from (a resumed sweep finds
+    /// them where they lie now, [`TreeInput::path`] says where they were first read).
+    pub read_from: PathBuf,
+    pub weights_read_from: Option<PathBuf>,
     pub file: TreeFile,
     /// The weights file's weights, if one was given (they replace the file's own).
     pub weights_file: Option<WeightsFile>,
@@ -95,6 +99,15 @@ pub struct LoadedTree {
 }
 
 impl LoadedTree {
+    /// The files read, as a command's inputs that no output may replace.
+    pub fn inputs(&self) -> Vec<(&'static str, &Path)> {
+        let mut out = vec![("a tree file of --tree", self.read_from.as_path())];
+        if let Some(w) = &self.weights_read_from {
+            out.push(("the weights file of --weights-file", w.as_path()));
+        }
+        out
+    }
+
     /// The name rows and reports use for this tree: the file name.
     pub fn name(&self) -> String {
         display_name(&self.input.path)
@@ -253,6 +266,8 @@ pub fn load(
     };
     Ok(LoadedTree {
         input,
+        read_from: path.to_path_buf(),
+        weights_read_from: weights_file.map(Path::to_path_buf),
         file,
         weights_file: weights,
         flush_reported: AtomicBool::new(false),

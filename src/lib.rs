@@ -21,6 +21,7 @@ pub mod format;
 pub mod gpu;
 pub mod grid;
 pub mod inputs;
+pub mod lock;
 pub mod memory;
 pub mod nodes_sample;
 pub mod output;

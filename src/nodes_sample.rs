@@ -2,13 +2,14 @@
 //! per-node scatter. For every tree × algorithm × op it keeps an even stride of about
 //! [`PER_OUTCOME`] vertices plus the worst node, so its size does not grow with `--nodes`.
 
-use crate::Error;
 use crate::experiment::Outcome;
 use crate::sweep::files;
+use crate::{Error, output};
 use analysis::Reference;
 pub use analysis::records::nodes_sample::{FILE, NodeRecord};
 use std::collections::HashSet;
 use std::fs;
+use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Vertices sampled per tree × algorithm × op (plus the worst one).
@@ -52,62 +53,182 @@ fn sampled(e: &analysis::NodeError) -> bool {
     e.has_rel() && e.rel.is_finite()
 }
 
+/// The first field of the line that closes a tree's records in the sample log of a running
+/// sweep: `#tree,INDEX,RECORDS`. The log is a plain CSV once the sweep finishes (these lines
+/// are left out of `nodes-sample.csv`); until then a tree counts as complete in the sample only
+/// where its closing line follows exactly its records, so a log cut short (a power loss, a
+/// deleted file) loses whole trees, which a resume computes again.
+const CLOSE: &str = "#tree";
+
+/// The sample log of an interrupted sweep, as a resume finds it.
+pub struct SampleLog {
+    header: Option<csv::StringRecord>,
+    /// Every record of a complete tree, in log order, with its tree.
+    records: Vec<(usize, csv::StringRecord)>,
+    /// The trees whose records are all there; `None`: every tree (a finished sweep's
+    /// `nodes-sample.csv`, written whole from a complete log).
+    complete: Option<HashSet<usize>>,
+}
+
+impl SampleLog {
+    /// An empty log (a fresh sweep).
+    pub fn empty() -> SampleLog {
+        SampleLog {
+            header: None,
+            records: Vec::new(),
+            complete: Some(HashSet::new()),
+        }
+    }
+
+    /// Reads the sample log of the sweep in `dir` (the running one's, else the finished one's).
+    /// Everything after the last newline, and from the first line that does not parse on, is
+    /// left out: a log cut anywhere keeps only what was written whole.
+    pub fn read(dir: &Path) -> Result<SampleLog, Error> {
+        let Some(path) = files::existing_log(dir, FILE) else {
+            return Ok(SampleLog::empty());
+        };
+        let finished = path == dir.join(FILE);
+        let mut bytes = fs::read(&path).map_err(Error::io(&path))?;
+        let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        bytes.truncate(end);
+        let mut reader = csv::ReaderBuilder::new()
+            .flexible(true)
+            .from_reader(bytes.as_slice());
+        let header = reader.headers().ok().cloned().filter(|h| !h.is_empty());
+        let mut records = Vec::new();
+        let mut seen = std::collections::HashMap::<usize, usize>::new();
+        let mut complete = HashSet::new();
+        for rec in reader.records() {
+            let Ok(rec) = rec else { break };
+            let number = |i: usize| rec.get(i).and_then(|t| t.parse::<usize>().ok());
+            if rec.get(0) == Some(CLOSE) {
+                let (Some(tree), Some(count)) = (number(1), number(2)) else {
+                    break;
+                };
+                if seen.get(&tree).copied().unwrap_or(0) == count {
+                    complete.insert(tree);
+                }
+                continue;
+            }
+            let Some(tree) = number(0) else { break };
+            *seen.entry(tree).or_default() += 1;
+            records.push((tree, rec));
+        }
+        let complete = (!finished).then_some(complete);
+        if let Some(done) = &complete {
+            records.retain(|(t, _)| done.contains(t));
+        }
+        Ok(SampleLog {
+            header,
+            records,
+            complete,
+        })
+    }
+
+    /// Whether every record of `tree` is in the log.
+    pub fn holds(&self, tree: usize) -> bool {
+        self.complete.as_ref().is_none_or(|c| c.contains(&tree))
+    }
+}
+
 /// Appends records to the sample of a running sweep (`DIR/nodes-sample.csv.partial`) as trees
-/// finish.
+/// finish; each tree's records, then its closing line, reach the disk (flushed, then synced)
+/// before its rows reach the results log.
 pub struct SampleWriter {
     path: PathBuf,
     writer: csv::Writer<fs::File>,
 }
 
 impl SampleWriter {
-    /// Opens the sample of a sweep in `dir`, keeping only the records of `complete` trees (the
-    /// ones the results log kept on resume); a fresh sweep starts an empty file.
-    pub fn open(dir: &Path, complete: &HashSet<usize>) -> Result<SampleWriter, Error> {
+    /// Starts the sample log of the sweep in `dir` again from `log`, keeping the records of
+    /// the `kept` trees (those complete in both logs), each closed; a fresh sweep starts an
+    /// empty log.
+    pub fn open(dir: &Path, log: SampleLog, kept: &HashSet<usize>) -> Result<SampleWriter, Error> {
         let path = files::partial(dir, FILE);
-        let mut kept: Vec<csv::StringRecord> = Vec::new();
-        let mut header: Option<csv::StringRecord> = None;
-        let existing = files::existing_log(dir, FILE).filter(|_| !complete.is_empty());
-        if let Some(old) = existing {
-            let mut reader = csv::Reader::from_path(&old).map_err(Error::csv(&old))?;
-            let h = reader.headers().map_err(Error::csv(&old))?.clone();
-            header = Some(h).filter(|h| !h.is_empty());
-            for rec in reader.records() {
-                // A run killed mid-write leaves a truncated last line: drop it.
-                let Ok(rec) = rec else { break };
-                let tree = rec.get(0).and_then(|t| t.parse::<usize>().ok());
-                if tree.is_some_and(|t| complete.contains(&t)) {
-                    kept.push(rec);
-                }
-            }
-        }
         // The kept records replace the log atomically: a kill while they are copied leaves the
         // old log, never one that lost the records of finished trees.
-        let tmp = files::temporary_beside(&path)?;
+        let tmp = output::OutputFile::create(&path)?;
         let mut writer = csv::WriterBuilder::new()
-            .has_headers(header.is_none())
+            .flexible(true)
+            .has_headers(false)
             .from_writer(tmp);
-        if let Some(h) = &header {
-            writer.write_record(h).map_err(Error::csv(&path))?;
+        let header = match &log.header {
+            Some(h) => h.clone(),
+            None => csv::StringRecord::from(NodeRecord::columns().to_vec()),
+        };
+        writer
+            .write_record(&header)
+            .map_err(output::csv_error(&path))?;
+        let mut counts = std::collections::BTreeMap::<usize, usize>::new();
+        for (tree, rec) in log.records.iter().filter(|(t, _)| kept.contains(t)) {
+            writer.write_record(rec).map_err(output::csv_error(&path))?;
+            *counts.entry(*tree).or_default() += 1;
         }
-        for rec in &kept {
-            writer.write_record(rec).map_err(Error::csv(&path))?;
+        // A kept tree may have no sampled node at all: it is closed too.
+        for &tree in kept {
+            counts.entry(tree).or_default();
+        }
+        // Closing lines after the records: a tree is complete either way.
+        for (tree, count) in counts {
+            close(&mut writer, tree, count).map_err(output::csv_error(&path))?;
         }
         let tmp = writer
             .into_inner()
-            .map_err(|e| Error::io(&path)(e.into_error()))?;
-        tmp.as_file().sync_all().map_err(Error::io(&path))?;
-        let file = tmp.persist(&path).map_err(|e| Error::io(&path)(e.error))?;
+            .map_err(|e| Error::write(&path)(e.into_error()))?;
+        tmp.commit()?;
         files::remove_if_present(&dir.join(FILE))?;
+        let file = fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .map_err(Error::io(&path))?;
         let writer = csv::WriterBuilder::new()
-            .has_headers(header.is_none() && kept.is_empty())
+            .flexible(true)
+            .has_headers(false)
             .from_writer(file);
         Ok(SampleWriter { path, writer })
     }
 
-    pub fn write(&mut self, records: &[NodeRecord]) -> Result<(), Error> {
+    /// Appends the records of `tree`, closes it, and syncs the log.
+    pub fn write(&mut self, tree: usize, records: &[NodeRecord]) -> Result<(), Error> {
+        let fail = output::csv_error(&self.path);
         for r in records {
-            self.writer.serialize(r).map_err(Error::csv(&self.path))?;
+            self.writer
+                .serialize(r)
+                .map_err(output::csv_error(&self.path))?;
         }
-        self.writer.flush().map_err(Error::io(&self.path))
+        close(&mut self.writer, tree, records.len()).map_err(fail)?;
+        self.writer.flush().map_err(Error::write(&self.path))?;
+        self.writer
+            .get_ref()
+            .sync_data()
+            .map_err(Error::write(&self.path))
     }
+}
+
+fn close<W: Write>(w: &mut csv::Writer<W>, tree: usize, count: usize) -> csv::Result<()> {
+    w.write_record([CLOSE, &tree.to_string(), &count.to_string()])
+}
+
+/// Gives the sample log of a finished sweep its final name: `nodes-sample.csv`, the log
+/// without its closing lines, written whole; then the log is removed.
+pub fn finish(dir: &Path) -> Result<(), Error> {
+    let log = files::partial(dir, FILE);
+    if !log.is_file() {
+        return Ok(());
+    }
+    let path = dir.join(FILE);
+    let reader = BufReader::new(fs::File::open(&log).map_err(Error::io(&log))?);
+    let mut out = BufWriter::new(output::OutputFile::create(&path)?);
+    let close = format!("{CLOSE},");
+    for line in reader.split(b'\n') {
+        let line = line.map_err(Error::io(&log))?;
+        if !line.starts_with(close.as_bytes()) {
+            out.write_all(&line).map_err(Error::write(&path))?;
+            out.write_all(b"\n").map_err(Error::write(&path))?;
+        }
+    }
+    out.into_inner()
+        .map_err(|e| Error::write(&path)(e.into_error()))?
+        .commit()?;
+    files::remove_if_present(&log)
 }

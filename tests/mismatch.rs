@@ -79,8 +79,11 @@ fn a_sweep_with_mismatches_writes_its_results_and_exits_3() {
         seed: 1,
         files: Vec::new(),
         shard: None,
+        backend: sweep::Device::Gpu,
+        exact_on: sweep::Device::Cpu,
     };
-    let err = sweep::run(&params, &[], &dir, &OneBitOff, true).unwrap_err();
+    let lock = treefix_accuracy::lock::DirLock::acquire(&dir, "sweep").unwrap();
+    let err = sweep::run(&params, &[], &lock, &OneBitOff, true).unwrap_err();
     assert!(matches!(err, Error::GpuMismatch(4)), "{err}");
     assert_eq!(err.exit_code(), 3);
     let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();

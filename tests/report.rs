@@ -536,7 +536,8 @@ fn a_bounds_table_of_another_shape_is_a_one_line_error() {
     )
     .unwrap();
     let o = accuracy(&["report", dir.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(1));
+    // An input error, as every unreadable or malformed file is.
+    assert_eq!(o.status.code(), Some(2));
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(e.trim_end().lines().count(), 1, "{e}");
     assert!(

@@ -2,7 +2,7 @@
 //!
 //! ```sh
 //! nice -n 19 cargo run --release -p generators --example fuzz_readers -- \
-//!     --reader newick --seconds 600 --seed 1 [--crashes DIR]
+//!     --reader newick --seconds 600 --seed 1 [--crashes DIR] [--memory-limit BYTES]
 //! ```
 //!
 //! Readers: newick, nexus, mtx, parents, weights, gzip. The corpus is the copied real files
@@ -13,7 +13,10 @@
 //! not one per vertex, a non-normal weight, a multi-line message) or a read slower than 2 s
 //! is a finding (a slow one confirmed by the best of
 //! three more reads): its input is written to DIR (default target/fuzz-findings). Inputs that
-//! reach an error kind not seen before join the corpus.
+//! reach an error kind not seen before join the corpus. The corpus also holds inputs built to
+//! exhaust memory (a gzip bomb of `(`, parentheses nested 10^5 deep), and every read gets the
+//! memory limit (default 64 MB) the readers must refuse them under; `readers_limits.rs`
+//! measures that they keep to it.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -101,7 +104,12 @@ fn seeds(target: Target, rng: &mut generators::Rng) -> Vec<Vec<u8>> {
             let plain = std::mem::take(&mut out);
             out = plain.iter().map(|p| gzip(p)).collect();
             out.push(file("HB_494_bus.mtx.gz"));
+            // A bomb: 32 MiB of '(' in about 150 kB.
+            out.push(gzip(&vec![b'('; 32 << 20]));
         }
+    }
+    if target == Target::Newick {
+        out.push(vec![b'('; 100_000]);
     }
     out
 }
@@ -143,6 +151,7 @@ fn main() {
     let mut seconds = 60.0;
     let mut seed = 1u64;
     let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fuzz-findings");
+    let mut memory_limit = 64_000_000u64;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut val = || args.next().expect("missing value");
@@ -151,6 +160,7 @@ fn main() {
             "--seconds" => seconds = val().parse().expect("--seconds"),
             "--seed" => seed = val().parse().expect("--seed"),
             "--crashes" => dir = PathBuf::from(val()),
+            "--memory-limit" => memory_limit = val().parse().expect("--memory-limit"),
             _ => panic!("unknown argument {a}"),
         }
     }
@@ -167,7 +177,10 @@ fn main() {
         Target::Parents | Target::Weights => "f.txt",
         Target::Gzip => "f.nwk.gz",
     };
-    let opts = ReadOptions::default();
+    let opts = ReadOptions {
+        memory_limit: Some(memory_limit),
+        ..Default::default()
+    };
     let trees: Vec<TreeFile> = [
         (
             "t.nwk",

@@ -9,13 +9,135 @@
 //! pages given back at once; a sweep of 400 chains of 10^5 vertices took 40 % longer that way.
 //! So a command whose memory estimate reaches [`memory::EAGER_PURGE_FROM`] gives freed pages
 //! back at once, and the others keep them.
+//!
+//! Under an address-space limit (`ulimit -v`), what counts is the address space mapped, not
+//! the pages used: mimalloc reserves its arenas 1 GiB at a time and keeps big blocks there
+//! after they are freed (purged, still mapped), so `run --topology chain --nodes 8000000
+//! --algos parallel --ops rootfix` mapped 3.4 GB for a peak of 1.75 GB resident and aborted
+//! under `ulimit -v 2000000`. With such a limit (`fit_address_space_limit`) arenas are
+//! reserved 32 MiB at a time and blocks from 4 MiB on are mapped on their own and unmapped
+//! when freed: the same run then mapped 1.9 GB (and took 4.5 s instead of 3.3: the page faults
+//! of blocks mapped anew).
+//!
+//! An allocation that fails all the same (the estimate is a model; other processes take
+//! memory too) ends the command with a one-line error and exit code 2, its temporary files
+//! removed, instead of Rust's abort ([`OneLineOnFailure`]).
 
 use libmimalloc_sys::{mi_option_set, mi_option_t};
+use std::alloc::{GlobalAlloc, Layout};
 use treefix_accuracy::Error;
 use treefix_accuracy::memory::{self, Available, Estimate};
 
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: OneLineOnFailure = OneLineOnFailure(mimalloc::MiMalloc);
+
+/// mimalloc, whose failed allocations end the process with a one-line error (exit 2) instead
+/// of `handle_alloc_error`'s abort (whose hook cannot be set on stable Rust).
+pub struct OneLineOnFailure(mimalloc::MiMalloc);
+
+// SAFETY: every call is mimalloc's; a null result ends the process instead of returning.
+unsafe impl GlobalAlloc for OneLineOnFailure {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        checked(unsafe { self.0.alloc(layout) }, layout.size())
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: as above.
+        checked(unsafe { self.0.alloc_zeroed(layout) }, layout.size())
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: as above.
+        checked(unsafe { self.0.realloc(ptr, layout, new_size) }, new_size)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: as above.
+        unsafe { self.0.dealloc(ptr, layout) }
+    }
+}
+
+fn checked(ptr: *mut u8, size: usize) -> *mut u8 {
+    if ptr.is_null() {
+        out_of_memory(size);
+    }
+    ptr
+}
+
+/// Writes `error: out of memory: …` to stderr and ends the process (exit 2), removing the
+/// temporary files being written first. Allocates nothing: only `write` and `_exit`.
+fn out_of_memory(size: usize) -> ! {
+    treefix_accuracy::output::cleanup::remove_registered();
+    let mut buf = [0u8; 256];
+    let mut len = 0;
+    let mut put = |bytes: &[u8]| {
+        let n = bytes.len().min(buf.len() - len);
+        buf[len..len + n].copy_from_slice(&bytes[..n]);
+        len += n;
+    };
+    put(b"error: out of memory: an allocation of ");
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut x = size;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (x % 10) as u8;
+        x /= 10;
+        if x == 0 {
+            break;
+        }
+    }
+    put(&digits[i..]);
+    put(
+        b" bytes failed (beyond the memory estimate the command was checked against, or \
+          memory other processes took meanwhile); the files already written are complete\n",
+    );
+    // SAFETY: write and _exit allocate nothing and are async-signal-safe.
+    unsafe {
+        libc::write(2, buf.as_ptr().cast(), len);
+        libc::_exit(2);
+    }
+}
+
+/// mimalloc's `mi_option_arena_reserve` (KiB reserved per arena) and
+/// `mi_option_arena_max_object_size` (KiB; larger blocks are mapped on their own): their
+/// places in `mi_option_e` of mimalloc 3's `mimalloc.h` (a test checks their defaults).
+const ARENA_RESERVE: mi_option_t = 23;
+const ARENA_MAX_OBJECT_SIZE: mi_option_t = 45;
+
+/// Under an address-space limit (`ulimit -v`), has mimalloc map no more than the process
+/// uses: small arena reservations, big blocks mapped and unmapped on their own. It must run
+/// before the first allocation (which reserves the first arena, 1 GiB by default), so the
+/// loader runs it, from `.init_array`, before Rust's runtime starts; elsewhere nothing
+/// changes.
+#[cfg(target_os = "linux")]
+#[unsafe(link_section = ".init_array")]
+#[used]
+static FIT_ADDRESS_SPACE_LIMIT: extern "C" fn() = fit_address_space_limit;
+
+#[cfg(target_os = "linux")]
+extern "C" fn fit_address_space_limit() {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given.
+    let limited = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0
+        && r.rlim_cur != libc::RLIM_INFINITY;
+    if limited {
+        // SAFETY: sets two of mimalloc's options (no allocation), before any allocation.
+        unsafe {
+            mi_option_set(ARENA_RESERVE, 32 * 1024);
+            mi_option_set(ARENA_MAX_OBJECT_SIZE, 4 * 1024);
+        }
+        // The C libraries' few allocations (glibc's malloc) share one arena: glibc would
+        // reserve 64 MiB of address space for each thread that allocates (3 of them, 201 MB,
+        // in a `run` of 2 rayon threads).
+        #[cfg(target_env = "gnu")]
+        // SAFETY: mallopt before any thread exists.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        }
+    }
+}
 
 /// mimalloc's `mi_option_purge_delay` (milliseconds before freed pages are given back; 0: at
 /// once): its place in `mi_option_e` of mimalloc 3's `mimalloc.h`, for which libmimalloc-sys
@@ -52,6 +174,57 @@ mod tests {
     fn purge_delay() -> i64 {
         // SAFETY: reads one of mimalloc's options.
         unsafe { mi_option_get(PURGE_DELAY) as i64 }
+    }
+
+    /// A failed allocation ends the process with one line and exit code 2, not an abort. The
+    /// test binary has this allocator too: it runs the test below in a process of its own.
+    #[test]
+    fn a_failed_allocation_is_a_one_line_error() {
+        let o = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "cli::allocator::tests::allocate_too_much"])
+            .args(["--ignored", "--test-threads", "1"])
+            .env("TREEFIX_ALLOCATE_TOO_MUCH", "1")
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{:?}: {e}", o.status);
+        let lines: Vec<&str> = e.lines().filter(|l| l.starts_with("error")).collect();
+        assert_eq!(lines.len(), 1, "{e}");
+        assert!(
+            lines[0].starts_with(&format!(
+                "error: out of memory: an allocation of {} bytes failed (",
+                1u64 << 62
+            )),
+            "{e}"
+        );
+    }
+
+    #[test]
+    #[ignore = "run by a_failed_allocation_is_a_one_line_error, in a process of its own"]
+    fn allocate_too_much() {
+        if std::env::var_os("TREEFIX_ALLOCATE_TOO_MUCH").is_some() {
+            let v: Vec<u8> = Vec::with_capacity(1 << 62);
+            std::hint::black_box(&v);
+        }
+    }
+
+    /// The arena options' places are right: they read mimalloc 3's defaults (1 GiB and 2 GiB,
+    /// in KiB) in a test process, which has no address-space limit.
+    #[test]
+    fn arena_options_are_the_options_they_name() {
+        // SAFETY: reads two of mimalloc's options.
+        let (reserve, max_object) = unsafe {
+            (
+                mi_option_get(ARENA_RESERVE),
+                mi_option_get(ARENA_MAX_OBJECT_SIZE),
+            )
+        };
+        if std::env::var_os("MIMALLOC_ARENA_RESERVE").is_none() {
+            assert_eq!(reserve, 1 << 20);
+        }
+        if std::env::var_os("MIMALLOC_ARENA_MAX_OBJECT_SIZE").is_none() {
+            assert_eq!(max_object, 2 << 20);
+        }
     }
 
     /// The option's place is right: it reads mimalloc 3's default delay (or the environment's

@@ -65,9 +65,13 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
             .iter()
             .map(|t| ("a tree file of --tree", t.as_path()))
             .collect();
-        for name in ["bench.csv", "bench.csv.partial", "bench.json", "bench.html"] {
-            output::refuse_overwriting_inputs(("--out", &dir.join(name)), &trees)?;
-        }
+        let names = ["bench.csv", "bench.csv.partial", "bench.json", "bench.html"];
+        let out = output::Destination::Dir {
+            flag: "--out",
+            dir,
+            names: &names,
+        };
+        output::check_destination(&out, &trees)?;
     }
     // Read every file first: a bad one fails before any GPU time is spent.
     inputs::refuse_stdin("bench", &a.trees)?;

@@ -126,9 +126,9 @@ pub struct MeasureArgs {
     /// adapter exists, else CPU). The results are the same bits either way (tested); the GPU
     /// checks that on real hardware. Default cpu: the evaluation (exact reference, bounds) runs
     /// on the CPU either way, and the default sweep measured faster there (H100 machine: 0.22
-    /// s against 0.52 s on its GPU).
-    #[arg(long, default_value = "cpu")]
-    pub backend: BackendChoice,
+    /// s against 0.52 s on its GPU). [default: cpu; a resumed sweep: the one it ran on]
+    #[arg(long)]
+    pub backend: Option<BackendChoice>,
     /// Where the exact reference is computed: cpu (the exact treefix: one walk of the tree's
     /// order in fixed point, on every core) or gpu (vectorial-exact's fixed-point scan on the GPU backend, its
     /// sums read back unrounded, Σ|terms| by a second scan of |w|). The same exact values
@@ -141,7 +141,7 @@ pub struct MeasureArgs {
 impl MeasureArgs {
     /// Where the exact reference comes from, when not from the CPU (a line for stderr).
     pub fn reference_line(&self) -> Option<&'static str> {
-        (self.exact_on == "gpu").then_some(
+        self.exact_on_gpu().then_some(
             "exact reference: on the GPU (vectorial-exact's scan read back unrounded; \
              the CPU's for weights holding a -0)",
         )
@@ -149,18 +149,28 @@ impl MeasureArgs {
 
     /// The backend of `--backend`, computing the exact reference if `--exact-on gpu`.
     pub fn backend(&self) -> Result<Box<dyn treefix_accuracy::experiment::Backend>, Error> {
-        let on_gpu = self.exact_on == "gpu";
+        let on_gpu = self.exact_on_gpu();
         if on_gpu && self.reference != ReferenceKind::Exact {
             return Err(Error::Usage(
                 "--exact-on gpu computes the exact reference: it needs --reference exact".into(),
             ));
         }
-        if on_gpu && self.backend == BackendChoice::Cpu {
+        if on_gpu && self.choice() == BackendChoice::Cpu {
             return Err(Error::Usage(
                 "--exact-on gpu needs a GPU backend (--backend gpu or auto)".into(),
             ));
         }
-        treefix_accuracy::gpu::select_backend(self.backend, on_gpu)
+        treefix_accuracy::gpu::select_backend(self.choice(), on_gpu)
+    }
+
+    /// `--backend` (cpu when not given).
+    pub fn choice(&self) -> BackendChoice {
+        self.backend.unwrap_or(BackendChoice::Cpu)
+    }
+
+    /// Whether `--exact-on gpu` was given.
+    pub fn exact_on_gpu(&self) -> bool {
+        self.exact_on == "gpu"
     }
 
     /// How a tree is evaluated with these options, for the memory estimate.
@@ -173,7 +183,7 @@ impl MeasureArgs {
             algos,
             ops: ops.len(),
             reference: self.reference,
-            gpu: self.backend != BackendChoice::Cpu,
+            gpu: self.choice() != BackendChoice::Cpu,
         }
     }
 }

@@ -1,7 +1,8 @@
 //! `accuracy report`: re-renders a sweep directory's report without recomputing.
 
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use treefix_accuracy::lock::DirLock;
 use treefix_accuracy::{Error, output};
 
 #[derive(Args)]
@@ -25,31 +26,40 @@ pub struct ReportArgs {
 }
 
 pub fn run(a: ReportArgs) -> Result<(), Error> {
+    // The sweep's files must not change while they are read (a resume in the directory), and
+    // two reports must not write one page at once.
+    let _lock = DirLock::acquire_existing(&a.dir, "report")?;
     treefix_accuracy::sweep::check_finished(&a.dir)?;
-    if let Some(out) = &a.out {
-        // The files the report is rendered from.
-        let sources: Vec<PathBuf> = ["results.csv", "summary.json", "sweep.json"]
-            .iter()
-            .chain(&[
-                analysis::records::nodes_sample::FILE,
-                analysis::report::BOUNDS_TABLE_FILE,
-            ])
-            .map(|f| a.dir.join(f))
-            .chain(a.bounds_table.clone())
-            .chain(a.bench.clone())
-            .collect();
-        let inputs: Vec<(&str, &std::path::Path)> = sources
-            .iter()
-            .map(|p| ("a file the report is rendered from", p.as_path()))
-            .collect();
-        output::refuse_overwriting_inputs(("--out", out), &inputs)?;
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| a.dir.join(analysis::report::REPORT_FILE));
+    // The files the report is rendered from.
+    let sources: Vec<PathBuf> = ["results.csv", "summary.json", "sweep.json"]
+        .iter()
+        .chain(&[
+            analysis::records::nodes_sample::FILE,
+            analysis::report::BOUNDS_TABLE_FILE,
+        ])
+        .map(|f| a.dir.join(f))
+        .chain(a.bounds_table.clone())
+        .chain(a.bench.clone())
+        .collect();
+    let inputs: Vec<(&str, &Path)> = sources
+        .iter()
+        .map(|p| ("a file the report is rendered from", p.as_path()))
+        .collect();
+    output::refuse_overwriting_inputs(("--out", &out), &inputs)?;
+    if a.dir.is_dir() {
+        // What a killed sweep, merge or report left there (this process holds the lock).
+        treefix_accuracy::sweep::files::remove_stale_temporaries(&a.dir)?;
     }
     let inputs = analysis::report::Inputs {
         bounds_table: a.bounds_table.as_deref(),
         bench: a.bench.as_deref(),
         max_lost_bits: a.max_lost_bits,
     };
-    let written = analysis::report::write_report(&a.dir, inputs, a.out.as_deref())?;
+    let written = treefix_accuracy::sweep::files::render_report(&a.dir, inputs, &out)?;
     println!("{}", describe(&written));
     print_answers(&written);
     Ok(())

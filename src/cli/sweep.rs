@@ -5,9 +5,12 @@ use super::{InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs};
 use analysis::Algorithm;
 use clap::Args;
 use generators::Topology;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use treefix_accuracy::cond::{CondSpec, parse_cond};
+use treefix_accuracy::gpu::BackendChoice;
 use treefix_accuracy::inputs::{self, WeightChoice};
+use treefix_accuracy::lock::DirLock;
+use treefix_accuracy::sweep::Device;
 use treefix_accuracy::{Error, memory, sweep};
 
 #[derive(Args)]
@@ -57,11 +60,11 @@ pub struct SweepArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Continue the interrupted sweep in DIR with the parameters it was started with (read from
-    /// DIR/sweep.json; give no others): the finished rows are kept, the rest computed, and
-    /// results.csv ends with the same bytes as an uninterrupted run.
+    /// DIR/sweep.json, its backend included; give no others): the finished rows are kept, the
+    /// rest computed, and results.csv ends with the same bytes as an uninterrupted run.
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "cond", "points", "trees", "nodes", "topology", "algos", "weights", "seed",
-        "child_order", "ops", "reference", "out", "tree", "weights_file", "format",
+        "child_order", "ops", "reference", "exact_on", "out", "tree", "weights_file", "format",
         "tree_index", "root", "forest",
     ])]
     resume: Option<PathBuf>,
@@ -82,9 +85,28 @@ pub struct SweepArgs {
 
 pub fn run(a: SweepArgs) -> Result<(), Error> {
     let (quiet, max_lost_bits) = (a.quiet, a.max_lost_bits);
-    let backend = a.measure.backend()?;
-    let reference_line = a.measure.reference_line();
-    let (params, files, dir) = prepare(a)?;
+    let measure = a.measure.clone();
+    let resuming = a.resume.is_some();
+    // A resumed directory is locked before its sweep.json is read: one in use says so.
+    let early = match &a.resume {
+        Some(dir) => DirLock::acquire_existing(dir, "sweep")?,
+        None => None,
+    };
+    let (mut params, files, dir) = prepare(a)?;
+    if resuming {
+        // Where the tree files are found now (a new sweep checked them before reading).
+        let inputs: Vec<(&str, &Path)> = files.iter().flat_map(|f| f.inputs()).collect();
+        sweep::files::check_inputs("--resume", &dir, &inputs)?;
+    }
+    let measure = match resuming {
+        true => recorded_measure(&params, &measure, &dir)?,
+        false => measure,
+    };
+    let backend = measure.backend()?;
+    if !resuming {
+        params.backend = device(!backend.is_cpu());
+        params.exact_on = device(measure.exact_on_gpu());
+    }
     // The files' own numbers become weights here: check them before anything is written.
     if params.weights == WeightChoice::File {
         for f in &files {
@@ -93,7 +115,7 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
     }
     if !quiet {
         eprintln!("backend: {}", backend.describe());
-        if let Some(line) = reference_line {
+        if let Some(line) = measure.reference_line() {
             eprintln!("{line}");
         }
     }
@@ -103,7 +125,13 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
         eprintln!("{}", plan.describe());
     }
     allocator::preflight("sweep", &plan.memory)?;
-    let outcome = sweep::run(&params, &files, &dir, &*backend, quiet);
+    // The directory is this process's until it ends: a second sweep, merge or report there
+    // is refused instead of mixing its files with this one's.
+    let lock = match early {
+        Some(lock) => lock,
+        None => DirLock::acquire(&dir, "sweep")?,
+    };
+    let outcome = sweep::run(&params, &files, &lock, &*backend, quiet);
     // A report shows bound violations too: it is written whenever the results are complete,
     // before anything is printed (a closed stdout ends the process at the first line).
     let written = match outcome {
@@ -123,6 +151,41 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
         super::report::print_answers(&written);
     }
     outcome.map(|_| ())
+}
+
+fn device(gpu: bool) -> Device {
+    if gpu { Device::Gpu } else { Device::Cpu }
+}
+
+/// How a resumed sweep measures: as `sweep.json` recorded it, on the backend it ran on (its
+/// GPU, never the CPU twins in its place: a machine without the adapter is an error, not a
+/// silent switch). `--backend` may only repeat it (or be `auto`): rows of two backends in one
+/// results.csv would be two sweeps.
+fn recorded_measure(
+    params: &sweep::SweepParams,
+    given: &MeasureArgs,
+    dir: &Path,
+) -> Result<MeasureArgs, Error> {
+    let recorded = match params.backend {
+        Device::Cpu => BackendChoice::Cpu,
+        Device::Gpu => BackendChoice::Gpu,
+    };
+    if let Some(other) = given
+        .backend
+        .filter(|&b| b != BackendChoice::Auto && b != recorded)
+    {
+        return Err(Error::Usage(format!(
+            "{}: the sweep runs on the {} backend (its sweep.json); --backend {other} would mix \
+             two backends in one results.csv: resume without --backend, or start another sweep",
+            dir.display(),
+            params.backend.name(),
+        )));
+    }
+    Ok(MeasureArgs {
+        backend: Some(recorded),
+        exact_on: params.exact_on.name().to_string(),
+        reference: params.reference,
+    })
 }
 
 /// The sweep's parameters, its tree files (read) and its directory: from the arguments, or
@@ -147,6 +210,16 @@ fn prepare(a: SweepArgs) -> Result<(sweep::SweepParams, Vec<inputs::LoadedTree>,
         ));
     }
     inputs::refuse_stdin("sweep", &a.tree)?;
+    let dir = a.out.unwrap_or_else(sweep::default_dir);
+    let mut inputs: Vec<(&str, &Path)> = a
+        .tree
+        .iter()
+        .map(|t| ("a tree file of --tree", t.as_path()))
+        .collect();
+    if let Some(w) = &a.file_weights.weights_file {
+        inputs.push(("the weights file of --weights-file", w.as_path()));
+    }
+    sweep::files::check_inputs("--out", &dir, &inputs)?;
     let opts = a.read.options();
     let files = a
         .tree
@@ -175,6 +248,9 @@ fn prepare(a: SweepArgs) -> Result<(sweep::SweepParams, Vec<inputs::LoadedTree>,
         seed: a.instance.seed,
         files: files.iter().map(|f| f.input.clone().into()).collect(),
         shard: a.shard,
+        // Set once the backend is chosen.
+        backend: Device::Cpu,
+        exact_on: Device::Cpu,
     };
-    Ok((params, files, a.out.unwrap_or_else(sweep::default_dir)))
+    Ok((params, files, dir))
 }

@@ -6,11 +6,12 @@
 //! final names (sample first, results last) only once every tree is written. So a directory
 //! holding `results.csv` and no `results.csv.partial` is a finished sweep. Everything else
 //! (`sweep.json`, `summary.json`, `report.html`, a merge's files) is written whole under a
-//! temporary name in the same directory and renamed.
+//! temporary name in the same directory and renamed ([`crate::output::OutputFile`]). One
+//! process at a time works in a sweep directory ([`crate::lock`]).
 
-use crate::Error;
+use crate::{Error, output};
+use analysis::report::{Inputs, REPORT_FILE, Written};
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub use analysis::records::nodes_sample::FILE as SAMPLE;
@@ -42,14 +43,14 @@ pub fn remove_if_present(path: &Path) -> Result<(), Error> {
     }
 }
 
-/// Gives the logs their final names: the sweep in `dir` is finished.
+/// Gives the logs their final names, the sample's first (written whole without the lines
+/// that close its trees), the results' last: the sweep in `dir` is finished.
 pub fn finish(dir: &Path) -> Result<(), Error> {
-    for name in [SAMPLE, RESULTS] {
-        let from = partial(dir, name);
-        if from.is_file() {
-            let to = dir.join(name);
-            fs::rename(&from, &to).map_err(Error::io(&to))?;
-        }
+    crate::nodes_sample::finish(dir)?;
+    let from = partial(dir, RESULTS);
+    if from.is_file() {
+        let to = dir.join(RESULTS);
+        fs::rename(&from, &to).map_err(Error::write(&to))?;
     }
     sync_dir(dir)
 }
@@ -69,63 +70,39 @@ pub fn check_finished(dir: &Path) -> Result<(), Error> {
     Ok(())
 }
 
-/// Writes `bytes` to `path` whole or not at all: into a temporary file beside it, synced, then
-/// renamed over `path`. An error creating the file is an output error (exit 2).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let mut tmp = temporary_beside(path)?;
-    tmp.write_all(bytes).map_err(Error::io(path))?;
-    tmp.as_file().sync_all().map_err(Error::io(path))?;
-    tmp.persist(path).map_err(|e| Error::io(path)(e.error))?;
-    Ok(())
+/// Every file a sweep or a merge writes, replaces or removes in its directory: the one output
+/// rule keeps inputs out of them, and the cleanup removes their temporaries.
+pub fn names() -> Vec<String> {
+    let mut names: Vec<String> = [PARAMS, SUMMARY, RESULTS, SAMPLE, REPORT_FILE]
+        .map(String::from)
+        .into();
+    names.push(format!("{RESULTS}{PARTIAL}"));
+    names.push(format!("{SAMPLE}{PARTIAL}"));
+    names
 }
 
-/// A temporary file beside `path`, to be renamed to it with [`tempfile::NamedTempFile::persist`]
-/// once complete (removed if dropped before).
-pub fn temporary_beside(path: &Path) -> Result<tempfile::NamedTempFile, Error> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    // The permissions of a file created the ordinary way (0666 less the umask), not the
-    // owner-only ones of a temporary file: it becomes a result others may read.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    builder
-        .tempfile_in(parent(path))
-        .map_err(Error::output(path))
+/// Refuses a sweep or merge directory `dir` (named by `flag`) that would overwrite or remove
+/// one of `inputs` ([`crate::output::check_destination`]).
+pub fn check_inputs(flag: &str, dir: &Path, inputs: &[(&str, &Path)]) -> Result<(), Error> {
+    let names = names();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    output::check_destination(
+        &output::Destination::Dir {
+            flag,
+            dir,
+            names: &names,
+        },
+        inputs,
+    )
 }
 
 /// Removes the temporary files a killed run left in `dir` (a kill -9 gives a process no
-/// chance to remove its own): those [`temporary_beside`] names after this directory's files.
+/// chance to remove its own), those of the directory's own files only. The caller holds the
+/// directory's lock.
 pub fn remove_stale_temporaries(dir: &Path) -> Result<(), Error> {
-    let ours = [
-        PARAMS,
-        SUMMARY,
-        RESULTS,
-        SAMPLE,
-        analysis::report::REPORT_FILE,
-    ];
-    for entry in fs::read_dir(dir).map_err(Error::io(dir))? {
-        let entry = entry.map_err(Error::io(dir))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let stale = name.ends_with(".tmp")
-            && ours.iter().any(|f| {
-                name.strip_prefix('.')
-                    .and_then(|n| n.strip_prefix(f))
-                    .is_some_and(|rest| rest.starts_with('.'))
-            });
-        if stale {
-            remove_if_present(&entry.path())?;
-        }
-    }
-    Ok(())
-}
-
-fn parent(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    }
+    let names = names();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    output::cleanup::remove_stale_temporaries(dir, &names)
 }
 
 /// Makes the renames in `dir` durable (a crash after `finish` cannot bring back `.partial`).
@@ -135,22 +112,29 @@ fn sync_dir(dir: &Path) -> Result<(), Error> {
         .map_err(Error::io(dir))
 }
 
-/// Renders `dir`'s report into `DIR/report.html`, through a temporary file beside it. A
+/// Renders `dir`'s report into `DIR/report.html` (whole or not at all, as every output). A
 /// threshold of lost bits for the answer (`sweep --max-lost-bits`) is first recorded in
 /// summary.json, so that `accuracy report DIR` renders the same page.
-pub fn write_report(
-    dir: &Path,
-    max_lost_bits: Option<f64>,
-) -> Result<analysis::report::Written, Error> {
+pub fn write_report(dir: &Path, max_lost_bits: Option<f64>) -> Result<Written, Error> {
     if let Some(bits) = max_lost_bits {
         record_threshold(dir, bits)?;
     }
-    let path = dir.join(analysis::report::REPORT_FILE);
-    let tmp = temporary_beside(&path)?;
-    let mut written = analysis::report::write_report(dir, Default::default(), Some(tmp.path()))?;
-    tmp.persist(&path).map_err(|e| Error::io(&path)(e.error))?;
-    written.path = path;
-    Ok(written)
+    render_report(dir, Default::default(), &dir.join(REPORT_FILE))
+}
+
+/// Renders the report of the sweep in `dir` with `inputs` into `out`; the answer's sentences
+/// come back for the terminal.
+pub fn render_report(dir: &Path, inputs: Inputs<'_>, out: &Path) -> Result<Written, Error> {
+    let t0 = std::time::Instant::now();
+    let (html, answers) = analysis::report::render_dir_answering(dir, inputs)?;
+    let render_s = t0.elapsed().as_secs_f64();
+    output::write_file(out, html.as_bytes())?;
+    Ok(Written {
+        path: out.to_path_buf(),
+        bytes: html.len(),
+        render_s,
+        answers,
+    })
 }
 
 /// Adds `"answer": {"max_lost_bits": B}` to summary.json, as its last field: the sweep has
@@ -171,5 +155,5 @@ fn record_threshold(dir: &Path, bits: f64) -> Result<(), Error> {
         }
     };
     serde_json::from_str::<serde_json::Value>(&recorded).map_err(Error::json(&path))?;
-    write_atomic(&path, recorded.as_bytes())
+    output::write_file(&path, recorded.as_bytes())
 }

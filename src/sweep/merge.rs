@@ -6,7 +6,8 @@ use super::files;
 use super::params::SweepParams;
 use super::shard::{Shard, list_trees};
 use super::summary::{Timings, Worst, violations_in_rows, worst};
-use crate::Error;
+use crate::lock::DirLock;
+use crate::{Error, output};
 use analysis::records::results::ResultRow;
 use serde::Serialize;
 use serde_json::Value;
@@ -19,6 +20,8 @@ pub struct Merged {
     pub params: SweepParams,
     pub rows: Vec<ResultRow>,
     pub shards: usize,
+    /// OUT, locked until the caller has written the report and drops this.
+    pub lock: DirLock,
 }
 
 /// One shard directory, read.
@@ -39,9 +42,18 @@ struct Log {
 
 /// Joins the finished shards in `dirs` into `out`: results.csv, nodes-sample.csv,
 /// summary.json (then the caller renders report.html). A missing, duplicated or foreign shard
-/// is a one-line error naming the directory and the trees.
+/// is a one-line error naming the directory and the trees. The shards are locked while they
+/// are read, and `out` from before its files are checked until the caller drops the result.
 pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, Error> {
     check_out(out, dirs)?;
+    let mut locked: Vec<&Path> = Vec::new();
+    let mut shard_locks = Vec::new();
+    for d in dirs {
+        if !locked.iter().any(|l| output::same_file(l, d)) {
+            shard_locks.push(DirLock::acquire_existing(d, "merge (reading it)")?);
+            locked.push(d);
+        }
+    }
     let mut parts = dirs
         .iter()
         .map(|d| read_part(d))
@@ -59,7 +71,19 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, Error> {
         .map(|(_, r)| r.deserialize(results.header.as_ref()))
         .collect::<Result<Vec<ResultRow>, _>>()
         .map_err(Error::csv(&parts[0].dir.join(files::RESULTS)))?;
-    std::fs::create_dir_all(out).map_err(Error::output(out))?;
+    let lock = DirLock::acquire(out, "merge")?;
+    check_not_a_sweep(out)?;
+    let read: Vec<PathBuf> = parts
+        .iter()
+        .flat_map(|p| {
+            [files::PARAMS, files::RESULTS, files::SAMPLE, files::SUMMARY].map(|f| p.dir.join(f))
+        })
+        .collect();
+    let inputs: Vec<(&str, &Path)> = read
+        .iter()
+        .map(|p| ("a file of a shard", p.as_path()))
+        .collect();
+    files::check_inputs("OUT", out, &inputs)?;
     files::remove_stale_temporaries(out)?;
     write_log(
         &out.join(files::SAMPLE),
@@ -69,11 +93,13 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, Error> {
     let summary = MergeSummary::new(&params, &parts, &rows);
     let path = out.join(files::SUMMARY);
     let json = serde_json::to_string_pretty(&summary).map_err(Error::json(&path))?;
-    files::write_atomic(&path, (json + "\n").as_bytes())?;
+    output::write_file(&path, (json + "\n").as_bytes())?;
+    drop(shard_locks);
     Ok(Merged {
         params,
         rows,
         shards: parts.len(),
+        lock,
     })
 }
 
@@ -104,25 +130,25 @@ pub fn verdicts(merged: &Merged) -> Result<(), Error> {
     crate::verdict::fail_on_violations(&violations, merged.params.reference)
 }
 
-/// OUT must not be one of the inputs, nor another sweep's directory, whose files it would
-/// replace.
+/// OUT must not be one of the inputs.
 fn check_out(out: &Path, dirs: &[PathBuf]) -> Result<(), Error> {
     if dirs.is_empty() {
         return Err(Error::Usage(
             "merge needs the shard directories to join: accuracy merge OUT DIR…".into(),
         ));
     }
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if let Some(d) = dirs.iter().find(|d| same(out, d)) {
+    if let Some(d) = dirs.iter().find(|d| output::same_file(out, d)) {
         return Err(Error::Usage(format!(
             "{}: the output directory is also an input ({}); merge into another directory",
             out.display(),
             d.display()
         )));
     }
+    Ok(())
+}
+
+/// OUT must not hold another sweep, whose files a merge would replace.
+fn check_not_a_sweep(out: &Path) -> Result<(), Error> {
     if out.join(files::PARAMS).exists() {
         return Err(Error::Usage(format!(
             "{}: holds a sweep (sweep.json) whose files a merge would replace; merge into \
@@ -297,17 +323,13 @@ fn join_logs<'a>(logs: impl Iterator<Item = &'a Log>) -> Log {
 
 /// Writes a log whole (temporary file, then rename), as the csv writer of a sweep writes it.
 fn write_log(path: &Path, log: &Log) -> Result<(), Error> {
-    let tmp = files::temporary_beside(path)?;
-    let mut w = csv::Writer::from_writer(tmp);
+    let mut w = csv::Writer::from_writer(output::OutputFile::create(path)?);
     for rec in log.header.iter().chain(log.records.iter().map(|(_, r)| r)) {
-        w.write_byte_record(rec).map_err(Error::csv(path))?;
+        w.write_byte_record(rec).map_err(output::csv_error(path))?;
     }
-    let tmp = w
-        .into_inner()
-        .map_err(|e| Error::io(path)(e.into_error()))?;
-    tmp.as_file().sync_all().map_err(Error::io(path))?;
-    tmp.persist(path).map_err(|e| Error::io(path)(e.error))?;
-    Ok(())
+    w.into_inner()
+        .map_err(|e| Error::write(path)(e.into_error()))?
+        .commit()
 }
 
 /// `summary.json` of a merge: the whole sweep's, with the timings summed over the shards and

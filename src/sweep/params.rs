@@ -33,6 +33,32 @@ pub struct SweepParams {
     /// The part of the sweep this directory holds (`--shard K/N`); absent: all of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// Where the algorithms with a GPU kernel run (`--backend`, `auto` as it resolved): it
+    /// names the rows' `backend` and decides whether each tree is checked against its CPU
+    /// twin, so a resumed sweep keeps it. Absent in sweeps recorded before it was kept: cpu.
+    #[serde(default)]
+    pub backend: Device,
+    /// Where the exact reference is computed (`--exact-on`).
+    #[serde(default)]
+    pub exact_on: Device,
+}
+
+/// A CPU or a GPU, as `sweep.json` records `backend` and `exact_on`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Device {
+    #[default]
+    Cpu,
+    Gpu,
+}
+
+impl Device {
+    pub fn name(self) -> &'static str {
+        match self {
+            Device::Cpu => "cpu",
+            Device::Gpu => "gpu",
+        }
+    }
 }
 
 /// Where a job's tree comes from.

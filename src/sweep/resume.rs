@@ -1,40 +1,51 @@
-//! Resuming a sweep: `sweep.json` written or checked, and the rows of the trees that reached
-//! the results log before an interruption kept.
+//! Resuming a sweep: `sweep.json` written or checked, and the trees whose rows reached both
+//! logs (results and node sample) before an interruption kept.
 
 use super::files;
 use super::params::SweepParams;
 use super::shard::Shard;
 use crate::Error;
+use crate::nodes_sample::{SampleLog, SampleWriter};
+use crate::output::{OutputFile, csv_error};
 use analysis::records::results::ResultRow;
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::Path;
 
-/// The rows of the trees whose every row reached `results.csv` before an interruption. A kill
-/// can cut the last line anywhere, even inside its last number, where it would still parse:
-/// everything after the last newline is dropped before reading.
+/// The rows of the trees whose every row reached the results log before an interruption. A
+/// kill or a power loss can cut the last line anywhere, even inside its last number, where it
+/// would still parse: everything after the last newline is dropped before reading, and so is
+/// everything from the first line that does not parse (the zeros a crash can leave).
 fn complete_rows(params: &SweepParams, results_path: &Path) -> Result<Vec<ResultRow>, Error> {
     let mut bytes = fs::read(results_path).map_err(Error::io(results_path))?;
     let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     bytes.truncate(end);
-    let mut rows: Vec<ResultRow> = Vec::new();
-    for row in csv::Reader::from_reader(bytes.as_slice()).deserialize() {
-        rows.push(row.map_err(Error::csv(results_path))?);
-    }
-    let mut per_tree = std::collections::HashMap::<usize, usize>::new();
+    let rows: Vec<ResultRow> = csv::Reader::from_reader(bytes.as_slice())
+        .deserialize()
+        .map_while(Result::ok)
+        .collect();
+    let mut per_tree = HashMap::<usize, usize>::new();
     rows.iter()
         .for_each(|r| *per_tree.entry(r.tree).or_default() += 1);
-    rows.retain(|r| per_tree[&r.tree] == params.rows_per_tree());
-    Ok(rows)
+    Ok(rows
+        .into_iter()
+        .filter(|r| per_tree[&r.tree] == params.rows_per_tree())
+        .collect())
 }
 
-/// Writes or checks `sweep.json`; returns the parameters as recorded there and the rows of
-/// complete trees already in the results log, which is left as `results.csv.partial` without
-/// a partly written last tree.
-pub(super) fn resume(
-    params: &SweepParams,
-    dir: &Path,
-) -> Result<(SweepParams, Vec<ResultRow>), Error> {
+/// A sweep directory ready to run: its parameters as recorded, the rows of the trees already
+/// done, and its sample log open for the rest.
+pub(super) struct Resumed {
+    pub params: SweepParams,
+    pub rows: Vec<ResultRow>,
+    pub sample: SampleWriter,
+}
+
+/// Writes or checks `sweep.json`; keeps the trees whose rows are complete in both logs (the
+/// results log and the node sample, each synced as a tree finishes, either of which a power
+/// loss can cut short), rewriting each log without the others; a fresh sweep starts both.
+pub(super) fn resume(params: &SweepParams, dir: &Path) -> Result<Resumed, Error> {
     let params_path = dir.join(files::PARAMS);
     let log = files::existing_log(dir, files::RESULTS);
     if let (true, Some(log)) = (params_path.exists(), log) {
@@ -48,31 +59,41 @@ pub(super) fn resume(
                 field,
             });
         }
-        let rows = complete_rows(params, &log)?;
-        // Rewritten without a partly written last tree, atomically: a kill during the rewrite
-        // leaves the old file, never a shorter one.
+        let sample = SampleLog::read(dir)?;
+        let mut rows = complete_rows(params, &log)?;
+        rows.retain(|r| sample.holds(r.tree));
+        // Rewritten without the trees left out, atomically: a kill during the rewrite leaves
+        // the old file, never a shorter one.
         let partial = files::partial(dir, files::RESULTS);
-        let tmp = files::temporary_beside(&partial)?;
-        let mut writer = csv::Writer::from_writer(tmp);
+        let mut writer = csv::Writer::from_writer(OutputFile::create(&partial)?);
         for r in &rows {
-            writer.serialize(r).map_err(Error::csv(&partial))?;
+            writer.serialize(r).map_err(csv_error(&partial))?;
         }
-        let tmp = writer
+        writer
             .into_inner()
-            .map_err(|e| Error::io(&partial)(e.into_error()))?;
-        tmp.as_file().sync_all().map_err(Error::io(&partial))?;
-        tmp.persist(&partial)
-            .map_err(|e| Error::io(&partial)(e.error))?;
+            .map_err(|e| Error::write(&partial)(e.into_error()))?
+            .commit()?;
         // A finished sweep run again becomes unfinished until it finishes again.
         files::remove_if_present(&dir.join(files::RESULTS))?;
-        return Ok((old, rows));
+        let kept: HashSet<usize> = rows.iter().map(|r| r.tree).collect();
+        let sample = SampleWriter::open(dir, sample, &kept)?;
+        return Ok(Resumed {
+            params: old,
+            rows,
+            sample,
+        });
     }
     let params = params.located(dir)?;
     let json = serde_json::to_string_pretty(&params).map_err(Error::json(&params_path))?;
-    files::write_atomic(&params_path, (json + "\n").as_bytes())?;
+    crate::output::write_file(&params_path, (json + "\n").as_bytes())?;
     files::remove_if_present(&files::partial(dir, files::RESULTS))?;
     files::remove_if_present(&dir.join(files::RESULTS))?;
-    Ok((params, Vec::new()))
+    let sample = SampleWriter::open(dir, SampleLog::empty(), &HashSet::new())?;
+    Ok(Resumed {
+        params,
+        rows: Vec::new(),
+        sample,
+    })
 }
 
 /// A one-line error when the sweep in `dir` holds another part than the one asked for.

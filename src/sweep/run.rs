@@ -4,19 +4,21 @@
 use super::files;
 use super::params::{Job, SweepParams};
 use super::progress::Progress;
-use super::resume::resume;
+use super::resume::{Resumed, resume};
 use super::summary::{Summary, Timings, violations_in_rows, worst};
 use super::tree::{TreeDone, evaluate_tree};
 use crate::Error;
 use crate::experiment::Backend;
 use crate::inputs::LoadedTree;
+use crate::lock::DirLock;
 use crate::nodes_sample::SampleWriter;
+use crate::output::csv_error;
 use crate::verdict::Violations;
 use analysis::records::results::ResultRow;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::Instant;
@@ -47,19 +49,23 @@ impl Evaluation<'_> {
     }
 }
 
-/// Runs (or resumes) a sweep into `dir`; returns the rows of all trees.
+/// Runs (or resumes) a sweep into the directory `lock` holds; returns the rows of all trees.
 pub fn run(
     params: &SweepParams,
     files: &[LoadedTree],
-    dir: &Path,
+    lock: &DirLock,
     backend: &dyn Backend,
     quiet: bool,
 ) -> Result<Vec<ResultRow>, Error> {
     let start = Instant::now();
+    let dir = lock.dir();
     let environment = crate::environment::Environment::capture();
-    fs::create_dir_all(dir).map_err(Error::output(dir))?;
     files::remove_stale_temporaries(dir)?;
-    let (recorded, rows) = resume(params, dir)?;
+    let Resumed {
+        params: recorded,
+        rows,
+        sample,
+    } = resume(params, dir)?;
     let resumed_trees = rows.len() / params.rows_per_tree().max(1);
     let done: HashSet<usize> = rows.iter().map(|r| r.tree).collect();
     let todo: Vec<Job> = params
@@ -68,7 +74,6 @@ pub fn run(
         .filter(|j| !done.contains(&j.index))
         .collect();
     let total_trees = done.len() + todo.len();
-    let sample = SampleWriter::open(dir, &done)?;
     if resumed_trees > 0 && !quiet {
         eprintln!(
             "resuming {}: {resumed_trees} of {total_trees} trees already done",
@@ -108,7 +113,7 @@ pub fn run(
     };
     let summary_path = dir.join(files::SUMMARY);
     let json = serde_json::to_string_pretty(&summary).map_err(Error::json(&summary_path))?;
-    files::write_atomic(&summary_path, (json + "\n").as_bytes())?;
+    crate::output::write_file(&summary_path, (json + "\n").as_bytes())?;
     crate::verdict::fail_on_mismatches(&log.mismatches)?;
     crate::verdict::fail_on_violations(&log.violations, params.reference)?;
     Ok(log.rows)
@@ -132,7 +137,8 @@ fn evaluate_in_order(e: &Evaluation<'_>, todo: &[Job], log: &mut Log) -> Result<
                 if first_error.is_some() {
                     continue;
                 }
-                if let Err(err) = done.and_then(|d| log.append(d)) {
+                let tree = todo[next - 1].index;
+                if let Err(err) = done.and_then(|d| log.append(tree, d)) {
                     e.stop.store(true, Ordering::Relaxed);
                     first_error = Some(err);
                 }
@@ -181,7 +187,7 @@ impl Log {
             .create(true)
             .append(true)
             .open(&results_path)
-            .map_err(Error::io(&results_path))?;
+            .map_err(Error::output(&results_path))?;
         let writer = csv::WriterBuilder::new()
             .has_headers(rows.is_empty())
             .from_writer(file);
@@ -198,15 +204,19 @@ impl Log {
         })
     }
 
-    /// Writes one finished tree (the next in job order) to disk, then counts it.
-    fn append(&mut self, d: TreeDone) -> Result<(), Error> {
+    /// Writes one finished tree (the next in job order) to disk, then counts it: its sample,
+    /// synced, then its rows, synced, so the results log never holds a tree the sample lacks.
+    fn append(&mut self, tree: usize, d: TreeDone) -> Result<(), Error> {
         let path = &self.results_path;
-        self.sample.write(&d.sample)?;
+        self.sample.write(tree, &d.sample)?;
         for row in &d.rows {
-            self.writer.serialize(row).map_err(Error::csv(path))?;
+            self.writer.serialize(row).map_err(csv_error(path))?;
         }
-        self.writer.flush().map_err(Error::io(path))?;
-        self.writer.get_ref().sync_data().map_err(Error::io(path))?;
+        self.writer.flush().map_err(Error::write(path))?;
+        self.writer
+            .get_ref()
+            .sync_data()
+            .map_err(Error::write(path))?;
         self.violations.extend(d.violations);
         self.mismatches.0 += d.mismatches.0;
         self.mismatches.1.extend(d.mismatches.1);

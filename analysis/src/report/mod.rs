@@ -111,15 +111,25 @@ pub fn write_report(
         .unwrap_or_else(|| dir.join(REPORT_FILE));
     let mut answers = Vec::new();
     let mut written = write_page(path, || {
-        let data = ReportData::load(dir, inputs)?;
-        answers = answer::answers(&data)
-            .into_iter()
-            .map(|a| a.sentence)
-            .collect();
-        html::render(&data)
+        let (html, a) = render_dir_answering(dir, inputs)?;
+        answers = a;
+        Ok(html)
     })?;
     written.answers = answers;
     Ok(written)
+}
+
+/// [`render_dir`], with the answer's sentences (one per op) for a terminal.
+pub fn render_dir_answering(
+    dir: &Path,
+    inputs: Inputs<'_>,
+) -> Result<(String, Vec<String>), ReportError> {
+    let data = ReportData::load(dir, inputs)?;
+    let answers = answer::answers(&data)
+        .into_iter()
+        .map(|a| a.sentence)
+        .collect();
+    Ok((html::render(&data)?, answers))
 }
 
 /// Writes `bytes` under a temporary name beside `path`, synced, then renamed over it: a page

@@ -292,6 +292,31 @@ pub enum Reason {
         needed: u64,
         available: u64,
     },
+    #[error(
+        "the tree reaches {vertices} vertices here and would need about {} of memory to read, \
+         more than the {} available",
+        super::memory::human_bytes(*needed),
+        super::memory::human_bytes(*available)
+    )]
+    GrowsBeyondMemory {
+        vertices: u64,
+        needed: u64,
+        available: u64,
+    },
+    #[error(
+        "the file holds {bytes} bytes, more than the {} of memory a file's text may take (a \
+         third of the {} available)",
+        super::memory::human_bytes(*limit),
+        super::memory::human_bytes(*limit * 3)
+    )]
+    FileTooLarge { bytes: u64, limit: u64 },
+    #[error(
+        "the gzip data inflates to more than {} here, the memory a file's text may take (a \
+         third of the {} available): a gzip bomb, or a file too large for this machine",
+        super::memory::human_bytes(*limit),
+        super::memory::human_bytes(*limit * 3)
+    )]
+    InflatesBeyondMemory { limit: u64 },
 }
 
 /// A failure inside a reader, located before the file name is known.

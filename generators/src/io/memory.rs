@@ -7,6 +7,13 @@
 //! allocator (`RAYON_NUM_THREADS=1 cargo bench --bench memory -- 500000`:
 //! parent array 56, Matrix Market with a virtual root 64, Newick 70 bytes per vertex), rounded
 //! up; they count the parse arrays and the tree's construction (`Tree::from_parents`).
+//!
+//! A file that declares no size is bounded as it is read: its text ([`text_limit`]: the file
+//! as stored, and what a gzip stream inflates to, refused at the compressed byte where it
+//! passes the limit) and a Newick or NEXUS tree's vertices, checked every
+//! [`NEWICK_CHECK_EVERY`] vertices against what the text leaves ([`check_newick`]): every
+//! `(` opens a vertex, so the nesting is bounded with them. A gzip bomb of `(` is an error
+//! naming its byte, never an aborted allocation.
 
 use super::ForestMode;
 use super::error::{Fail, Reason};
@@ -18,6 +25,34 @@ pub(crate) const PARENTS_PER_LINE: u64 = 64;
 pub(crate) const MTX_PER_VERTEX: u64 = 72;
 /// Bytes per stored entry of a Matrix Market file (row, column, value; two arcs).
 pub(crate) const MTX_PER_ENTRY: u64 = 32;
+
+/// Peak bytes per vertex of a Newick or NEXUS tree: the 70 measured, plus the growth of the
+/// parse arrays a vertex adds to (parent and length, 8; a label span, 12; an entry of the
+/// stack of open parentheses, 16), which a vector doubling holds twice while it copies.
+pub(crate) const NEWICK_PER_VERTEX: u64 = 70 + 2 * (8 + 12 + 16);
+/// The Newick and NEXUS readers check their vertices every this many.
+pub(crate) const NEWICK_CHECK_EVERY: usize = 1 << 16;
+
+/// The most bytes a file's text may take in memory: a third of `limit` (the buffer an
+/// inflated text grows in is held twice while it is copied, and the tree built from the text
+/// needs the rest).
+pub(crate) fn text_limit(limit: Option<u64>) -> Option<u64> {
+    limit.map(|l| l / 3)
+}
+
+/// The check of a Newick or NEXUS tree that has `vertices` vertices so far: the arrays of one
+/// more stretch of [`NEWICK_CHECK_EVERY`] must fit in `budget`.
+pub(crate) fn check_newick(budget: Option<u64>, vertices: u64) -> Result<(), Reason> {
+    let needed = (vertices + NEWICK_CHECK_EVERY as u64).saturating_mul(NEWICK_PER_VERTEX);
+    match budget {
+        Some(available) if needed > available => Err(Reason::GrowsBeyondMemory {
+            vertices,
+            needed,
+            available,
+        }),
+        _ => Ok(()),
+    }
+}
 
 /// `Err` when `bytes` exceed `limit`.
 pub(crate) fn fits(limit: Option<u64>, vertices: u64, bytes: u64) -> Result<(), Reason> {
@@ -79,6 +114,18 @@ mod tests {
         // Without a virtual root only the touched vertices are built.
         assert!(check_mtx(limit, (1 << 31) - 1, 1, ForestMode::Largest).is_ok());
         assert!(check_mtx(None, (1 << 31) - 1, 1, ForestMode::VirtualRoot).is_ok());
+    }
+
+    #[test]
+    fn a_newick_tree_is_checked_as_it_grows() {
+        assert!(check_newick(None, 1 << 40).is_ok());
+        assert!(check_newick(Some(1 << 30), 1 << 20).is_ok());
+        let e = check_newick(Some(1 << 20), 1 << 16).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the tree reaches 65536 vertices here and would need about 19 MB of memory to read, \
+             more than the 1 MB available"
+        );
     }
 
     #[test]

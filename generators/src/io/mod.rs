@@ -212,6 +212,8 @@ pub struct TreeFile {
     pub weights: Option<OwnWeights>,
     /// The read's subnormal mode; a weights file read for this tree follows it.
     pub subnormal: Subnormal,
+    /// The read's memory limit ([`ReadOptions::memory_limit`]); so does a weights file.
+    pub memory_limit: Option<u64>,
     pub labels: Labels,
     /// Trees in the file (Newick/NEXUS; 1 otherwise).
     pub trees_in_file: usize,
@@ -304,17 +306,27 @@ pub fn detect_format(path: &Path, text: &[u8]) -> Format {
     }
 }
 
-fn read_raw(path: &Path) -> Result<Vec<u8>, ReadError> {
+/// The bytes of `path`, refused before they are read when they exceed `text_limit` (a file's
+/// share of the memory available, [`memory::text_limit`]).
+fn read_raw(path: &Path, text_limit: Option<u64>) -> Result<Vec<u8>, ReadError> {
     if path.is_dir() {
         return Err(ReadError::File {
             path: path.to_path_buf(),
             reason: Reason::IsDirectory,
         });
     }
-    std::fs::read(path).map_err(|source| ReadError::Io {
+    let io = |source| ReadError::Io {
         path: path.to_path_buf(),
         source,
-    })
+    };
+    let bytes = std::fs::metadata(path).map_err(io)?.len();
+    if let Some(limit) = text_limit.filter(|&l| bytes > l) {
+        return Err(ReadError::File {
+            path: path.to_path_buf(),
+            reason: Reason::FileTooLarge { bytes, limit },
+        });
+    }
+    std::fs::read(path).map_err(io)
 }
 
 /// The UTF-8 byte-order mark some editors put at the start of a text file.
@@ -326,8 +338,13 @@ const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 /// its name, and without a leading UTF-8 byte-order mark (line 1's columns count from the
 /// character after it). A truncated or corrupt gzip stream is an error, never short data; so
 /// are bytes after it that do not start another member, an empty file and a NUL byte
-/// (binary data, at an offset of the decompressed bytes, a byte-order mark included).
-fn decode<'a>(path: &Path, raw: &'a [u8]) -> Result<(Cow<'a, [u8]>, bool), ReadError> {
+/// (binary data, at an offset of the decompressed bytes, a byte-order mark included); and so
+/// is a stream that inflates beyond `text_limit`, at the compressed byte where it does.
+fn decode<'a>(
+    path: &Path,
+    raw: &'a [u8],
+    text_limit: Option<u64>,
+) -> Result<(Cow<'a, [u8]>, bool), ReadError> {
     let file_err = |reason| ReadError::File {
         path: path.to_path_buf(),
         reason,
@@ -342,7 +359,7 @@ fn decode<'a>(path: &Path, raw: &'a [u8]) -> Result<(Cow<'a, [u8]>, bool), ReadE
     }
     let gzipped = raw.starts_with(&GZIP_MAGIC);
     let mut text: Cow<[u8]> = if gzipped {
-        let out = gunzip(raw).map_err(|(at, reason)| byte_err(at, reason))?;
+        let out = gunzip(raw, text_limit).map_err(|(at, reason)| byte_err(at, reason))?;
         if out.is_empty() {
             return Err(file_err(Reason::EmptyDecompressed));
         }
@@ -368,21 +385,43 @@ fn decode<'a>(path: &Path, raw: &'a [u8]) -> Result<(Cow<'a, [u8]>, bool), ReadE
 /// Decompresses gzip data member by member, as `zcat` does with concatenated members (`cat
 /// a.gz b.gz`, bgzip). Bytes after a member that do not start another one are an error naming
 /// their offset: such a file was damaged or mis-assembled, and its text may be incomplete.
-/// Errors are (offset in `raw`, reason).
-fn gunzip(raw: &[u8]) -> Result<Vec<u8>, (usize, Reason)> {
-    let mut out = Vec::with_capacity(raw.len().saturating_mul(4));
+/// Errors are (offset in `raw`, reason). The output stops at `limit` bytes, and a stream that
+/// would go on is an error at the compressed byte reached: a few megabytes of gzip can inflate
+/// to gigabytes.
+fn gunzip(raw: &[u8], limit: Option<u64>) -> Result<Vec<u8>, (usize, Reason)> {
+    let limit = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+    let mut out: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
     let mut rest: &[u8] = raw;
     loop {
         // A `&[u8]` reader: the decoder consumes exactly one member from it.
         let mut dec = flate2::bufread::GzDecoder::new(&mut rest);
-        if let Err(e) = dec.read_to_end(&mut out) {
+        loop {
+            let read = dec.read(&mut chunk);
             let consumed = raw.len() - dec.get_ref().len();
-            let reason = if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                Reason::GzipTruncated
-            } else {
-                Reason::GzipCorrupt(e.to_string())
+            let n = match read {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                    return Err((consumed, Reason::GzipTruncated));
+                }
+                Err(e) => return Err((consumed, Reason::GzipCorrupt(e.to_string()))),
             };
-            return Err((consumed, reason));
+            if out.len() + n > limit {
+                return Err((
+                    consumed,
+                    Reason::InflatesBeyondMemory {
+                        limit: limit as u64,
+                    },
+                ));
+            }
+            // Doubling, but never past the limit: the buffer stays within it.
+            if out.capacity() - out.len() < n {
+                let want = (out.capacity() * 2).max(out.len() + n).min(limit);
+                out.reserve_exact(want - out.len());
+            }
+            out.extend_from_slice(&chunk[..n]);
         }
         drop(dec);
         if rest.is_empty() {
@@ -410,7 +449,7 @@ pub fn sha256_hex(raw: &[u8]) -> String {
 /// Reads a tree file (see the module docs and `docs/inputs.md`).
 pub fn read_tree(path: &Path, opts: &ReadOptions) -> Result<TreeFile, ReadError> {
     let t0 = Instant::now();
-    let raw = read_raw(path)?;
+    let raw = read_raw(path, memory::text_limit(opts.memory_limit))?;
     let mut tf = read_tree_bytes(path, &raw, opts)?;
     tf.read_s = t0.elapsed().as_secs_f64();
     Ok(tf)
@@ -420,8 +459,12 @@ pub fn read_tree(path: &Path, opts: &ReadOptions) -> Result<TreeFile, ReadError>
 /// by extension when the content does not.
 pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<TreeFile, ReadError> {
     let t0 = Instant::now();
-    let (text, gzipped) = decode(path, raw)?;
+    let (text, gzipped) = decode(path, raw, memory::text_limit(opts.memory_limit))?;
     let format = opts.format.unwrap_or_else(|| detect_format(path, &text));
+    // What the tree's arrays may take: the limit less the bytes held while it parses (the
+    // file, its inflated text, and the labels copied out of it, at most as long).
+    let held = raw.len() as u64 + text.len() as u64 * if gzipped { 2 } else { 1 };
+    let budget = opts.memory_limit.map(|l| l.saturating_sub(held));
     let fail = |f: Fail| f.locate(path, &text);
     let only_one = |count: usize| {
         if opts.tree_index >= count {
@@ -440,9 +483,9 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
     let (tree, weights, labels, trees_in_file, components) = match format {
         Format::Newick | Format::Nexus => {
             let (p, count) = if format == Format::Newick {
-                newick::parse_file(&text, opts.tree_index)
+                newick::parse_file(&text, opts.tree_index, budget)
             } else {
-                nexus::parse_file(&text, opts.tree_index)
+                nexus::parse_file(&text, opts.tree_index, budget)
             }
             .map_err(fail)?;
             let n = p.parent.len();
@@ -496,6 +539,7 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
         tree,
         weights,
         subnormal: opts.subnormal,
+        memory_limit: opts.memory_limit,
         labels,
         trees_in_file,
         components,
@@ -506,7 +550,7 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
 /// Reads a weights file for `tree` (see the module `weights`): one weight per vertex of the
 /// tree, 0 for vertices the file does not name; subnormal values as `tree.subnormal` says.
 pub fn read_weights_file(path: &Path, tree: &TreeFile) -> Result<WeightsFile, ReadError> {
-    let raw = read_raw(path)?;
+    let raw = read_raw(path, memory::text_limit(tree.memory_limit))?;
     read_weights_bytes(path, &raw, tree)
 }
 
@@ -516,7 +560,7 @@ pub fn read_weights_bytes(
     raw: &[u8],
     tree: &TreeFile,
 ) -> Result<WeightsFile, ReadError> {
-    let (text, _) = decode(path, raw)?;
+    let (text, _) = decode(path, raw, memory::text_limit(tree.memory_limit))?;
     weights::parse(&text, &tree.labels, tree.tree.len(), tree.subnormal)
         .map_err(|f| f.locate(path, &text))
 }

@@ -61,11 +61,13 @@ const fn delim(b: u8) -> bool {
 pub(crate) struct Parser<'a> {
     pub s: &'a [u8],
     pub pos: usize,
+    /// Bytes the tree's arrays may take ([`super::memory::Budget`]); `None`: no check.
+    pub budget: Option<u64>,
 }
 
 impl<'a> Parser<'a> {
-    pub(crate) fn new(s: &'a [u8], pos: usize) -> Self {
-        Parser { s, pos }
+    pub(crate) fn new(s: &'a [u8], pos: usize, budget: Option<u64>) -> Self {
+        Parser { s, pos, budget }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -183,6 +185,12 @@ impl<'a> Parser<'a> {
         if v >= (1 << 31) {
             return Err(Fail::At(self.pos, Reason::TooManyVertices));
         }
+        // Nesting and size alike: every '(' and every leaf is a vertex, so the check of the
+        // vertices read so far bounds the stack of open parentheses too.
+        if v.is_multiple_of(super::memory::NEWICK_CHECK_EVERY) {
+            super::memory::check_newick(self.budget, v as u64)
+                .map_err(|r| Fail::At(self.pos, r))?;
+        }
         t.parent.push(parent);
         t.length.push(0.0);
         Ok(v as u32)
@@ -267,9 +275,14 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Parses every tree of a Newick file, keeping tree `index`. Returns it and the tree count.
-pub(crate) fn parse_file(s: &[u8], index: usize) -> Result<(Parsed, usize), Fail> {
-    let mut p = Parser::new(s, 0);
+/// Parses every tree of a Newick file, keeping tree `index`, its arrays within `budget`
+/// bytes. Returns it and the tree count.
+pub(crate) fn parse_file(
+    s: &[u8],
+    index: usize,
+    budget: Option<u64>,
+) -> Result<(Parsed, usize), Fail> {
+    let mut p = Parser::new(s, 0, budget);
     let mut kept = Parsed::default();
     let mut scratch = Parsed::default();
     let mut count = 0;
@@ -306,11 +319,11 @@ mod tests {
     use super::*;
 
     fn one(s: &str) -> Parsed {
-        parse_file(s.as_bytes(), 0).unwrap().0
+        parse_file(s.as_bytes(), 0, None).unwrap().0
     }
 
     fn err(s: &str) -> Reason {
-        match parse_file(s.as_bytes(), 0).unwrap_err() {
+        match parse_file(s.as_bytes(), 0, None).unwrap_err() {
             Fail::At(_, r) | Fail::Line(_, r) | Fail::File(r) => r,
         }
     }
@@ -355,11 +368,11 @@ mod tests {
     #[test]
     fn several_trees() {
         let s = b"(a,b);\n(c,(d,e));\n";
-        let (t, n) = parse_file(s, 1).unwrap();
+        let (t, n) = parse_file(s, 1, None).unwrap();
         assert_eq!(n, 2);
         assert_eq!(t.parent, vec![NO_PARENT, 0, 0, 2, 2]);
         assert_eq!(
-            parse_file(s, 2).unwrap_err(),
+            parse_file(s, 2, None).unwrap_err(),
             Fail::File(Reason::TreeIndex { index: 2, count: 2 })
         );
     }
@@ -400,19 +413,19 @@ mod tests {
         use crate::io::own_weights::Subnormal;
         let s = b"(a:1e39,b:-1e-40);\n(c:nan,d);\n(e:1,f);\n";
         let first = |t: Parsed| t.refused.under(Subnormal::Refuse).0;
-        let (t, _) = parse_file(s, 0).unwrap();
+        let (t, _) = parse_file(s, 0, None).unwrap();
         assert_eq!(t.length[2].to_bits(), (-0.0f32).to_bits());
         assert!(matches!(first(t), Some((3, Reason::Overflow { .. }))));
-        let (t, _) = parse_file(s, 0).unwrap();
+        let (t, _) = parse_file(s, 0, None).unwrap();
         assert!(matches!(
             t.refused.under(Subnormal::Flush),
             (Some((3, Reason::Overflow { .. })), 1)
         ));
         assert!(matches!(
-            first(parse_file(s, 1).unwrap().0),
+            first(parse_file(s, 1, None).unwrap().0),
             Some((22, Reason::Nan { .. }))
         ));
-        assert_eq!(first(parse_file(s, 2).unwrap().0), None);
+        assert_eq!(first(parse_file(s, 2, None).unwrap().0), None);
     }
 
     #[test]

@@ -95,10 +95,15 @@ fn unexpected(tok: &Tok, expected: &'static str) -> Reason {
 }
 
 /// Parses a NEXUS file, keeping tree `index` (counted over all TREES blocks) with its
-/// TRANSLATE table applied. Returns it and the number of trees.
-pub(crate) fn parse_file(s: &[u8], index: usize) -> Result<(Parsed, usize), Fail> {
+/// TRANSLATE table applied, its arrays within `budget` bytes. Returns it and the number of
+/// trees.
+pub(crate) fn parse_file(
+    s: &[u8],
+    index: usize,
+    budget: Option<u64>,
+) -> Result<(Parsed, usize), Fail> {
     let mut lx = Lexer {
-        p: Parser::new(s, 0),
+        p: Parser::new(s, 0, budget),
     };
     match lx.next()? {
         Some((_, Tok::Word(w))) if is(w, "#NEXUS") => {}
@@ -277,16 +282,16 @@ mod tests {
 
     #[test]
     fn trees_block_with_translate() {
-        let (t, n) = parse_file(FILE.as_bytes(), 0).unwrap();
+        let (t, n) = parse_file(FILE.as_bytes(), 0, None).unwrap();
         assert_eq!(n, 2);
         assert_eq!(t.parent, vec![NO_PARENT, 0, 1, 1, 0]);
         assert_eq!(t.length, vec![0.0, 3.0, 1.0, 2.0, 4.0]);
         // The internal label 9 is not translated.
         assert_eq!(labels(&t), vec![(1, "9"), (2, "A"), (3, "B b"), (4, "C")]);
-        let (t2, _) = parse_file(FILE.as_bytes(), 1).unwrap();
+        let (t2, _) = parse_file(FILE.as_bytes(), 1, None).unwrap();
         assert_eq!(labels(&t2), vec![(1, "C"), (3, "A"), (4, "B b")]);
         assert_eq!(
-            parse_file(FILE.as_bytes(), 5).unwrap_err(),
+            parse_file(FILE.as_bytes(), 5, None).unwrap_err(),
             Fail::File(Reason::TreeIndex { index: 5, count: 2 })
         );
     }
@@ -294,19 +299,19 @@ mod tests {
     #[test]
     fn errors() {
         assert!(matches!(
-            parse_file(b"begin trees; tree a = (x,y); end;", 0),
+            parse_file(b"begin trees; tree a = (x,y); end;", 0, None),
             Err(Fail::At(0, Reason::NexusHeader))
         ));
         assert!(matches!(
-            parse_file(b"#NEXUS begin trees; tree a = (x,y);", 0),
+            parse_file(b"#NEXUS begin trees; tree a = (x,y);", 0, None),
             Err(Fail::At(_, Reason::NexusUnclosedBlock { .. }))
         ));
         assert!(matches!(
-            parse_file(b"#NEXUS begin taxa; end;", 0),
+            parse_file(b"#NEXUS begin taxa; end;", 0, None),
             Err(Fail::File(Reason::NexusNoTrees))
         ));
         assert!(matches!(
-            parse_file(b"#nexus begin trees; tree a = (x,y; end;", 0),
+            parse_file(b"#nexus begin trees; tree a = (x,y; end;", 0, None),
             Err(Fail::At(_, Reason::UnclosedParen { .. }))
         ));
     }

@@ -9,8 +9,16 @@
 //! before the process ends as the signal says (see [`cleanup`]); a kill -9 leaves it behind,
 //! hidden, never under the final name.
 //!
-//! Also here: the refusal of an output path that is one of the command's inputs (`run --tree
-//! t.tre --dump t.tre` would replace the tree with a CSV).
+//! Also here: the one rule of temporary names and their cleanup ([`cleanup`]), and the one
+//! rule that refuses an output path that is one of the command's inputs ([`destination`]:
+//! `run --tree t.tre --dump t.tre` would replace the tree with a CSV).
+
+pub mod cleanup;
+pub mod destination;
+
+pub use destination::{
+    Destination, check as check_destination, refuse_overwriting_inputs, same_file,
+};
 
 use crate::Error;
 use std::fs::File;
@@ -59,17 +67,7 @@ impl OutputFile {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let prefix = format!(".{name}.");
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(&prefix).suffix(".partial");
-        // A new file gets the usual mode (0666 less the umask; tempfile's default is 0600), a
-        // replaced one keeps its own (set below, past the umask).
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            builder.permissions(std::fs::Permissions::from_mode(0o666));
-        }
-        let file = builder.tempfile_in(&dir).map_err(Error::output(path))?;
+        let file = cleanup::temporary_in(&dir, &name).map_err(Error::output(path))?;
         if let Ok(m) = std::fs::metadata(&target) {
             file.as_file()
                 .set_permissions(m.permissions())
@@ -129,97 +127,6 @@ impl Write for OutputFile {
     }
 }
 
-/// Removal of the temporary files being written when a terminating signal arrives. The
-/// handler only calls async-signal-safe functions (`unlink`, `signal`, `raise`) on paths
-/// registered beforehand as C strings in a fixed table, then re-raises the signal with its
-/// default action, so the process still ends as the signal says (exit status 130 for
-/// Ctrl-C in a shell).
-pub mod cleanup {
-    use std::ffi::{CString, c_char};
-    use std::path::Path;
-    use std::sync::atomic::{AtomicPtr, Ordering};
-
-    /// Files written at once: one per command today.
-    const SLOTS: usize = 8;
-    static PATHS: [AtomicPtr<c_char>; SLOTS] =
-        [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS];
-
-    /// A registered path; unregistered (and freed) on drop.
-    pub struct Guard(Option<usize>);
-
-    impl Guard {
-        pub fn register(path: &Path) -> Guard {
-            #[cfg(unix)]
-            {
-                use std::os::unix::ffi::OsStrExt;
-                install();
-                let Ok(c) = CString::new(path.as_os_str().as_bytes()) else {
-                    return Guard(None);
-                };
-                let ptr = c.into_raw();
-                for (i, slot) in PATHS.iter().enumerate() {
-                    if slot
-                        .compare_exchange(
-                            std::ptr::null_mut(),
-                            ptr,
-                            Ordering::SeqCst,
-                            Ordering::SeqCst,
-                        )
-                        .is_ok()
-                    {
-                        return Guard(Some(i));
-                    }
-                }
-                // SAFETY: `ptr` came from `into_raw` above and was not stored.
-                drop(unsafe { CString::from_raw(ptr) });
-            }
-            #[cfg(not(unix))]
-            let _ = path;
-            Guard(None)
-        }
-    }
-
-    impl Drop for Guard {
-        fn drop(&mut self) {
-            // The string is not freed: a handler on another thread may have loaded it just
-            // before; it then unlinks a temporary name that no longer exists, harmlessly. A
-            // path's few bytes per output file are the price.
-            if let Some(i) = self.0 {
-                PATHS[i].store(std::ptr::null_mut(), Ordering::SeqCst);
-            }
-        }
-    }
-
-    #[cfg(unix)]
-    fn install() {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        ONCE.call_once(|| {
-            for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                // SAFETY: installs a handler that only calls async-signal-safe functions.
-                unsafe {
-                    libc::signal(sig, on_signal as *const () as libc::sighandler_t);
-                }
-            }
-        });
-    }
-
-    #[cfg(unix)]
-    extern "C" fn on_signal(sig: libc::c_int) {
-        for slot in &PATHS {
-            let ptr = slot.load(Ordering::SeqCst);
-            if !ptr.is_null() {
-                // SAFETY: a NUL-terminated path owned by the table; unlink is signal-safe.
-                unsafe { libc::unlink(ptr) };
-            }
-        }
-        // SAFETY: signal and raise are async-signal-safe.
-        unsafe {
-            libc::signal(sig, libc::SIG_DFL);
-            libc::raise(sig);
-        }
-    }
-}
-
 /// Writes `bytes` to `path` (temporary name, then rename).
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let mut f = OutputFile::create(path)?;
@@ -239,46 +146,6 @@ pub fn csv_error(path: &Path) -> impl FnOnce(csv::Error) -> Error + '_ {
         } else {
             Error::csv(path)(e)
         }
-    }
-}
-
-/// Refuses an output path that is one of the command's inputs: `(option, path)` of the
-/// output, `(what, path)` of each input ("the tree file of --tree"). Paths are compared as
-/// files (device and inode), so another spelling or a hard link of an input is refused too.
-pub fn refuse_overwriting_inputs(
-    output: (&str, &Path),
-    inputs: &[(&str, &Path)],
-) -> Result<(), Error> {
-    let (flag, out) = output;
-    for &(what, input) in inputs {
-        if same_file(out, input) {
-            return Err(Error::Usage(format!(
-                "{flag} {} would overwrite an input, {what} ({}); choose another path",
-                out.display(),
-                input.display()
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// Whether `a` and `b` name one existing file.
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
-        return false;
-    };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        ma.dev() == mb.dev() && ma.ino() == mb.ino()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (ma, mb);
-        matches!(
-            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-            (Ok(x), Ok(y)) if x == y
-        )
     }
 }
 
@@ -341,25 +208,5 @@ mod tests {
             e.to_string().starts_with("/dev/full: write failed: "),
             "{e}"
         );
-    }
-
-    #[test]
-    fn an_input_is_not_an_output() {
-        let d = dir();
-        let t = d.path().join("t.tre");
-        std::fs::write(&t, "(a,b);\n").unwrap();
-        let other = d.path().join(".").join("t.tre");
-        let tree = [("the tree file of --tree", t.as_path())];
-        let e = refuse_overwriting_inputs(("--dump", &other), &tree).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            format!(
-                "--dump {} would overwrite an input, the tree file of --tree ({}); choose another path",
-                other.display(),
-                t.display()
-            )
-        );
-        assert_eq!(e.exit_code(), 2);
-        assert!(refuse_overwriting_inputs(("--dump", &d.path().join("d.csv")), &tree).is_ok());
     }
 }

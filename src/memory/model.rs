@@ -1,0 +1,105 @@
+//! The model's constants (bytes per vertex unless said otherwise), in one place.
+//!
+//! Per-vertex figures come from a counting allocator (`RAYON_NUM_THREADS=1 cargo bench --bench
+//! memory -- 500000`: the peak and held bytes of each step on six topologies
+//! and four weight models, the largest of each taken). The fixed and per-thread parts come from
+//! peak RSS (`/usr/bin/time -f %M accuracy run --topology chain --nodes N` with
+//! `RAYON_NUM_THREADS=T` for N = 1, 10^4, 10^5, 3·10^5, 10^6 and T = 1, 2, 8, 16): what the RSS
+//! exceeded the allocations by. The algorithms' peaks (their descriptors' `peak_bytes`) were
+//! measured again with `cargo bench --bench memory -- 200000` once the vectorial bounds
+//! streamed their scan (and vectorial-exact at 10 limbs, its widest weights); the ratios
+//! below predate that (`tests/limits.rs` checks the model still bounds
+//! a measured peak within 1 to 2 times). With all seven algorithms and both ops the model
+//! gave 1.17 to 1.25 times the measured peak at 10^6 vertices (T = 1, 2, 16), 1.0 to 1.2 times
+//! at 10^5.
+//! Each command's estimate against its peak RSS (2 threads): `run --tree` (a parent array of
+//! 10^6 vertices) 1.5 GB / 1.28 GB; `score` on it 571 / 451 MB; `sweep --nodes 1000000
+//! --trees 2 --cond 1e5` 1.5 / 1.29 GB; a sweep of 20 trees of 10^5 vertices, 4 algorithms
+//! 333 / 244 MB; `bounds-table --nodes 100000 --trees 2 --cond 1e2,1e8` 2.7 / 1.72 GB;
+//! `check` 828 / 560 MB; `bench --min-log2 20 --max-log2 20` (lavapipe) 524 / 404 MB;
+//! `gen --n 50000000` 258 / 208 MB.
+
+/// The process before any tree: binary, libraries, first allocations (peak RSS of
+/// `accuracy run --nodes 1`: 11.2 MB).
+pub const FIXED: f64 = 12e6;
+/// The allocator's caches (mimalloc keeps freed pages per thread): peak RSS exceeded the
+/// allocations by up to 36 MB with one thread and 150 MB with 16, at 10^4 to 3·10^5
+/// vertices; 35 MB plus 11 MB per thread covers every size measured.
+pub const ALLOCATOR: f64 = 35e6;
+pub const ALLOCATOR_PER_THREAD: f64 = 11e6;
+/// Pages of an evaluation's freed per-node arrays that the allocator keeps (its purge
+/// delay, a second): with one algorithm evaluated at a time, peak RSS exceeded the model's
+/// allocations by 42 (profile, 16.24·10^6 vertices), 60 (profile, 2^22) and 69 to 82
+/// (chain, 10^6, four runs on a loaded machine) bytes per vertex; 100 covers them with a
+/// margin. (Measured before the vectorial bounds streamed; the chain at 10^6 now peaks at
+/// 323 MB against an estimate of 370.) How many steps' freed arrays are still kept depends on
+/// how many steps fit in the delay, so on timing: five runs each of `run --topology chain
+/// --cond 1e5` (all algorithms, 2 threads) peaked at up to 265.7, 369.0, 265.5 and 245.2
+/// bytes per vertex above the process's part at 2, 3, 5 and 7·10^5 vertices; 140 covers the
+/// worst (besides the tree, the weights and the evaluation: 233 in all).
+pub const ALLOCATOR_PER_VERTEX: f64 = 140.0;
+/// The same once freed pages are given back at once ([`super::EAGER_PURGE_FROM`]): peak
+/// RSS of `run --topology profile` (all algorithms) exceeded the counted allocations (the
+/// tree, the weights, 120.5 for the evaluation) and the fixed part by 45 (2^22 vertices:
+/// 964 MB) and 17 (16,240,000: 3.09 GB) bytes per vertex. The evaluation's own constant
+/// (the costliest topology's, 153 with the reference) leaves 32 more on such trees: the
+/// estimates were 1.12 and 1.29 times those peaks.
+pub const ALLOCATOR_PER_VERTEX_EAGER: f64 = 40.0;
+/// A tree (parents, CSR children, depths, sizes, orders, Euler positions, levels): 40 to
+/// 44 held; 57 at the peak of its construction.
+pub const TREE: f64 = 44.0;
+pub const TREE_BUILD: f64 = 57.0;
+/// f32 weights (gensum's generation allocates nothing more).
+pub const WEIGHTS: f64 = 4.0;
+/// One op's reference, held and at the peak of its computation. Exact: the widest case, which
+/// the weights' exponent span decides at run time, not their count — values over the whole f32
+/// range (`ExactSum`, 48 bytes), their f64 rounding and Σ|terms| held (64), and while they are
+/// computed, the running (value, Σ|terms|) pair of every vertex besides (96 more: 160).
+/// Measured: `run --topology chain --algos parallel --ops rootfix` with gensum weights at
+/// κ = 1e3 takes the whole range from 6.5·10^6 vertices on, and its peak RSS grows by 56 bytes
+/// per vertex there against `--reference dd` (169.6 → 225.3 B per vertex); the 1 to 4 limbs
+/// of narrower spans, which the model counted before (32 held, 78 at the peak), let a run of
+/// 1.7·10^7 vertices under `ulimit -v 4000000` through to abort on that pair vector.
+/// Double-double: 24 held, 45 at the peak.
+pub const REFERENCE_EXACT: f64 = 64.0;
+pub const REFERENCE_EXACT_PEAK: f64 = 160.0;
+pub const REFERENCE_DD: f64 = 24.0;
+pub const REFERENCE_DD_PEAK: f64 = 45.0;
+/// One algorithm's outcome on one op, held: f32 values, per-node errors, four bounds
+/// (60; 68 when a vector grew by doubling).
+pub const OUTCOME: f64 = 68.0;
+/// The dump's per-op scan prefix and its temporaries.
+pub const DUMP: f64 = 24.0;
+/// A tree file held after reading (its tree and weights, labels), besides the tree a
+/// command evaluates.
+pub const FILE: f64 = 64.0;
+/// The GPU backend: the driver (fixed) and the host-side buffers of one kernel's tree
+/// layout and results (measured on lavapipe, whose device memory is host memory too: all
+/// five GPU algorithms on both ops added 363 MB at 10^6 vertices).
+pub const GPU_DRIVER: f64 = 128e6;
+pub const GPU_HOST: f64 = 256.0;
+/// `score`: the results file's vertex keys (a hash map of strings) and per-op values.
+pub const SCORE_KEYS: f64 = 64.0;
+pub const SCORE_RESULTS: f64 = 8.0;
+/// `bounds-table`, `check`: the per-node lists a grid cell keeps (lost bits, bound bits,
+/// two tightness; four extra-bits differences for vectorial algorithms), f32 each, doubled
+/// for vector growth and the pooled copies of the report.
+pub const GRID_CELL: f64 = 32.0;
+pub const GRID_CELL_VECTORIAL: f64 = 64.0;
+/// A sweep's result row, held until the summary is written (bytes per row).
+pub const ROW: f64 = 512.0;
+/// One algorithm's peak on one op, its outcome included (the largest over the topologies):
+/// the `peak_bytes` of its descriptor, measured with the counting allocator above.
+pub fn evaluation_peak(a: analysis::Algorithm) -> f64 {
+    a.descriptor().cost.peak_bytes
+}
+/// Evaluation time of one vertex by one algorithm on one op, one thread (seconds: its
+/// kernel, errors and bounds): the `seconds` of its descriptor, measured as
+/// `RAYON_NUM_THREADS=1 cargo bench --bench evaluation -- whole` (the whole evaluation of
+/// one algorithm and op on a 2^18-vertex `profile` tree): the mean of rootfix and leaffix,
+/// less the exact reference's 0.12 µs (0.32 µs for parallel to 1.76 for
+/// vectorial-compensated). Checked against sweeps of 2 threads: 400 chains of 10^5 vertices
+/// (3 algorithms) took 66 s against an estimate of 95; two `profile` trees of 2^22, 38.6 s
+/// against 19 (bigger trees miss the caches more). The exact reference (0.12 µs) and the
+/// tree's generation (`gen --n 1000000` took 0.19 s) per vertex and op:
+pub const SECONDS_PER_VERTEX_REFERENCE: f64 = 0.22e-6;

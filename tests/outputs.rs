@@ -1,0 +1,265 @@
+//! Outputs as the user's data needs them: a sweep or merge directory never overwrites or
+//! removes one of the command's inputs; what a killed run leaves (temporary files, named by
+//! one rule) the next run there removes; and every input or output error (a full disk, a
+//! truncated sweep.json) is a one-line error with exit code 2.
+#![cfg(unix)]
+
+mod common;
+use common::{accuracy, scratch, stderr};
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const TREE: &str = "((a:1,b:2)c:0.5,(d:3,e:1.5)f:2)g;\n";
+
+/// Exit 2, one line on stderr holding `needle`.
+fn one_line_error(o: &Output, what: &str, needle: &str) {
+    let e = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{what}: {e}");
+    assert_eq!(e.lines().count(), 1, "{what}: {e}");
+    assert!(
+        e.starts_with("error: ") && e.contains(needle),
+        "{what}: {e}"
+    );
+}
+
+/// `sweep --tree TREE --out OUT` (one tree per target; one target unless `extra` says).
+fn file_sweep(tree: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "sweep",
+        "--quiet",
+        "--tree",
+        tree.to_str().unwrap(),
+        "--format",
+        "newick",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    if !extra.contains(&"--cond") {
+        args.extend(["--trees", "1", "--cond", "1e2"]);
+    }
+    accuracy(&args)
+}
+
+#[test]
+fn a_sweep_directory_never_replaces_an_input() {
+    let base = scratch("inputs");
+    for name in [
+        "results.csv",
+        "nodes-sample.csv",
+        "sweep.json",
+        "summary.json",
+        "report.html",
+        "results.csv.partial",
+        "nodes-sample.csv.partial",
+        ".accuracy.lock",
+    ] {
+        let d = base.join(format!("d-{name}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let tree = d.join(name);
+        std::fs::write(&tree, TREE).unwrap();
+        let o = file_sweep(&tree, &d, &[]);
+        one_line_error(&o, name, "would overwrite an input, a tree file of --tree");
+        assert_eq!(std::fs::read_to_string(&tree).unwrap(), TREE, "{name}");
+        assert!(!d.join("results.csv.partial").exists() || name == "results.csv.partial");
+    }
+    // A temporary name: the cleanup of a killed run's files would remove it.
+    let d = base.join("temporary");
+    std::fs::create_dir_all(&d).unwrap();
+    let tree = d.join(".report.html.Ab12Cd.partial");
+    std::fs::write(&tree, TREE).unwrap();
+    let o = file_sweep(&tree, &d, &[]);
+    one_line_error(&o, "temporary", "would remove an input");
+    assert_eq!(std::fs::read_to_string(&tree).unwrap(), TREE);
+    // A weights file inside the directory.
+    let d = base.join("weights");
+    std::fs::create_dir_all(&d).unwrap();
+    let tree = base.join("t.nwk");
+    std::fs::write(&tree, TREE).unwrap();
+    let weights = d.join("summary.json");
+    std::fs::write(&weights, "a 1\nb 2\n").unwrap();
+    let o = file_sweep(&tree, &d, &["--weights-file", weights.to_str().unwrap()]);
+    one_line_error(&o, "weights", "the weights file of --weights-file");
+    assert_eq!(std::fs::read_to_string(&weights).unwrap(), "a 1\nb 2\n");
+    // The same files elsewhere are fine.
+    let o = file_sweep(&tree, &base.join("elsewhere"), &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn a_merge_never_replaces_a_shards_file() {
+    let base = scratch("merge-inputs");
+    let shards: Vec<_> = (1..=2).map(|k| base.join(format!("s{k}"))).collect();
+    let tree = base.join("t.nwk");
+    std::fs::write(&tree, TREE).unwrap();
+    for (k, s) in shards.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        let o = file_sweep(&tree, s, &["--cond", "1e2,1e4", "--shard", &shard]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    // OUT/results.csv is a hard link of a shard's: writing it would change the shard.
+    let out = base.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::hard_link(shards[0].join("summary.json"), out.join("summary.json")).unwrap();
+    let before = std::fs::read(shards[0].join("summary.json")).unwrap();
+    let o = accuracy(&[
+        "merge",
+        "--quiet",
+        out.to_str().unwrap(),
+        shards[0].to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+    ]);
+    one_line_error(&o, "merge", "would overwrite an input, a file of a shard");
+    assert_eq!(
+        std::fs::read(shards[0].join("summary.json")).unwrap(),
+        before
+    );
+}
+
+/// What a run killed by SIGKILL leaves (every temporary name of the one rule, and those of
+/// earlier versions) is removed by the next command that owns the directory: a resume, a
+/// rerun, a merge, a report; a user's own files stay.
+#[test]
+fn the_next_run_removes_what_a_killed_one_left() {
+    let base = scratch("stale");
+    let d = base.join("d");
+    let args = [
+        "--quiet", "--nodes", "300", "--trees", "2", "--cond", "1e2", "--out",
+    ];
+    let sweep = |extra: &[&str]| {
+        let mut a = vec!["sweep"];
+        a.extend(args);
+        a.push(d.to_str().unwrap());
+        a.extend(extra);
+        accuracy(&a)
+    };
+    let o = sweep(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stale = [
+        ".report.html.Ab12Cd.partial",
+        ".report.q1W2e3.partial",
+        ".summary.json.x1Yz2w.partial",
+        ".sweep.json.x1Yz2w.tmp",
+        ".results.csv.partial.zZ9yY8.partial",
+        ".nodes-sample.csv.aaaaaa.partial",
+    ];
+    let mine = ["notes.tmp", ".report.html.bak", "results.csv.old"];
+    let plant = |dir: &Path| {
+        for f in stale.iter().chain(&mine) {
+            std::fs::write(dir.join(f), "x").unwrap();
+        }
+    };
+    let check = |dir: &Path, what: &str| {
+        for f in stale {
+            assert!(!dir.join(f).exists(), "{what} left {f}");
+        }
+        for f in mine {
+            assert!(dir.join(f).exists(), "{what} removed {f}");
+        }
+    };
+    plant(&d);
+    let o = accuracy(&["sweep", "--quiet", "--resume", d.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    check(&d, "sweep --resume");
+    plant(&d);
+    let o = sweep(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    check(&d, "sweep rerun");
+    plant(&d);
+    let o = accuracy(&["report", d.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    check(&d, "report");
+    let s = base.join("s");
+    let o = Command::new(env!("CARGO_BIN_EXE_accuracy"))
+        .args(["sweep", "--quiet", "--nodes", "300", "--trees", "2"])
+        .args(["--cond", "1e2", "--shard", "1/1", "--out"])
+        .arg(&s)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = base.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    plant(&out);
+    let o = accuracy(&[
+        "merge",
+        "--quiet",
+        out.to_str().unwrap(),
+        s.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    check(&out, "merge");
+}
+
+/// `sh -c 'trap "" XFSZ; ulimit -f BLOCKS; exec accuracy ARGS'`: every file past the size
+/// limit fails to grow (EFBIG), as on a full disk, instead of the process being killed.
+fn size_limited(blocks: u32, args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "trap '' XFSZ; ulimit -f {blocks} && exec \"$0\" \"$@\""
+        ))
+        .arg(env!("CARGO_BIN_EXE_accuracy"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn input_and_output_errors_exit_2() {
+    let base = scratch("exit-codes");
+    let d = base.join("d");
+    let sweep_args = |out: &Path| -> Vec<String> {
+        [
+            "sweep", "--quiet", "--nodes", "500", "--trees", "20", "--cond", "1e2..1e6",
+        ]
+        .into_iter()
+        .map(String::from)
+        .chain(["--out".to_string(), out.display().to_string()])
+        .collect()
+    };
+    let a = sweep_args(&d);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    // A sweep on a full disk: its logs cannot grow.
+    let o = size_limited(64, &a);
+    one_line_error(&o, "sweep on a full disk", "write failed: File too large");
+    // A merge whose output cannot be written.
+    let s = base.join("s");
+    let full = accuracy(
+        &{
+            let mut v = sweep_args(&s);
+            v.extend(["--shard".into(), "1/1".into()]);
+            v.iter().map(|x| x.to_string()).collect::<Vec<_>>()
+        }
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>(),
+    );
+    assert!(full.status.success(), "{}", stderr(&full));
+    let out = base.join("out");
+    let o = size_limited(
+        64,
+        &[
+            "merge",
+            "--quiet",
+            out.to_str().unwrap(),
+            s.to_str().unwrap(),
+        ],
+    );
+    one_line_error(&o, "merge on a full disk", "write failed: File too large");
+    // A truncated sweep.json.
+    let text = std::fs::read_to_string(s.join("sweep.json")).unwrap();
+    std::fs::write(s.join("sweep.json"), &text[..text.len() / 2]).unwrap();
+    let o = accuracy(&["sweep", "--quiet", "--resume", s.to_str().unwrap()]);
+    one_line_error(&o, "truncated sweep.json", "sweep.json: EOF while parsing");
+    // A shard whose results.csv is not CSV of results.
+    std::fs::write(s.join("sweep.json"), text).unwrap();
+    std::fs::write(s.join("results.csv"), "tree,x\n1,\"unclosed\n").unwrap();
+    let o = accuracy(&[
+        "merge",
+        "--quiet",
+        base.join("out2").to_str().unwrap(),
+        s.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
