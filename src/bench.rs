@@ -251,7 +251,7 @@ impl Record {
     /// bench.json, replaced atomically.
     fn save(&self) -> Result<(), Error> {
         let tmp = self.json.with_extension("json.tmp");
-        let text = serde_json::to_string_pretty(&self.state).map_err(Error::json(&self.json))?;
+        let text = crate::versioned_json(&self.state).map_err(Error::json(&self.json))?;
         fs::write(&tmp, text + "\n").map_err(Error::output(&tmp))?;
         fs::File::open(&tmp)
             .and_then(|f| f.sync_all())

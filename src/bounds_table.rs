@@ -272,7 +272,7 @@ pub fn write(dir: &Path, rep: &TableReport, text: &str) -> Result<(), Error> {
         .map_err(|e| Error::write(&csv_path)(e.into_error()))?
         .commit()?;
     let json_path = dir.join("bounds-table.json");
-    let json = serde_json::to_string_pretty(rep).map_err(Error::json(&json_path))?;
+    let json = crate::versioned_json(rep).map_err(Error::json(&json_path))?;
     output::write_file(&json_path, (json + "\n").as_bytes())?;
     output::write_file(&dir.join("bounds-table.txt"), text.as_bytes())
 }

@@ -276,7 +276,7 @@ pub fn write_baseline(path: &Path, m: Measured) -> Result<(), Error> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(Error::output(dir))?;
     }
-    let json = serde_json::to_string_pretty(&b).map_err(Error::json(path))?;
+    let json = crate::versioned_json(&b).map_err(Error::json(path))?;
     // Complete or absent: a baseline cut short would fail every later check.
     crate::output::write_file(path, (json + "\n").as_bytes())
 }

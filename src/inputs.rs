@@ -218,7 +218,7 @@ fn read_stdin_tree(opts: &ReadOptions) -> Result<TreeFile, Error> {
 pub fn refuse_stdin(command: &str, paths: &[PathBuf]) -> Result<(), Error> {
     if paths.iter().any(|p| is_stdin(p)) {
         return Err(Error::Usage(format!(
-            "{command} --tree -: {command} reads its tree files again to resume; save standard input to a file"
+            "{command}: - (standard input) as an input file: {command} reads its files again to resume; save standard input to a file"
         )));
     }
     Ok(())
@@ -245,8 +245,21 @@ pub fn load(
     let (weights, weights_sha256) = match weights_file {
         Some(wp) => {
             // Read once: the same bytes are parsed and hashed.
-            let raw = std::fs::read(wp)
-                .map_err(|e| Error::Usage(format!("{}: cannot read: {e}", wp.display())))?;
+            let raw = if is_stdin(wp) {
+                if is_stdin(path) {
+                    return Err(Error::Usage(
+                        "--tree - and --weights-file - would both read standard input: give one a file"
+                            .into(),
+                    ));
+                }
+                let mut raw = Vec::new();
+                std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut raw)
+                    .map_err(|e| Error::Usage(format!("<stdin>: cannot read: {e}")))?;
+                raw
+            } else {
+                std::fs::read(wp)
+                    .map_err(|e| Error::Usage(format!("{}: cannot read: {e}", wp.display())))?
+            };
             let w = read_weights_bytes(wp, &raw, &file).map_err(flush_hint)?;
             eprintln!("{}: {}", wp.display(), keys_matched(&w, &file.labels));
             (Some(w), Some(generators::io::sha256_hex(&raw)))

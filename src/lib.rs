@@ -34,6 +34,22 @@ pub mod verdict;
 /// a field changes meaning or goes away, not when one is added.
 pub const FORMAT_VERSION: u32 = 1;
 
+/// `value` as pretty-printed JSON with `format_version` ([`FORMAT_VERSION`]) as its first
+/// field: how every JSON file of a sweep, a bench, a bounds table or a baseline is written.
+/// Readers ignore the field, so files written before it read as before.
+pub fn versioned_json<T: serde::Serialize>(value: &T) -> serde_json::Result<String> {
+    #[derive(serde::Serialize)]
+    struct Versioned<'a, T> {
+        format_version: u32,
+        #[serde(flatten)]
+        value: &'a T,
+    }
+    serde_json::to_string_pretty(&Versioned {
+        format_version: FORMAT_VERSION,
+        value,
+    })
+}
+
 pub use analysis::{Algorithm, Op, ReferenceKind};
 pub use api::{
     GenSum, exact, generate_tree, gensum, leaffix, read_tree, read_tree_with, rootfix,

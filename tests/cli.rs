@@ -71,6 +71,8 @@ fn help_on_every_subcommand() {
         .skip_while(|l| l.trim() != "Commands:")
         .skip(1)
         .take_while(|l| !l.trim().is_empty())
+        // A wrapped description continues on lines indented past the names.
+        .filter(|l| !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|&sub| sub != "help")
         .collect();

@@ -1,5 +1,7 @@
 //! No forwarding references: every Rust path and every file of the project that the shaders'
-//! comments and the `code spans` of docs/design.md and docs/gpu.md name still exists.
+//! comments and the `code spans` of docs/design.md and docs/gpu.md name still exists, and so
+//! does every project path and Rust path that README.md, docs/cli.md, docs/findings.md and
+//! docs/python.md name.
 //!
 //! A name is checked as follows (see `dangling`):
 //! - a file (`src/gpu/mod.rs`, `leaffix_level.wgsl`, `shaders/`): it exists, under the root
@@ -336,6 +338,23 @@ fn references() -> Vec<(String, String)> {
         for (line, span) in code_spans(&text) {
             for name in names(&span) {
                 refs.push((format!("{doc}:{line}"), name));
+            }
+        }
+    }
+    // The user's docs also name files the user makes (`results.csv`, `accuracy.json`): of
+    // theirs, only paths into the project and Rust paths are checked.
+    for doc in [
+        "README.md",
+        "docs/cli.md",
+        "docs/findings.md",
+        "docs/python.md",
+    ] {
+        let text = std::fs::read_to_string(root().join(doc)).unwrap();
+        for (line, span) in code_spans(&text) {
+            for name in names(&span) {
+                if name.contains('/') || name.contains("::") {
+                    refs.push((format!("{doc}:{line}"), name));
+                }
             }
         }
     }

@@ -263,3 +263,49 @@ fn input_and_output_errors_exit_2() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// Every JSON file a command writes says which version of its format it is, first.
+#[test]
+fn json_files_start_with_their_format_version() {
+    let dir = scratch("format-version");
+    let out = dir.join("s");
+    let o = accuracy(&[
+        "sweep",
+        "--quiet",
+        "--nodes",
+        "200",
+        "--trees",
+        "1",
+        "--cond",
+        "1e3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run_json = dir.join("run.json");
+    let o = accuracy(&[
+        "run",
+        "--quiet",
+        "--topology",
+        "star",
+        "--nodes",
+        "1e2",
+        "--json",
+        run_json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for path in [out.join("sweep.json"), out.join("summary.json"), run_json] {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let first = text.trim_start_matches(['{', ' ', '\n']).split(':').next();
+        assert_eq!(
+            (first, value["format_version"].as_u64()),
+            (
+                Some("\"format_version\""),
+                Some(u64::from(treefix_accuracy::FORMAT_VERSION))
+            ),
+            "{}",
+            path.display()
+        );
+    }
+}

@@ -10,7 +10,7 @@ use treefix_accuracy::{Error, experiment, memory};
 #[derive(Args)]
 pub struct GenArgs {
     /// Number of values (10000, 1e6, 2^20).
-    #[arg(long, value_parser = super::parse_count)]
+    #[arg(long, value_parser = super::parse_len)]
     n: u64,
     /// Target condition number.
     #[arg(long, value_parser = parse_single_cond, allow_hyphen_values = true)]

@@ -230,8 +230,18 @@ pub fn parse_max_lost_bits(s: &str) -> Result<f64, String> {
 }
 
 /// A vertex count: an integer or a power of ten or two as `--cond` takes them (`1e6`,
-/// `2^20`), from 1 to 2^31.
+/// `2^20`), from 1 to 2^31 (the trees' 32-bit vertex ids).
 pub fn parse_count(s: &str) -> Result<u64, String> {
+    let n = parse_len(s)?;
+    if n > 1 << 31 {
+        return Err(format!("invalid vertex count '{s}': expected 1 to 2^31"));
+    }
+    Ok(n)
+}
+
+/// A number of values, written as [`parse_count`] takes it, without the trees' limit (`gen
+/// --n`: what memory allows is checked afterwards, with the reason).
+pub fn parse_len(s: &str) -> Result<u64, String> {
     let bad =
         || format!("invalid vertex count '{s}': expected an integer such as 10000, 1e6 or 2^20");
     let t = s.trim();
@@ -251,8 +261,8 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
         }
         x as u64
     };
-    if !(1..=1 << 31).contains(&n) {
-        return Err(format!("invalid vertex count '{s}': expected 1 to 2^31"));
+    if n == 0 {
+        return Err(format!("invalid count '{s}': expected 1 or more"));
     }
     Ok(n)
 }
@@ -272,7 +282,7 @@ pub fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_count;
+    use super::{parse_count, parse_len};
 
     #[test]
     fn counts_take_integers_and_powers() {
@@ -281,6 +291,7 @@ mod tests {
         assert_eq!(parse_count("2.5e5"), Ok(250_000));
         assert_eq!(parse_count("2^20"), Ok(1 << 20));
         assert_eq!(parse_count("2^31"), Ok(1 << 31));
+        assert_eq!(parse_len("1e10"), Ok(10_000_000_000));
         for bad in ["0", "1.5", "1e10", "2^32", "-3", "abc", "1e", "nan", "inf"] {
             assert!(parse_count(bad).is_err(), "{bad} accepted");
         }

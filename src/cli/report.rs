@@ -20,7 +20,7 @@ pub struct ReportArgs {
     /// (default: the sweep's --max-lost-bits, else 1).
     #[arg(long, value_name = "B", value_parser = super::parse_max_lost_bits)]
     max_lost_bits: Option<f64>,
-    /// Where to write the report (default DIR/report.html).
+    /// Where to write the report (default DIR/report.html; `-`: standard output).
     #[arg(long)]
     out: Option<PathBuf>,
 }
@@ -49,7 +49,9 @@ pub fn run(a: ReportArgs) -> Result<(), Error> {
         .iter()
         .map(|p| ("a file the report is rendered from", p.as_path()))
         .collect();
-    output::refuse_overwriting_inputs(("--out", &out), &inputs)?;
+    if !super::is_stdout(&out) {
+        output::refuse_overwriting_inputs(("--out", &out), &inputs)?;
+    }
     if a.dir.is_dir() {
         // What a killed sweep, merge or report left there (this process holds the lock).
         treefix_accuracy::sweep::files::remove_stale_temporaries(&a.dir)?;
@@ -59,6 +61,15 @@ pub fn run(a: ReportArgs) -> Result<(), Error> {
         bench: a.bench.as_deref(),
         max_lost_bits: a.max_lost_bits,
     };
+    if super::is_stdout(&out) {
+        // The page on standard output; the answer on standard error.
+        let (html, answers) = analysis::report::render_dir_answering(&a.dir, inputs)?;
+        super::write_stdout(html.as_bytes())?;
+        for sentence in answers {
+            eprintln!("{}", sentence.replace('`', ""));
+        }
+        return Ok(());
+    }
     let written = treefix_accuracy::sweep::files::render_report(&a.dir, inputs, &out)?;
     println!("{}", describe(&written));
     print_answers(&written);

@@ -209,7 +209,13 @@ fn prepare(a: SweepArgs) -> Result<(sweep::SweepParams, Vec<inputs::LoadedTree>,
             "--weights-file goes with exactly one --tree FILE".into(),
         ));
     }
-    inputs::refuse_stdin("sweep", &a.tree)?;
+    let named: Vec<PathBuf> = a
+        .tree
+        .iter()
+        .chain(&a.file_weights.weights_file)
+        .cloned()
+        .collect();
+    inputs::refuse_stdin("sweep", &named)?;
     let dir = a.out.unwrap_or_else(sweep::default_dir);
     let mut inputs: Vec<(&str, &Path)> = a
         .tree

@@ -92,7 +92,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, Error> {
     write_log(&out.join(files::RESULTS), &results)?;
     let summary = MergeSummary::new(&params, &parts, &rows);
     let path = out.join(files::SUMMARY);
-    let json = serde_json::to_string_pretty(&summary).map_err(Error::json(&path))?;
+    let json = crate::versioned_json(&summary).map_err(Error::json(&path))?;
     output::write_file(&path, (json + "\n").as_bytes())?;
     drop(shard_locks);
     Ok(Merged {

@@ -84,7 +84,7 @@ pub(super) fn resume(params: &SweepParams, dir: &Path) -> Result<Resumed, Error>
         });
     }
     let params = params.located(dir)?;
-    let json = serde_json::to_string_pretty(&params).map_err(Error::json(&params_path))?;
+    let json = crate::versioned_json(&params).map_err(Error::json(&params_path))?;
     crate::output::write_file(&params_path, (json + "\n").as_bytes())?;
     files::remove_if_present(&files::partial(dir, files::RESULTS))?;
     files::remove_if_present(&dir.join(files::RESULTS))?;

@@ -112,7 +112,7 @@ pub fn run(
         environment,
     };
     let summary_path = dir.join(files::SUMMARY);
-    let json = serde_json::to_string_pretty(&summary).map_err(Error::json(&summary_path))?;
+    let json = crate::versioned_json(&summary).map_err(Error::json(&summary_path))?;
     crate::output::write_file(&summary_path, (json + "\n").as_bytes())?;
     crate::verdict::fail_on_mismatches(&log.mismatches)?;
     crate::verdict::fail_on_violations(&log.violations, params.reference)?;

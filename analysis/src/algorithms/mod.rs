@@ -153,7 +153,9 @@ pub enum ScanWord {
 /// (`src/memory.rs` says how they were measured).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cost {
-    /// Peak bytes while evaluated (its outcome included), the largest over the topologies.
+    /// Peak bytes while evaluated (its outcome included), the largest over the topologies and
+    /// ops of `RAYON_NUM_THREADS=1 cargo bench --bench memory` (chain is the widest for most:
+    /// its depth-long stacks of partial sums).
     pub peak_bytes: f64,
     /// Seconds: the kernel, errors and bounds.
     pub seconds: f64,

@@ -39,7 +39,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         words_per_vertex: 2,
     }),
     cost: Cost {
-        peak_bytes: 76.0,
+        peak_bytes: 116.0,
         seconds: 0.32e-6,
     },
 };

@@ -24,7 +24,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     },
     gpu: None,
     cost: Cost {
-        peak_bytes: 112.0,
+        peak_bytes: 130.0,
         seconds: 0.48e-6,
     },
 };

@@ -39,7 +39,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         words_per_vertex: 2,
     }),
     cost: Cost {
-        peak_bytes: 121.0,
+        peak_bytes: 166.0,
         seconds: 1.61e-6,
     },
 };
