@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
-# The one test command (README, .ci/run): the Rust tests of the whole workspace, then the
-# Python package built into a virtual environment and its pytest suite (and stubtest of its
-# type stubs). Needs a Rust toolchain, m4, python3 with venv; PyPI for maturin, numpy,
-# pytest and mypy. Extra arguments go to `cargo test`.
+# The Python half of the test command (README, .ci/run: `cargo test --workspace &&
+# scripts/test-python.sh`): the package built into a virtual environment, its pytest suite
+# and stubtest of its type stubs. Runs after `cargo test --workspace`, whose build it reuses.
+# Needs a Rust toolchain, m4, python3 with venv; PyPI for maturin, numpy, pytest and mypy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-cargo test --workspace "$@"
 
 # The venv lives under target/ (ignored, and removed with it).
 venv=target/python-venv
