@@ -13,19 +13,9 @@
 mod peak;
 
 use analysis::{Algorithm, Op, ReferenceKind};
+use peak::TOPOLOGIES;
 use std::process::Command;
 use treefix_accuracy::memory;
-
-const TOPOLOGIES: [&str; 8] = [
-    "chain",
-    "star",
-    "random-recursive",
-    "prufer",
-    "kary",
-    "broom",
-    "caterpillar-legs",
-    "profile",
-];
 
 fn main() {
     let mut sizes: Vec<u64> = vec![100_000, 1_000_000, 4_000_000];

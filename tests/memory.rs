@@ -5,7 +5,7 @@
 #![cfg(unix)]
 
 mod common;
-use common::peak::peak_of;
+use common::peak::{TOPOLOGIES, peak_of};
 
 use analysis::{Algorithm, Op, ReferenceKind};
 use std::process::{Command, Stdio};
@@ -13,17 +13,6 @@ use std::time::{Duration, Instant};
 use treefix_accuracy::memory;
 
 const BIN: &str = env!("CARGO_BIN_EXE_accuracy");
-
-const TOPOLOGIES: [&str; 8] = [
-    "chain",
-    "star",
-    "random-recursive",
-    "prufer",
-    "kary",
-    "broom",
-    "caterpillar-legs",
-    "profile",
-];
 
 /// The estimate against the kernel's peak resident set: at least the peak, at most 2.5 times
 /// it (the estimate counts the widest exact reference, over the whole f32 range, which the

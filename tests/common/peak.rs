@@ -31,3 +31,15 @@ pub fn peak_of(cmd: &mut Command) -> Peak {
         rss: usage.ru_maxrss as u64 * scale,
     }
 }
+
+/// The topologies the memory model is measured on (tests/memory.rs, examples/memory_model.rs).
+pub const TOPOLOGIES: [&str; 8] = [
+    "chain",
+    "star",
+    "random-recursive",
+    "prufer",
+    "kary",
+    "broom",
+    "caterpillar-legs",
+    "profile",
+];

@@ -109,14 +109,7 @@ pub fn write_report(
     let path = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| dir.join(REPORT_FILE));
-    let mut answers = Vec::new();
-    let mut written = write_page(path, || {
-        let (html, a) = render_dir_answering(dir, inputs)?;
-        answers = a;
-        Ok(html)
-    })?;
-    written.answers = answers;
-    Ok(written)
+    write_page(path, || render_dir(dir, inputs))
 }
 
 /// [`render_dir`], with the answer's sentences (one per op) for a terminal.
