@@ -14,6 +14,7 @@
 use crate::Error;
 use crate::experiment::{self, Cpu, InstanceSpec, Summaries};
 use crate::inputs::{self, WeightChoice};
+use analysis::records::bench::BenchRecord;
 use analysis::records::spatial::{
     FORMAT_VERSION, LayoutRecord, PatternRecord, PointRecord, SpatialRecord, Timings, TreeRecord,
 };
@@ -49,6 +50,8 @@ pub struct Params {
     pub weights: WeightChoice,
     pub cond: f64,
     pub seed: u64,
+    /// A bench.csv's records (`accuracy bench`): the answer's GPU kernel times.
+    pub bench: Option<Vec<BenchRecord>>,
 }
 
 /// One tree to lay out, with its weights.
@@ -110,8 +113,12 @@ fn tree_count(source: &Source) -> usize {
     }
 }
 
-/// Each algorithm's largest lost bits per op on `tree` (in its child order).
-fn lost_bits(tree: &Tree, w: &[f32], ops: &[Op]) -> Result<HashMap<(Algorithm, Op), f64>, Error> {
+/// Per (algorithm, op): the largest lost bits and the CPU twin's seconds.
+type BitsAndTime = HashMap<(Algorithm, Op), (f64, f64)>;
+
+/// Each algorithm's largest lost bits per op on `tree` (in its child order), and its CPU
+/// twin's seconds.
+fn lost_bits(tree: &Tree, w: &[f32], ops: &[Op]) -> Result<BitsAndTime, Error> {
     let mut sink = Summaries::default();
     experiment::evaluate_into(
         tree,
@@ -126,7 +133,7 @@ fn lost_bits(tree: &Tree, w: &[f32], ops: &[Op]) -> Result<HashMap<(Algorithm, O
     Ok(sink
         .measured
         .iter()
-        .map(|m| ((m.algorithm, m.op), m.summary.max_lost_bits))
+        .map(|m| ((m.algorithm, m.op), (m.summary.max_lost_bits, m.compute_s)))
         .collect())
 }
 
@@ -160,7 +167,10 @@ pub fn measure(p: &Params, progress: &dyn Fn(&str)) -> Result<SpatialRecord, Err
     }
     let (mut count_s, mut bits_s) = (0.0, 0.0);
     let mut trees = Vec::new();
+    // The CPU twins' seconds per vertex on the last tree (the fastest of its layouts).
+    let mut twin_s: HashMap<(String, Op), f64> = HashMap::new();
     for index in 0..tree_count(&p.source) {
+        twin_s.clear();
         let s = subject(p, index)?;
         let n = s.tree.len();
         let limbs = Scale::for_weights(&s.weights).map_or(1, |e| e.gpu_words() as u32);
@@ -181,6 +191,12 @@ pub fn measure(p: &Params, progress: &dyn Fn(&str)) -> Result<SpatialRecord, Err
             let weights = laid.layout.by_position(&s.weights);
             let bits = lost_bits(&laid.tree, &weights, &p.ops)?;
             tree_bits_s += t2.elapsed().as_secs_f64();
+            for (&(a, op), &(_, seconds)) in &bits {
+                let t = twin_s
+                    .entry((a.name().to_string(), op))
+                    .or_insert(f64::INFINITY);
+                *t = t.min(seconds / n as f64);
+            }
             let t3 = Instant::now();
             let counted = count(&laid, &placements, &p.ops, limbs);
             drop(laid);
@@ -196,7 +212,7 @@ pub fn measure(p: &Params, progress: &dyn Fn(&str)) -> Result<SpatialRecord, Err
                             depth: cost.depth,
                             messages: cost.messages,
                             lost_bits: match c.pattern {
-                                Pattern::Treefix(a, op) => bits.get(&(a, op)).copied(),
+                                Pattern::Treefix(a, op) => bits.get(&(a, op)).map(|b| b.0),
                                 _ => None,
                             },
                         }),
@@ -237,6 +253,7 @@ pub fn measure(p: &Params, progress: &dyn Fn(&str)) -> Result<SpatialRecord, Err
             }
         }
     }
+    let answer = analysis::spatial::answer::answer(&layouts, &p.ops, &twin_s, p.bench.as_deref());
     Ok(SpatialRecord {
         format_version: FORMAT_VERSION,
         tool: "treefix-accuracy".into(),
@@ -248,6 +265,7 @@ pub fn measure(p: &Params, progress: &dyn Fn(&str)) -> Result<SpatialRecord, Err
         ops: p.ops.clone(),
         trees,
         layouts,
+        answer,
         timings: Timings {
             count_s,
             bits_s,

@@ -324,3 +324,130 @@ fn cli_one_tree_file_and_bad_input() {
         );
     }
 }
+
+#[test]
+fn the_answer_sets_bits_time_energy_and_depth_side_by_side() {
+    let dir = scratch("answer");
+    let (json, html, bench) = (
+        dir.join("a.json"),
+        dir.join("a.html"),
+        dir.join("bench.csv"),
+    );
+    // A bench.csv as `accuracy bench` writes it, with a GPU row for vectorial-exact rootfix
+    // only: the answer takes that kernel's time and keeps the CPU twins' for the rest.
+    let mut w = csv::Writer::from_path(&bench).unwrap();
+    let row = |algorithm: &str, op: &str, backend: &str, compute_s: f64| {
+        analysis::records::bench::BenchRecord {
+            topology: "chain".into(),
+            n: 1 << 20,
+            height: 1 << 20,
+            op: op.into(),
+            algorithm: algorithm.into(),
+            backend: backend.into(),
+            compute_s,
+            compute_min_s: compute_s,
+            compute_max_s: compute_s,
+            transfer_s: 0.0,
+            transfer_min_s: 0.0,
+            transfer_max_s: 0.0,
+            bytes_moved: 0,
+            reps: 3,
+        }
+    };
+    w.serialize(row(
+        "vectorial-exact",
+        "rootfix",
+        "gpu: Test adapter (Vulkan, 1)",
+        0.002097152,
+    ))
+    .unwrap();
+    w.serialize(row("parallel", "rootfix", "cpu", 0.5)).unwrap();
+    w.flush().unwrap();
+    drop(w);
+    let o = accuracy(&[
+        "spatial",
+        "--topology",
+        "random-recursive",
+        "--nodes",
+        "2^9,2^11",
+        "--order",
+        "breadth-first,light-first",
+        "--curve",
+        "hilbert,row-major",
+        "--bench",
+        bench.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let r: SpatialRecord = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(r.answer.len(), 2 * analysis::spatial::ALGORITHMS.len());
+    for a in &r.answer {
+        assert_eq!(a.n, 2048);
+        // Its layout is the one of least energy for its pattern at the last tree, and the lost
+        // bits the most over the layouts.
+        let op = Some(a.op);
+        let points: Vec<_> = r
+            .layouts
+            .iter()
+            .map(|l| {
+                let p = r.pattern(l.order, l.curve, &a.algorithm, op).unwrap();
+                (
+                    l.order,
+                    l.curve,
+                    p.points.last().unwrap().clone(),
+                    p.exponent,
+                )
+            })
+            .collect();
+        let least = points.iter().map(|p| p.2.energy).min().unwrap();
+        let mine = points
+            .iter()
+            .find(|p| p.0 == a.order && p.1 == a.curve)
+            .unwrap();
+        assert_eq!(mine.2.energy, least, "{} {}", a.algorithm, a.op);
+        assert_eq!(mine.2.energy_per_vertex, a.energy_per_vertex);
+        assert_eq!(mine.2.depth, a.depth);
+        assert_eq!(mine.3, a.exponent);
+        let most = points.iter().filter_map(|p| p.2.lost_bits).reduce(f64::max);
+        assert_eq!(a.lost_bits, most, "{} {}", a.algorithm, a.op);
+        if a.algorithm == "vectorial-exact" {
+            assert_eq!(a.lost_bits, Some(0.0));
+        }
+        if (a.algorithm.as_str(), a.op) == ("vectorial-exact", Op::Rootfix) {
+            assert_eq!(a.time_source, "GPU kernel: gpu: Test adapter (Vulkan, 1)");
+            assert_eq!(a.time_per_vertex_s, Some(0.002097152 / (1 << 20) as f64));
+        } else {
+            // parallel's bench row is a CPU twin's: never a GPU price; this run's twin instead.
+            assert_eq!(a.time_source, "CPU twin", "{} {}", a.algorithm, a.op);
+            assert!(
+                a.time_per_vertex_s
+                    .is_some_and(|t| t > 0.0 && t.is_finite())
+            );
+        }
+    }
+    assert!(out.contains("answer at n=2048"), "{out}");
+    assert!(
+        out.contains("GPU times: GPU kernel: gpu: Test adapter"),
+        "{out}"
+    );
+    for op in ["rootfix", "leaffix"] {
+        let sentence = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{op} on a spatial computer (n=2048)")))
+            .unwrap_or_else(|| panic!("no {op} sentence: {out}"));
+        assert!(
+            sentence.contains("the most accurate, vectorial-exact (0.00 bits lost)"),
+            "{sentence}"
+        );
+    }
+    let (_, doc) = parse(&html);
+    assert_eq!(
+        doc.select(&sel("#spatial-answer tr")).count(),
+        1 + r.answer.len()
+    );
+    assert_eq!(doc.select(&sel("p.answer")).count(), 2);
+}

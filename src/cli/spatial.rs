@@ -54,45 +54,26 @@ pub struct SpatialArgs {
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Write a self-contained HTML page: energy per vertex against n on log–log axes, one
-    /// line per layout, and the table.
+    /// line per layout, the table and the answer.
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
+    /// A bench.csv (`accuracy bench --out DIR`) whose GPU kernel times the answer gives beside
+    /// energy and depth (without it: the CPU twins' times of this run, said so).
+    #[arg(long, value_name = "FILE")]
+    bench: Option<PathBuf>,
 }
 
 /// One element of `--nodes`: a size, or a range of powers of two.
 #[derive(Debug, Clone)]
 pub struct Sizes(Vec<usize>);
 
-/// The largest tree (the tree model's limit).
-const MAX_NODES: u64 = 1 << 31;
-
-fn parse_size(s: &str) -> Result<u64, String> {
-    let bad = || format!("invalid size '{s}': expected an integer, 1e6 or 2^20 (1 to 2^31)");
-    let v: u64 = if let Some((b, e)) = s.split_once('^') {
-        let (b, e): (u64, u32) = (b.parse().map_err(|_| bad())?, e.parse().map_err(|_| bad())?);
-        b.checked_pow(e).ok_or_else(bad)?
-    } else if let Ok(v) = s.parse::<u64>() {
-        v
-    } else {
-        let x: f64 = s.parse().map_err(|_| bad())?;
-        if !(x.is_finite() && x.fract() == 0.0 && x >= 1.0 && x <= MAX_NODES as f64) {
-            return Err(bad());
-        }
-        x as u64
-    };
-    match (1..=MAX_NODES).contains(&v) {
-        true => Ok(v),
-        false => Err(bad()),
-    }
-}
-
 /// `--nodes`' parser: `N` or `2^A..2^B`.
 fn parse_sizes(s: &str) -> Result<Sizes, String> {
     let s = s.trim();
     let Some((a, b)) = s.split_once("..") else {
-        return Ok(Sizes(vec![parse_size(s)? as usize]));
+        return Ok(Sizes(vec![super::parse_count(s)? as usize]));
     };
-    let (a, b) = (parse_size(a)?, parse_size(b)?);
+    let (a, b) = (super::parse_count(a)?, super::parse_count(b)?);
     if !a.is_power_of_two() || !b.is_power_of_two() || a > b {
         return Err(format!(
             "invalid range '{s}': expected powers of two, the smaller first (2^10..2^22)"
@@ -110,6 +91,11 @@ pub fn run(a: SpatialArgs) -> Result<(), Error> {
         .tree
         .iter()
         .map(|t| ("a tree file of --tree", t.as_path()))
+        .chain(
+            a.bench
+                .iter()
+                .map(|b| ("the bench.csv of --bench", b.as_path())),
+        )
         .collect();
     for (flag, out) in [("--json", &a.json), ("--html", &a.html)] {
         if let Some(out) = out {
@@ -141,6 +127,11 @@ pub fn run(a: SpatialArgs) -> Result<(), Error> {
         weights: a.weights,
         cond: a.cond,
         seed: a.seed,
+        bench: a
+            .bench
+            .as_deref()
+            .map(analysis::report::data::read_bench)
+            .transpose()?,
     };
     // The outputs are opened (as temporary files beside their names) before the measurement,
     // so that a directory that is missing or not writable is refused before a long sweep runs,
@@ -171,6 +162,7 @@ pub fn run(a: SpatialArgs) -> Result<(), Error> {
         f.commit()?;
     }
     print!("{}", table(&record));
+    print!("{}", answer_table(&record));
     eprintln!(
         "laid out and counted in {:.2} s, lost bits in {:.2} s (wall {:.2} s)",
         record.timings.count_s, record.timings.bits_s, record.timings.wall_s
@@ -294,6 +286,61 @@ pub fn table(r: &SpatialRecord) -> String {
     }
     if !one {
         s += "exponent: least-squares slope of ln energy against ln n over every size (1: energy per vertex flat)\n";
+    }
+    s
+}
+
+/// The answer: per op and algorithm at the last tree, lost bits, time per vertex (and where
+/// it was measured), energy per vertex and depth on its cheapest layout; then a sentence per op.
+pub fn answer_table(r: &SpatialRecord) -> String {
+    let Some(first) = r.answer.first() else {
+        return String::new();
+    };
+    let mut s = format!(
+        "answer at n={}: each algorithm's lost bits, time and, on its least-energy layout, energy and depth\n",
+        first.n
+    );
+    s += &format!(
+        "{:<8} {:<22} {:>9} {:>13} {:<11} {:>9} {:>7} {:>8}  {}\n",
+        "op",
+        "algorithm",
+        "lost bits",
+        "ns per vertex",
+        "timed as",
+        "E/n",
+        "depth",
+        "exponent",
+        "layout"
+    );
+    for a in &r.answer {
+        let ns = a
+            .time_per_vertex_s
+            .map_or("–".into(), |t| format!("{:.2}", t * 1e9));
+        let place = if a.time_source.starts_with("GPU") {
+            "GPU kernel"
+        } else {
+            "CPU twin"
+        };
+        s += &format!(
+            "{:<8} {:<22} {:>9} {ns:>13} {place:<11} {:>9.2} {:>7} {:>8}  {} {}\n",
+            a.op.name(),
+            a.algorithm,
+            bits(a.lost_bits),
+            a.energy_per_vertex,
+            a.depth,
+            a.exponent.map_or("–".into(), |e| format!("{e:.3}")),
+            a.order.name(),
+            a.curve.name()
+        );
+    }
+    if let Some(gpu) = r.answer.iter().find(|a| a.time_source.starts_with("GPU")) {
+        s += &format!("GPU times: {}\n", gpu.time_source);
+    } else {
+        s += "times: CPU twins of this run, not GPU kernels (`--bench B/bench.csv` from `accuracy bench --out B` gives GPU prices)\n";
+    }
+    for line in analysis::spatial::answer::sentences(&r.answer, &r.ops) {
+        s += &line;
+        s += "\n";
     }
     s
 }

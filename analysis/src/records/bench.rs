@@ -44,3 +44,28 @@ impl BenchRecord {
         self.compute_s * 1e9 / self.n.max(1) as f64
     }
 }
+
+/// An algorithm's time per vertex on `op` in a bench.csv, and the backend that ran it: GPU
+/// kernels' rows when there are any (a CPU twin's time is never a GPU price), at the largest n
+/// timed, the median over the topologies timed at that n.
+pub fn time_per_vertex(
+    records: &[BenchRecord],
+    algorithm: &str,
+    op: &str,
+) -> Option<(f64, String)> {
+    let is_cpu = |r: &BenchRecord| r.backend == "cpu" || r.backend.is_empty();
+    let all: Vec<&BenchRecord> = records
+        .iter()
+        .filter(|r| r.algorithm == algorithm && r.op == op && r.n > 0)
+        .collect();
+    let gpu = all.iter().any(|r| !is_cpu(r));
+    let mine: Vec<&BenchRecord> = all.into_iter().filter(|r| is_cpu(r) != gpu).collect();
+    let n = mine.iter().map(|r| r.n).max()?;
+    let mut per_vertex: Vec<f64> = mine
+        .iter()
+        .filter(|r| r.n == n)
+        .map(|r| r.compute_s / r.n as f64)
+        .collect();
+    let backend = mine.iter().find(|r| r.n == n)?.backend.clone();
+    Some((crate::stats::median(&mut per_vertex)?, backend))
+}

@@ -25,7 +25,36 @@ pub struct SpatialRecord {
     pub trees: Vec<TreeRecord>,
     /// One per order × curve, orders outermost.
     pub layouts: Vec<LayoutRecord>,
+    /// Per op and algorithm, at the largest tree: bits, time, energy and depth side by side
+    /// (`analysis::spatial::answer`).
+    #[serde(default)]
+    pub answer: Vec<AnswerRecord>,
     pub timings: Timings,
+}
+
+/// One algorithm on one op, at the largest tree: what it loses, what it costs on a GPU (or
+/// its CPU twin, said so), and its energy and depth on the cheapest layout counted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnswerRecord {
+    pub op: Op,
+    pub algorithm: String,
+    pub n: u64,
+    /// The most bits it lost at a node, over the layouts' child orders (`"inf"`: a non-finite
+    /// result).
+    #[serde(with = "bits")]
+    pub lost_bits: Option<f64>,
+    /// Seconds per vertex of its values: a GPU kernel's (from `--bench`), else its CPU twin's
+    /// in this run.
+    pub time_per_vertex_s: Option<f64>,
+    /// `GPU kernel: <adapter>` or `CPU twin`.
+    pub time_source: String,
+    /// The layout of least energy for this algorithm's messages.
+    pub order: LinearOrder,
+    pub curve: Curve,
+    pub energy_per_vertex: f64,
+    pub depth: u32,
+    /// Its energy's fitted exponent on that layout (several sizes).
+    pub exponent: Option<f64>,
 }
 
 /// A tree the layouts were counted on.

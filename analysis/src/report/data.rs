@@ -71,7 +71,7 @@ impl ReportData {
             None
         };
         let bench = match inputs.bench {
-            Some(path) => Some((path.to_path_buf(), read_csv::<BenchRecord>(path)?.0)),
+            Some(path) => Some((path.to_path_buf(), read_bench(path)?)),
             None => None,
         };
         let max_lost_bits = inputs.max_lost_bits.or_else(|| {
@@ -171,6 +171,11 @@ impl ReportData {
             .and_then(|p| p.get(key))
             .or_else(|| self.summary_field("params").and_then(|p| p.get(key)))
     }
+}
+
+/// A bench.csv's records (`accuracy bench --out DIR`).
+pub fn read_bench(path: &Path) -> Result<Vec<BenchRecord>, ReportError> {
+    Ok(read_csv::<BenchRecord>(path)?.0)
 }
 
 /// Records as `T`, the header, and the fields as stored.

@@ -157,9 +157,45 @@ pub fn section(h: &mut String, r: &SpatialRecord) -> Result<(), ReportError> {
             },
         )?;
     }
+    answer(h, r);
     table(h, r);
     h.push_str("</section>\n");
     Ok(())
+}
+
+/// The answer: per op and algorithm, lost bits, time (labelled GPU kernel or CPU twin), and
+/// energy and depth on its least-energy layout, at the last tree; then a sentence per op.
+fn answer(h: &mut String, r: &SpatialRecord) {
+    let Some(first) = r.answer.first() else {
+        return;
+    };
+    let _ = writeln!(
+        h,
+        "<h3>The answer at n = {}: bits, time, energy and depth</h3>",
+        first.n
+    );
+    for line in crate::spatial::answer::sentences(&r.answer, &r.ops) {
+        let _ = writeln!(h, "<p class=\"answer\">{}</p>", escape(&line));
+    }
+    h.push_str("<table class=\"compact\" id=\"spatial-answer\">\n<tr><th>op</th><th>algorithm</th><th class=\"num\">lost bits</th><th class=\"num\">ns per vertex</th><th>timed as</th><th class=\"num\">energy per vertex</th><th class=\"num\">depth</th><th class=\"num\">exponent</th><th>least-energy layout</th></tr>\n");
+    let cell = |x: Option<String>| x.unwrap_or_else(|| NA.to_string());
+    for a in &r.answer {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{} {}</td></tr>",
+            a.op,
+            escape(&a.algorithm),
+            cell(a.lost_bits.map(|b| format!("{b:.2}"))),
+            cell(a.time_per_vertex_s.map(|t| sig3(t * 1e9))),
+            escape(&a.time_source),
+            sig3(a.energy_per_vertex),
+            a.depth,
+            cell(a.exponent.map(|e| format!("{e:.3}"))),
+            a.order,
+            a.curve
+        );
+    }
+    h.push_str("</table>\n");
 }
 
 /// Every layout × pattern: energy per vertex at each n, the exponent, and the depth and lost

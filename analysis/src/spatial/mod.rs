@@ -10,8 +10,10 @@
 //! - one file per communication pattern: [`local`] messaging, [`parallel`], the Euler-tour
 //!   family ([`euler`] around the grid [`scan`]), [`contraction`], batched [`lca`] (with its
 //!   reference, binary [`lifting`]);
-//! - [`measure`]: every pattern of a tree on a layout; [`fit`]: the exponent of energy vs n.
+//! - [`measure`]: every pattern of a tree on a layout; [`fit`]: the exponent of energy vs n;
+//! - [`answer`]: per op and algorithm, bits, time, energy and depth side by side.
 
+pub mod answer;
 pub mod contraction;
 pub mod curve;
 pub mod euler;

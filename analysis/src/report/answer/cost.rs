@@ -238,24 +238,9 @@ fn own_times(data: &ReportData, op: &str) -> Vec<(String, Time)> {
 /// benchmarked at, the median over the topologies of its median compute time per vertex; its
 /// GPU kernel's where bench.csv has one, else its CPU twin's.
 fn bench_time(records: &[BenchRecord], algorithm: &str, op: &str) -> Option<Time> {
-    let all: Vec<&BenchRecord> = records
-        .iter()
-        .filter(|r| r.algorithm == algorithm && r.op == op && r.n > 0)
-        .collect();
-    let gpu = all.iter().any(|r| Place::of_backend(&r.backend).is_gpu());
-    let mine: Vec<&BenchRecord> = all
-        .into_iter()
-        .filter(|r| Place::of_backend(&r.backend).is_gpu() == gpu)
-        .collect();
-    let n = mine.iter().map(|r| r.n).max()?;
-    let mut per_vertex: Vec<f64> = mine
-        .iter()
-        .filter(|r| r.n == n)
-        .map(|r| r.compute_s / r.n as f64)
-        .collect();
-    let backend = mine.iter().find(|r| r.n == n)?.backend.clone();
+    let (per_vertex_s, backend) = crate::records::bench::time_per_vertex(records, algorithm, op)?;
     Some(Time {
-        per_vertex_s: crate::stats::median(&mut per_vertex)?,
+        per_vertex_s,
         place: Place::of_backend(&backend),
         from_bench: true,
     })
