@@ -143,6 +143,37 @@ fn theorems_one_and_two_at_small_sizes() {
     assert!(b >= 1.4, "caterpillar-legs heavy-first: {b:.3}");
 }
 
+/// The PRAM simulation's price (seed 002): pointer-jumping rootfix on a chain, light-first on
+/// Hilbert, grows like n^1.5 (each step's reads span 2^k positions), while the seed's own
+/// treefix, contraction, stays near-linear on the same layout.
+#[test]
+fn a_pram_treefix_costs_n_to_the_one_and_a_half() {
+    let chain = Topology::Chain;
+    let fit_of = |p: Pattern| {
+        let pts: Vec<(f64, f64)> = [1 << 9, 1 << 11, 1 << 13, 1 << 15]
+            .iter()
+            .map(|&n| {
+                let t = chain
+                    .generate(n, ChildOrder::Natural, &mut generators::rng(3))
+                    .unwrap();
+                let c = costs(&t, LinearOrder::LightFirst, Curve::Hilbert, 1);
+                (n as f64, find(&c, p).0 as f64)
+            })
+            .collect();
+        fit::exponent(&pts).unwrap().0
+    };
+    let pram = fit_of(Pattern::PointerJumping);
+    let contraction = fit_of(Pattern::Treefix(Algorithm::CONTRACTION, Op::Rootfix));
+    assert!(
+        pram >= 1.4,
+        "pointer jumping on a chain: exponent {pram:.3}"
+    );
+    assert!(
+        contraction <= 1.1,
+        "contraction on a chain: exponent {contraction:.3}"
+    );
+}
+
 /// The real trees of the test data, with their layouts.
 fn real_trees() -> Vec<(String, Tree)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("generators/tests/data");
@@ -231,8 +262,8 @@ fn cli_writes_json_and_html() {
     );
     assert_eq!(r.layouts.len(), 4);
     for l in &r.layouts {
-        // local, 5 algorithms × 2 ops, lca.
-        assert_eq!(l.patterns.len(), 12);
+        // local, 5 algorithms × 2 ops, pointer jumping, lca.
+        assert_eq!(l.patterns.len(), 13);
         for p in &l.patterns {
             if p.pattern == "lca" && l.order == LinearOrder::BreadthFirst {
                 assert!(p.not_applicable.is_some() && p.points.is_empty());
@@ -251,7 +282,7 @@ fn cli_writes_json_and_html() {
     assert_self_contained(&text);
     assert_every_char_in_the_font(&doc);
     assert_eq!(doc.select(&sel("#fig-spatial-local div.panel")).count(), 2);
-    assert!(doc.select(&sel("#spatial-table tr")).count() > 4 * 12);
+    assert!(doc.select(&sel("#spatial-table tr")).count() > 4 * 13);
 }
 
 #[test]

@@ -10,6 +10,7 @@ use super::lca::BatchedLca;
 use super::local::local_messaging;
 use super::messages::Cost;
 use super::parallel::parallel;
+use super::pram::pointer_jumping;
 use super::virtual_tree::VirtualTree;
 use crate::algorithms::{Family, GpuLayout, ScanWord};
 use crate::orders::contraction::Schedule;
@@ -36,12 +37,15 @@ pub enum Pattern {
     Local,
     /// One op of a treefix algorithm, as its schedule sends it.
     Treefix(Algorithm, Op),
+    /// A PRAM rootfix simulated: pointer jumping, every read a message (the seed's n^1.5).
+    PointerJumping,
     /// Batched lowest common ancestors (§VI).
     Lca,
 }
 
 impl Pattern {
-    /// The patterns of `ops`, in table order: local messaging, each algorithm's ops, LCA.
+    /// The patterns of `ops`, in table order: local messaging, each algorithm's ops, pointer
+    /// jumping, LCA.
     pub fn all(ops: &[Op]) -> Vec<Pattern> {
         std::iter::once(Pattern::Local)
             .chain(
@@ -49,14 +53,15 @@ impl Pattern {
                     .iter()
                     .flat_map(|&a| ops.iter().map(move |&op| Pattern::Treefix(a, op))),
             )
-            .chain(std::iter::once(Pattern::Lca))
+            .chain([Pattern::PointerJumping, Pattern::Lca])
             .collect()
     }
 
-    /// `local`, `lca`, or the algorithm's name.
+    /// `local`, `pointer-jumping`, `lca`, or the algorithm's name.
     pub fn name(self) -> &'static str {
         match self {
             Pattern::Local => "local",
+            Pattern::PointerJumping => "pointer-jumping",
             Pattern::Treefix(a, _) => a.name(),
             Pattern::Lca => "lca",
         }
@@ -144,8 +149,9 @@ pub fn count(laid: &Laid, placements: &[Placement], ops: &[Op], limbs: u32) -> V
         Tour(super::euler::TourCost),
         Contraction(Op, Cost),
         Lca(Option<Cost>),
+        Pram(Cost),
     }
-    let mut jobs: Vec<(u8, Op)> = vec![(4, Op::Rootfix), (0, Op::Rootfix)];
+    let mut jobs: Vec<(u8, Op)> = vec![(4, Op::Rootfix), (5, Op::Rootfix), (0, Op::Rootfix)];
     for &op in ops {
         jobs.push((1, op));
         jobs.push((2, op));
@@ -158,12 +164,14 @@ pub fn count(laid: &Laid, placements: &[Placement], ops: &[Op], limbs: u32) -> V
             1 => Piece::Parallel(op, parallel(tree, pos, op, placements)),
             2 => Piece::Tour(euler_tour(tree, pos, op, placements)),
             3 => Piece::Contraction(op, contraction(tree, schedule, pos, op, placements)),
+            5 => Piece::Pram(pointer_jumping(tree, pos, placements)),
             _ => Piece::Lca(lca.as_ref().ok().map(|l| l.cost(vt, placements))),
         })
         .collect();
     let find = |want: Pattern| -> Option<Cost> {
         pieces.iter().find_map(|p| match (p, want) {
             (Piece::Local(c), Pattern::Local) => Some(c.clone()),
+            (Piece::Pram(c), Pattern::PointerJumping) => Some(c.clone()),
             (Piece::Parallel(o, c), Pattern::Treefix(a, op))
                 if a == Algorithm::PARALLEL && *o == op =>
             {

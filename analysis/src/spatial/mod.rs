@@ -9,7 +9,7 @@
 //! - [`virtual_tree`]: the degree ≤ 4 transformation (§III-D) local messaging goes through;
 //! - one file per communication pattern: [`local`] messaging, [`parallel`], the Euler-tour
 //!   family ([`euler`] around the grid [`scan`]), [`contraction`], batched [`lca`] (with its
-//!   reference, binary [`lifting`]);
+//!   reference, binary [`lifting`]), and a PRAM treefix simulated, [`pram`]'s pointer jumping;
 //! - [`measure`]: every pattern of a tree on a layout; [`fit`]: the exponent of energy vs n;
 //! - [`answer`]: per op and algorithm, bits, time, energy and depth side by side.
 
@@ -25,6 +25,7 @@ pub mod local;
 pub mod measure;
 pub mod messages;
 pub mod parallel;
+pub mod pram;
 pub mod scan;
 pub mod virtual_tree;
 
