@@ -139,7 +139,7 @@ mod tests {
         let mut exact = Digits::default();
         for k in 0..100 {
             let t = format!("{}", k as f32 / 2.0);
-            exact.record(&t, t.parse().unwrap(), || String::new());
+            exact.record(&t, t.parse().unwrap(), String::new);
         }
         assert_eq!(exact.verdict(), Verdict::Fine);
         // A few short values: a warning, not a refusal.

@@ -78,7 +78,7 @@ mod tests {
             let t = chain(n);
             let pos: Vec<u32> = (0..n as u32).collect();
             let pl = [Placement::new(Curve::Hilbert, n).unwrap()];
-            let steps = (usize::BITS - (n - 1).leading_zeros()) as u32;
+            let steps = usize::BITS - (n - 1).leading_zeros();
             assert_eq!(pointer_jumping(&t, &pos, &pl).depth, 2 * steps, "n={n}");
         }
     }
