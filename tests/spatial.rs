@@ -482,3 +482,95 @@ fn the_answer_sets_bits_time_energy_and_depth_side_by_side() {
     );
     assert_eq!(doc.select(&sel("p.answer")).count(), 2);
 }
+
+/// An interrupted `spatial --json FILE` resumes after its last finished tree (FILE.partial),
+/// and gives the same measurement as an uninterrupted run; another measurement's checkpoint is
+/// refused, never mixed in.
+#[test]
+fn an_interrupted_measurement_resumes() {
+    let dir = scratch("resume");
+    let args = |json: &Path, seed: &str| -> Vec<String> {
+        [
+            "spatial",
+            "--topology",
+            "prufer",
+            "--nodes",
+            "2^8,2^15,2^16,2^17",
+            "--order",
+            "light-first,depth-first",
+            "--seed",
+            seed,
+            "--json",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([json.to_str().unwrap().to_string()])
+        .collect()
+    };
+    let run = |a: &[String]| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        accuracy(&a)
+    };
+    let whole = dir.join("whole.json");
+    let o = run(&args(&whole, "1"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let resumed = dir.join("resumed.json");
+    let partial = dir.join("resumed.json.partial");
+    // Killed (kill -9: nothing of its own cleans up) once the first tree is kept.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_accuracy"))
+        .args(args(&resumed, "1"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    while !partial.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before a checkpoint"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !resumed.exists(),
+        "the run finished before it was killed: nothing was resumed"
+    );
+    // Another seed is another measurement.
+    let o = run(&args(&resumed, "2"));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("another measurement"), "{}", stderr(&o));
+    let o = run(&args(&resumed, "1"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = stderr(&o);
+    let resumed_after = said
+        .lines()
+        .find_map(|l| l.strip_prefix("resuming after "))
+        .unwrap_or_else(|| panic!("no resume line: {said}"));
+    assert!(!resumed_after.starts_with("0 "), "{said}");
+    assert!(
+        !partial.exists(),
+        "the checkpoint outlived the finished measurement"
+    );
+    let read =
+        |p: &Path| -> SpatialRecord { serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap() };
+    let (a, b) = (read(&whole), read(&resumed));
+    assert_eq!(a.trees, b.trees);
+    assert_eq!(a.layouts, b.layouts);
+    // The answer's energies, depths and bits; its times are this machine's.
+    let strip = |r: &SpatialRecord| -> Vec<_> {
+        r.answer
+            .iter()
+            .map(|x| {
+                (
+                    x.op,
+                    x.algorithm.clone(),
+                    x.lost_bits,
+                    x.energy_per_vertex,
+                    x.depth,
+                )
+            })
+            .collect()
+    };
+    assert_eq!(strip(&a), strip(&b));
+}

@@ -11,7 +11,7 @@ use generators::Topology;
 use std::io::Write;
 use std::path::PathBuf;
 use treefix_accuracy::inputs::WeightChoice;
-use treefix_accuracy::spatial::{Params, Source, measure};
+use treefix_accuracy::spatial::{Params, Source, checkpoint, measure};
 use treefix_accuracy::{Error, output};
 
 #[derive(Args)]
@@ -50,7 +50,8 @@ pub struct SpatialArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Write every measurement as JSON: per layout and pattern, energy and depth at each n and
-    /// the fitted exponent.
+    /// the fitted exponent. FILE.partial keeps the trees finished so far: the same command,
+    /// rerun after an interruption, resumes after them.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Write a self-contained HTML page: energy per vertex against n on log–log axes, one
@@ -97,7 +98,12 @@ pub fn run(a: SpatialArgs) -> Result<(), Error> {
                 .map(|b| ("the bench.csv of --bench", b.as_path())),
         )
         .collect();
-    for (flag, out) in [("--json", &a.json), ("--html", &a.html)] {
+    let checkpoint = a.json.as_deref().map(checkpoint::path_of);
+    for (flag, out) in [
+        ("--json", &a.json),
+        ("--html", &a.html),
+        ("--json's checkpoint", &checkpoint),
+    ] {
         if let Some(out) = out {
             output::refuse_overwriting_inputs((flag, out), &inputs)?;
         }
@@ -132,6 +138,7 @@ pub fn run(a: SpatialArgs) -> Result<(), Error> {
             .as_deref()
             .map(analysis::report::data::read_bench)
             .transpose()?,
+        checkpoint: checkpoint.clone(),
     };
     // The outputs are opened (as temporary files beside their names) before the measurement,
     // so that a directory that is missing or not writable is refused before a long sweep runs,
@@ -154,6 +161,15 @@ pub fn run(a: SpatialArgs) -> Result<(), Error> {
         f.write_all((json + "\n").as_bytes())
             .map_err(Error::write(&path))?;
         f.commit()?;
+        // The measurement is in its file: nothing is left to resume.
+        if let Some(c) = &checkpoint {
+            match std::fs::remove_file(c) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(Error::output(c)(e));
+                }
+                _ => {}
+            }
+        }
     }
     if let Some(mut f) = html_out {
         let path = f.path().to_path_buf();

@@ -11,6 +11,8 @@
 //! original names but contraction's, whose random-mate coins are dealt in the order of the
 //! names.
 
+pub mod checkpoint;
+
 use crate::Error;
 use crate::experiment::{self, Cpu, InstanceSpec, Summaries};
 use crate::inputs::{self, WeightChoice};
@@ -52,6 +54,25 @@ pub struct Params {
     pub seed: u64,
     /// A bench.csv's records (`accuracy bench`): the answer's GPU kernel times.
     pub bench: Option<Vec<BenchRecord>>,
+    /// Where the trees finished so far are kept, and resumed from ([`checkpoint`]).
+    pub checkpoint: Option<PathBuf>,
+}
+
+impl Params {
+    /// What the measurement is, for its checkpoint: a rerun resumes only the same one.
+    fn key(&self) -> String {
+        format!(
+            "{} {:?} {:?} {:?} {:?} {} {} {}",
+            env!("CARGO_PKG_VERSION"),
+            self.source,
+            self.orders,
+            self.curves,
+            self.ops,
+            self.weights,
+            self.cond,
+            self.seed
+        )
+    }
 }
 
 /// One tree to lay out, with its weights.
@@ -169,7 +190,36 @@ pub fn measure(p: &Params, progress: &dyn Fn(&str)) -> Result<SpatialRecord, Err
     let mut trees = Vec::new();
     // The CPU twins' seconds per vertex on the last tree (the fastest of its layouts).
     let mut twin_s: HashMap<(String, Op), f64> = HashMap::new();
-    for index in 0..tree_count(&p.source) {
+    let key = p.key();
+    if let Some(path) = &p.checkpoint
+        && let Some(c) = checkpoint::load(path, &key)?
+    {
+        progress(&format!(
+            "resuming after {} of {} trees, from {}",
+            c.trees.len(),
+            tree_count(&p.source),
+            path.display()
+        ));
+        (trees, layouts, count_s, bits_s) = (c.trees, c.layouts, c.count_s, c.bits_s);
+        twin_s = c
+            .twin_s
+            .into_iter()
+            .map(|(a, op, t)| ((a, op), t))
+            .collect();
+        // A tree file changed since it was counted is not the tree counted.
+        if matches!(p.source, Source::Files { .. }) {
+            for (index, done) in trees.iter().enumerate() {
+                if subject(p, index)?.sha256 != done.sha256 {
+                    return Err(Error::Usage(format!(
+                        "{}: {} has changed since it was counted; remove the checkpoint to start again",
+                        path.display(),
+                        done.name
+                    )));
+                }
+            }
+        }
+    }
+    for index in trees.len()..tree_count(&p.source) {
         twin_s.clear();
         let s = subject(p, index)?;
         let n = s.tree.len();
@@ -239,6 +289,26 @@ pub fn measure(p: &Params, progress: &dyn Fn(&str)) -> Result<SpatialRecord, Err
             sides: placements.iter().map(|pl| pl.grid().side()).collect(),
             curves: p.curves.clone(),
         });
+        if let Some(path) = &p.checkpoint {
+            checkpoint::save(
+                path,
+                &checkpoint::Checkpoint {
+                    key: key.clone(),
+                    trees: trees.clone(),
+                    layouts: layouts.clone(),
+                    twin_s: {
+                        let mut t: Vec<_> = twin_s
+                            .iter()
+                            .map(|((a, op), &t)| (a.clone(), *op, t))
+                            .collect();
+                        t.sort_by(|x, y| (&x.0, x.1.name()).cmp(&(&y.0, y.1.name())));
+                        t
+                    },
+                    count_s,
+                    bits_s,
+                },
+            )?;
+        }
     }
     for l in &mut layouts {
         for pr in &mut l.patterns {
