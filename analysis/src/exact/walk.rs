@@ -115,13 +115,14 @@ pub(crate) fn rootfix<T: Exact>(
     let pre = tree.preorder();
     if pre.len() <= len {
         // One block: every value is final as it is made.
-        rootfix_block(tree, w, &term, pre, 0, &finish);
+        rootfix_block(tree, w, &term, pre, 0, &|_, v, x| finish(v, x));
         return;
     }
-    // Pass 1: each block from zero at its anchors, the local values kept.
+    // Pass 1: each block from zero at its anchors, the local values kept by preorder
+    // position (written and read again in streams, not by vertex).
     let mut local = vec![T::ZERO; pre.len()];
     let local = Disjoint::new(&mut local);
-    let store = |v: usize, x: T| unsafe { local.set(v, x) };
+    let store = |pos: usize, _v: usize, x: T| unsafe { local.set(pos, x) };
     let segments: Vec<Vec<Segment>> = pre
         .par_chunks(len)
         .enumerate()
@@ -142,7 +143,7 @@ pub(crate) fn rootfix<T: Exact>(
                 let pos = (open[x] as usize + depth[x] as usize) / 2;
                 let (b, theirs) = (pos / len, &segments[pos / len]);
                 let j = theirs.partition_point(|t| t.start as usize <= pos) - 1;
-                bases[b][j] + unsafe { local.get(x) }
+                bases[b][j] + unsafe { local.get(pos) }
             })
             .collect();
         bases.push(mine);
@@ -154,11 +155,13 @@ pub(crate) fn rootfix<T: Exact>(
         .enumerate()
         .for_each(|(b, ((block, segs), bases))| {
             for (k, (s, &base)) in segs.iter().zip(bases).enumerate() {
-                let end = segs
-                    .get(k + 1)
-                    .map_or(block.len(), |t| t.start as usize - b * len);
-                for &v in &block[s.start as usize - b * len..end] {
-                    finish(v as usize, base + unsafe { local.get(v as usize) });
+                let (from, to) = (
+                    s.start as usize - b * len,
+                    segs.get(k + 1)
+                        .map_or(block.len(), |t| t.start as usize - b * len),
+                );
+                for (i, &v) in block[from..to].iter().enumerate() {
+                    finish(v as usize, base + unsafe { local.get(b * len + from + i) });
                 }
             }
         });
@@ -172,15 +175,29 @@ struct Segment {
     anchor: u32,
 }
 
+/// Vertices whose inputs are gathered at once before they are walked: the gathers' loads
+/// are independent and overlap, instead of one cache miss per vertex inside the chain of
+/// additions where the vertex numbering is not the preorder (random trees).
+const GATHER: usize = 512;
+
+/// The weight and depth of each vertex of `vertices` (at most [`GATHER`]), in order.
+#[inline(always)]
+fn gather(w: &[f32], depth: &[u32], vertices: &[u32], into: &mut [(f32, u32); GATHER]) -> usize {
+    for (slot, &v) in into.iter_mut().zip(vertices) {
+        *slot = (w[v as usize], depth[v as usize]);
+    }
+    vertices.len()
+}
+
 /// Pass 1 of rootfix on the block `block` of the preorder, starting at position `start`: each
-/// vertex's sum from its segment's anchor down, handed to `store`.
+/// vertex's sum from its segment's anchor down, handed to `store` with its preorder position.
 fn rootfix_block<T: Exact>(
     tree: &Tree,
     w: &[f32],
     term: &impl Fn(f32) -> T,
     block: &[u32],
     start: usize,
-    store: &impl Fn(usize, T),
+    store: &impl Fn(usize, usize, T),
 ) -> Vec<Segment> {
     let (depth, parents) = (tree.depths(), tree.parents());
     let mut segments = Vec::new();
@@ -188,31 +205,35 @@ fn rootfix_block<T: Exact>(
     // depth d (entries past the current vertex's depth are stale).
     let mut path: Vec<T> = vec![T::ZERO; 64];
     let mut top = u32::MAX;
-    for (i, &v) in block.iter().enumerate() {
-        let d = depth[v as usize];
-        let t = term(w[v as usize]);
-        let r = if d > top {
-            // The parent, at depth d − 1, is on the path.
-            let at = (d - top) as usize;
-            if at == path.len() {
-                path.resize(2 * at, T::ZERO);
-            }
-            let r = path[at - 1] + t;
-            path[at] = r;
-            r
-        } else {
-            // The parent lies before the block: a new anchor if shallower than the last.
-            if d < top {
-                segments.push(Segment {
-                    start: (start + i) as u32,
-                    anchor: parents[v as usize],
-                });
-                top = d;
-            }
-            path[0] = t;
-            t
-        };
-        store(v as usize, r);
+    let mut inputs = [(0f32, 0u32); GATHER];
+    for (c, chunk) in block.chunks(GATHER).enumerate() {
+        let n = gather(w, depth, chunk, &mut inputs);
+        for (j, (&v, &(x, d))) in chunk.iter().zip(&inputs[..n]).enumerate() {
+            let i = c * GATHER + j;
+            let t = term(x);
+            let r = if d > top {
+                // The parent, at depth d − 1, is on the path.
+                let at = (d - top) as usize;
+                if at == path.len() {
+                    path.resize(2 * at, T::ZERO);
+                }
+                let r = path[at - 1] + t;
+                path[at] = r;
+                r
+            } else {
+                // The parent lies before the block: a new anchor if shallower than the last.
+                if d < top {
+                    segments.push(Segment {
+                        start: (start + i) as u32,
+                        anchor: parents[v as usize],
+                    });
+                    top = d;
+                }
+                path[0] = t;
+                t
+            };
+            store(start + i, v as usize, r);
+        }
     }
     segments
 }
@@ -230,18 +251,18 @@ pub(crate) fn leaffix<T: Exact>(
     assert_eq!(tree.len(), w.len());
     let pre = tree.preorder();
     if pre.len() <= len {
-        leaffix_block(tree, w, &term, pre, None, &finish);
+        leaffix_block(tree, w, &term, pre, 0, None, &|_, v, x| finish(v, x));
         return;
     }
     let mut local = vec![T::ZERO; pre.len()];
     let local = Disjoint::new(&mut local);
-    let store = |v: usize, x: T| unsafe { local.set(v, x) };
+    let store = |pos: usize, _v: usize, x: T| unsafe { local.set(pos, x) };
     let blocks: Vec<LeafBlock<T>> = pre
         .par_chunks(len)
         .enumerate()
         .map(|(b, block)| {
             let next = pre.get((b + 1) * len).copied();
-            leaffix_block(tree, w, &term, block, next, &store)
+            leaffix_block(tree, w, &term, block, b * len, next, &store)
         })
         .collect();
     // From the last block back: `points` holds, by ascending depth, what the blocks after
@@ -267,22 +288,23 @@ pub(crate) fn leaffix<T: Exact>(
     pre.par_chunks(len)
         .zip(&blocks)
         .zip(&carried)
-        .for_each(|((vertices, block), carried)| {
+        .enumerate()
+        .for_each(|(b, ((vertices, block), carried))| {
             // The spine from its deepest vertex up, each adding the points at its depth or
             // deeper; then every vertex is final.
             let (mut sum, mut j) = (T::ZERO, carried.len());
-            for &(v, d) in &block.spine {
+            for &(pos, d) in &block.spine {
                 while j > 0 && carried[j - 1].0 >= d {
                     sum = sum + carried[j - 1].1;
                     j -= 1;
                 }
                 if j < carried.len() {
-                    unsafe { local.set(v as usize, sum + local.get(v as usize)) };
+                    unsafe { local.set(pos as usize, sum + local.get(pos as usize)) };
                 }
             }
             debug_assert_eq!(j, 0, "every point lands on the spine");
-            for &v in vertices {
-                finish(v as usize, unsafe { local.get(v as usize) });
+            for (i, &v) in vertices.iter().enumerate() {
+                finish(v as usize, unsafe { local.get(b * len + i) });
             }
         });
 }
@@ -302,19 +324,21 @@ struct LeafBlock<T> {
     /// Its subtree sums sent to ancestors before it: (the ancestor's depth, the sum), by
     /// ascending depth.
     sends: Vec<(u32, T)>,
-    /// Its vertices whose subtrees go on past it: (vertex, depth), deepest first.
+    /// Its vertices whose subtrees go on past it: (preorder position, depth), deepest first.
     spine: Vec<(u32, u32)>,
 }
 
-/// Pass 1 of leaffix on the block `block` of the preorder, walked backwards, each vertex's
-/// block-local subtree sum handed to `store`; `next` is the first vertex of the block after it.
+/// Pass 1 of leaffix on the block `block` of the preorder, starting at position `start`,
+/// walked backwards, each vertex's block-local subtree sum handed to `store` with its preorder
+/// position; `next` is the first vertex of the block after it.
 fn leaffix_block<T: Exact>(
     tree: &Tree,
     w: &[f32],
     term: &impl Fn(f32) -> T,
     block: &[u32],
+    start: usize,
     next: Option<u32>,
-    store: &impl Fn(usize, T),
+    store: &impl Fn(usize, usize, T),
 ) -> LeafBlock<T> {
     let depth = tree.depths();
     // Finished subtrees whose parent is not reached yet: backwards in preorder, the children
@@ -325,22 +349,30 @@ fn leaffix_block<T: Exact>(
     // first vertex of that depth met backwards.
     let mut wanted = next.map_or(-1, |y| depth[y as usize] as i64 - 1);
     let mut min_depth = u32::MAX;
-    for &v in block.iter().rev() {
-        let d = depth[v as usize];
-        let mut acc = term(w[v as usize]);
-        while let Some(&(cd, c)) = finished.last()
-            && cd == d + 1
-        {
-            acc = acc + c;
-            finished.pop();
+    let mut inputs = [(0f32, 0u32); GATHER];
+    let mut end = block.len();
+    while end > 0 {
+        let from = end.saturating_sub(GATHER);
+        let chunk = &block[from..end];
+        let n = gather(w, depth, chunk, &mut inputs);
+        for (j, (&v, &(x, d))) in chunk.iter().zip(&inputs[..n]).enumerate().rev() {
+            let pos = start + from + j;
+            let mut acc = term(x);
+            while let Some(&(cd, c)) = finished.last()
+                && cd == d + 1
+            {
+                acc = acc + c;
+                finished.pop();
+            }
+            finished.push((d, acc));
+            store(pos, v as usize, acc);
+            min_depth = min_depth.min(d);
+            if d as i64 == wanted {
+                spine.push((pos as u32, d));
+                wanted -= 1;
+            }
         }
-        finished.push((d, acc));
-        store(v as usize, acc);
-        min_depth = min_depth.min(d);
-        if d as i64 == wanted {
-            spine.push((v, d));
-            wanted -= 1;
-        }
+        end = from;
     }
     // Left: the subtrees whose parents lie before the block (the root's has none), deepest
     // on top; sent by the parent's depth, shallowest first.
