@@ -36,12 +36,14 @@ fn default_sweep() -> SweepParams {
         topologies: vec![Topology::Chain],
         weights: WeightChoice::Model(WeightModel::Gensum),
         ops: Op::ALL.to_vec(),
-        algos: Algorithm::paper(),
+        algos: Algorithm::main_job(),
         reference: ReferenceKind::Exact,
         child_orders: vec![ChildOrder::Natural],
         seed: 1,
         files: Vec::new(),
         shard: None,
+        backend: Default::default(),
+        exact_on: Default::default(),
     }
 }
 
@@ -58,7 +60,8 @@ fn main_job(c: &mut Criterion) {
     group.bench_function("default-sweep", |b| {
         b.iter(|| {
             let dir = tempfile::tempdir().expect("temporary directory");
-            sweep::run(&params, &[], dir.path(), &Cpu, true).expect("sweep")
+            let lock = treefix_accuracy::lock::DirLock::acquire(dir.path(), "sweep").expect("lock");
+            sweep::run(&params, &[], &lock, &Cpu, true).expect("sweep")
         })
     });
 
