@@ -34,7 +34,7 @@ pub use adapter::{AdapterReport, adapters, info_text};
 
 use crate::Error;
 use crate::experiment::{Backend, Cpu};
-use analysis::algorithms::{GpuLayout, ScanWord};
+use analysis::algorithms::{GpuLayout, ScanWord, Stage};
 use analysis::scan_plan::Plan;
 use analysis::{Algorithm, Op, Reference};
 use context::{Context, Recorder};
@@ -43,7 +43,7 @@ use generators::Tree;
 use generators::fixed::Scale;
 use layout::Forest;
 use parallel::ParallelTree;
-use shaders::{Precision, Sizes};
+use shaders::Sizes;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Mutex;
@@ -210,95 +210,77 @@ impl TreeKey {
     }
 }
 
+/// Which of a forest's kernel buffers a layout runs on: the scan's are made per scan word
+/// (every scan plan runs on the same buffers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Buffers {
+    Levels,
+    Scan(ScanWord),
+    Program,
+}
+
+impl From<GpuLayout> for Buffers {
+    fn from(layout: GpuLayout) -> Buffers {
+        match layout {
+            GpuLayout::Levels => Buffers::Levels,
+            GpuLayout::Scan { word, .. } => Buffers::Scan(word),
+            GpuLayout::Program => Buffers::Program,
+        }
+    }
+}
+
 /// One uploaded forest (a single tree for [`Gpu::compute_timed`] and [`Backend::compute`]).
 struct Resident {
     keys: Vec<TreeKey>,
     /// Weights and results in the original labels, trees end to end.
     w: wgpu::Buffer,
     out: wgpu::Buffer,
-    parallel: Option<ParallelTree>,
-    /// f32 scan buffers: vectorial and vectorial-chained.
-    vectorial: Option<VectorialTree>,
-    /// Float-float scan buffers: vectorial-compensated.
-    compensated: Option<VectorialTree>,
-    /// Fixed-point scan buffers at the scale of the last weights: vectorial-exact.
-    exact: Option<VectorialTree>,
-    contraction: Option<ContractionTree>,
+    /// The kernels' buffers made so far, one per [`Buffers`] (the exact scan's at the scale
+    /// of the last weights).
+    uploaded: Vec<(Buffers, Uploaded)>,
 }
 
-/// What a call needs of an uploaded kernel: weights into its buffers, its dispatches, its
-/// results back into the forest's result buffer.
-trait Uploaded {
-    fn record_in(&self, ctx: &Context, w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder);
-    /// Records `op` by `algo`; returns the timestamp slots written (the last one: the end).
-    fn record(&self, ctx: &Context, layout: GpuLayout, op: Op, rec: &mut Recorder) -> u32;
-    fn record_out(&self, ctx: &Context, op: Op, encoder: &mut wgpu::CommandEncoder);
+/// A layout's buffers on one forest.
+enum Uploaded {
+    Levels(ParallelTree),
+    Scan(VectorialTree),
+    Program(ContractionTree),
 }
 
-impl Uploaded for ParallelTree {
-    fn record_in(&self, ctx: &Context, _w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder) {
-        self.labels.record_in(ctx, encoder);
+impl Uploaded {
+    /// Records the weights into the kernel's buffers.
+    fn record_in(&self, ctx: &Context, w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder) {
+        match self {
+            Uploaded::Levels(p) => p.labels.record_in(ctx, encoder),
+            Uploaded::Scan(v) => v.labels.record_in(ctx, encoder),
+            Uploaded::Program(c) => c.record_in(w, encoder),
+        }
     }
-    fn record(&self, ctx: &Context, _layout: GpuLayout, op: Op, rec: &mut Recorder) -> u32 {
-        ParallelTree::record(self, ctx, op, rec);
-        2
-    }
-    fn record_out(&self, ctx: &Context, _op: Op, encoder: &mut wgpu::CommandEncoder) {
-        self.labels.record_out(ctx, encoder);
-    }
-}
-
-impl Uploaded for VectorialTree {
-    fn record_in(&self, ctx: &Context, _w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder) {
-        self.labels.record_in(ctx, encoder);
-    }
+    /// Records `op` by the kernel of `layout`; returns the timestamp slots written (the last
+    /// one: the end).
     fn record(&self, ctx: &Context, layout: GpuLayout, op: Op, rec: &mut Recorder) -> u32 {
-        let chained = matches!(
-            layout,
-            GpuLayout::Scan {
-                plan: Plan::Chained,
-                ..
+        match (self, layout) {
+            (Uploaded::Levels(p), _) => {
+                p.record(ctx, op, rec);
+                2
             }
-        );
-        VectorialTree::record(self, ctx, op, chained, rec);
-        vectorial::STAGES.len() as u32 + 1
+            (Uploaded::Scan(v), GpuLayout::Scan { plan, .. }) => {
+                v.record(ctx, op, plan, rec);
+                vectorial::STAGES.len() as u32 + 1
+            }
+            (Uploaded::Scan(_), _) => unreachable!("scan buffers run a scan layout"),
+            (Uploaded::Program(c), _) => {
+                c.record(ctx, op, rec);
+                2
+            }
+        }
     }
-    fn record_out(&self, ctx: &Context, _op: Op, encoder: &mut wgpu::CommandEncoder) {
-        self.labels.record_out(ctx, encoder);
-    }
-}
-
-impl Uploaded for ContractionTree {
-    fn record_in(&self, _ctx: &Context, w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder) {
-        ContractionTree::record_in(self, w, encoder);
-    }
-    fn record(&self, ctx: &Context, _layout: GpuLayout, op: Op, rec: &mut Recorder) -> u32 {
-        ContractionTree::record(self, ctx, op, rec);
-        2
-    }
+    /// Records the results back into the forest's result buffer.
     fn record_out(&self, ctx: &Context, op: Op, encoder: &mut wgpu::CommandEncoder) {
-        ContractionTree::record_out(self, ctx, op, encoder);
-    }
-}
-
-impl Resident {
-    /// The uploaded kernel of `layout` (`None` if not uploaded yet).
-    fn uploaded(&self, layout: GpuLayout) -> Option<&dyn Uploaded> {
-        match layout {
-            GpuLayout::Levels => self.parallel.as_ref().map(|p| p as &dyn Uploaded),
-            GpuLayout::Program => self.contraction.as_ref().map(|c| c as &dyn Uploaded),
-            GpuLayout::Scan {
-                word: ScanWord::F32,
-                ..
-            } => self.vectorial.as_ref().map(|v| v as &dyn Uploaded),
-            GpuLayout::Scan {
-                word: ScanWord::FloatFloat,
-                ..
-            } => self.compensated.as_ref().map(|v| v as &dyn Uploaded),
-            GpuLayout::Scan {
-                word: ScanWord::Exact,
-                ..
-            } => self.exact.as_ref().map(|v| v as &dyn Uploaded),
+        match self {
+            Uploaded::Levels(p) => p.labels.record_out(ctx, encoder),
+            Uploaded::Scan(v) => v.labels.record_out(ctx, encoder),
+            Uploaded::Program(c) => c.record_out(ctx, op, encoder),
         }
     }
 }
@@ -306,6 +288,29 @@ impl Resident {
 impl Resident {
     fn matches(&self, trees: &[&Tree]) -> bool {
         self.keys.len() == trees.len() && self.keys.iter().zip(trees).all(|(k, t)| k.matches(t))
+    }
+
+    /// The buffers `layout` runs on (`None` if not made yet).
+    fn uploaded(&self, layout: impl Into<Buffers>) -> Option<&Uploaded> {
+        let key = layout.into();
+        self.uploaded
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, u)| u)
+    }
+
+    /// The exact scan's buffers, if made.
+    fn exact(&self) -> Option<&VectorialTree> {
+        match self.uploaded(Buffers::Scan(ScanWord::Exact)) {
+            Some(Uploaded::Scan(v)) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Keeps `uploaded` as the buffers of `key` (replacing any made before).
+    fn put(&mut self, key: Buffers, uploaded: Uploaded) {
+        self.uploaded.retain(|(k, _)| *k != key);
+        self.uploaded.push((key, uploaded));
     }
 }
 
@@ -396,6 +401,12 @@ impl Gpu {
         l.max_storage_buffer_binding_size.min(l.max_buffer_size) / 8
     }
 
+    /// The stages dispatched since the last call (each once, in [`Stage::ALL`]'s order): a
+    /// kernel's must be its recipe, [`analysis::algorithms::GpuKernel::stages`].
+    pub fn stages_run(&self) -> Vec<Stage> {
+        self.ctx.kernels.take_run()
+    }
+
     /// The kernel sizes in use (for `accuracy info`).
     pub(crate) fn sizes_text(&self) -> String {
         let s = &self.ctx.sizes;
@@ -464,7 +475,7 @@ impl Gpu {
         let res = &mut residents[index];
         let forest = Forest::new(trees);
         // The exact scan's buffers are sized by the weights' scale: made again for another.
-        let exact = match layout {
+        let scale = match layout {
             GpuLayout::Scan {
                 word: ScanWord::Exact,
                 ..
@@ -475,40 +486,38 @@ impl Gpu {
                         "{algo}: a weight is not finite (no fixed point holds it)"
                     ))
                 })?;
-                let precision = Precision::exact(scale);
-                if res.exact.as_ref().map(|v| v.precision()) != Some(precision) {
-                    res.exact = None;
-                }
-                Some(precision)
+                Some(scale)
             }
             _ => None,
         };
-        if res.uploaded(layout).is_none() {
-            match layout {
-                GpuLayout::Scan { word, .. } => {
-                    let (slot, precision) = match word {
-                        ScanWord::F32 => (&mut res.vectorial, Precision::Single),
-                        ScanWord::FloatFloat => (&mut res.compensated, Precision::FloatFloat),
-                        ScanWord::Exact => (&mut res.exact, exact.expect("scale found above")),
-                    };
-                    *slot = Some(VectorialTree::new(
-                        ctx, &forest, &res.w, &res.out, precision, false,
-                    )?);
-                }
+        let stale = match res.uploaded(layout) {
+            Some(Uploaded::Scan(v)) => v.scale() != scale,
+            Some(_) => false,
+            None => true,
+        };
+        if stale {
+            let uploaded = match layout {
+                GpuLayout::Scan { word, .. } => Uploaded::Scan(VectorialTree::new(
+                    ctx, &forest, &res.w, &res.out, word, scale, false,
+                )?),
                 GpuLayout::Levels => {
-                    res.parallel = Some(ParallelTree::new(ctx, &forest, &res.w, &res.out)?);
+                    Uploaded::Levels(ParallelTree::new(ctx, &forest, &res.w, &res.out)?)
                 }
                 GpuLayout::Program => {
-                    res.contraction = Some(ContractionTree::new(ctx, &forest, &res.out)?);
+                    Uploaded::Program(ContractionTree::new(ctx, &forest, &res.out)?)
                 }
-            }
+            };
+            res.put(layout.into(), uploaded);
         }
-        if let GpuLayout::Scan {
-            word: ScanWord::F32,
-            plan: Plan::Chained,
-        } = layout
+        if let (
+            GpuLayout::Scan {
+                plan: Plan::Chained,
+                ..
+            },
+            Some(Uploaded::Scan(v)),
+        ) = (layout, res.uploaded(layout))
         {
-            res.vectorial.as_ref().unwrap().check_chained()?;
+            v.check_chained()?;
         }
         let n = forest.len() as u64;
         let tree_upload_s = t0.elapsed().as_secs_f64();
@@ -637,24 +646,29 @@ impl Gpu {
         let State { residents, staging } = &mut *state;
         let index = Self::resident_index(ctx, residents, &[tree])?;
         let res = &mut residents[index];
-        let precision = Precision::exact(scale);
         let reusable = res
-            .exact
-            .as_ref()
-            .is_some_and(|v| v.precision() == precision && v.has_unrounded_read());
+            .exact()
+            .is_some_and(|v| v.scale() == Some(scale) && v.has_unrounded_read());
         if !reusable {
             let forest = Forest::new(vec![tree]);
-            res.exact = Some(VectorialTree::new(
-                ctx, &forest, &res.w, &res.out, precision, true,
-            )?);
+            let exact = VectorialTree::new(
+                ctx,
+                &forest,
+                &res.w,
+                &res.out,
+                ScanWord::Exact,
+                Some(scale),
+                true,
+            )?;
+            res.put(Buffers::Scan(ScanWord::Exact), Uploaded::Scan(exact));
         }
-        let kernel = res.exact.as_ref().expect("made above");
+        let kernel = res.exact().expect("made above");
         let n = tree.len();
         let mut rec = Recorder::new(ctx);
         rec.encoder
             .copy_buffer_to_buffer(staging.write(ctx, &[w])?, 0, &res.w, 0, 4 * n as u64);
-        Uploaded::record_in(kernel, ctx, &res.w, &mut rec.encoder);
-        kernel.record_scan(ctx, op, false, &mut rec);
+        kernel.labels.record_in(ctx, &mut rec.encoder);
+        kernel.record_scan(ctx, op, Plan::Tiled, &mut rec);
         let (limbs, orig) = kernel
             .record_read_limbs(ctx, op, &mut rec)
             .expect("an exact scan has its unrounded read");
@@ -685,11 +699,7 @@ impl Gpu {
             keys: trees.iter().map(|t| TreeKey::of(t)).collect(),
             w: ctx.buffer("weights", n, n, U::COPY_DST | U::COPY_SRC)?,
             out: ctx.buffer("results", n, n, U::COPY_SRC)?,
-            parallel: None,
-            vectorial: None,
-            compensated: None,
-            exact: None,
-            contraction: None,
+            uploaded: Vec::new(),
         })
     }
 

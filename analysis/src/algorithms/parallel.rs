@@ -2,7 +2,7 @@
 //! `sequential`, one level at a time (bit for bit, a test); on the GPU one dispatch per wide
 //! level, narrow levels walked by one workgroup.
 
-use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, PaperRole};
+use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, PaperRole, Stage};
 use crate::bounds;
 use crate::orders::tree;
 use crate::report::style::Shape;
@@ -28,10 +28,11 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     gpu: Some(GpuKernel {
         layout: GpuLayout::Levels,
         stages: &[
-            "rootfix_narrow.wgsl",
-            "rootfix_level.wgsl",
-            "leaffix_narrow.wgsl",
-            "leaffix_level.wgsl",
+            Stage::Permute,
+            Stage::RootfixNarrow,
+            Stage::RootfixLevel,
+            Stage::LeaffixNarrow,
+            Stage::LeaffixLevel,
         ],
         // Breadth-first labels. Rootfix: parent, w, r[parent], r. Leaffix: child_start, w,
         // l[child], l.

@@ -8,8 +8,7 @@
 //! own order; both are the correctly rounded values, bit for bit (`tests/gpu.rs`).
 
 use super::{
-    Cost, Descriptor, EXACT_STAGES, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord,
-    exact_traffic,
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, Stage, exact_traffic,
 };
 use crate::Op;
 use crate::bounds::Walked;
@@ -55,7 +54,12 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
             word: ScanWord::Exact,
             plan: Plan::Tiled,
         },
-        stages: EXACT_STAGES,
+        stages: &[
+            Stage::Permute,
+            Stage::ScanTileExact,
+            Stage::ScanAdd,
+            Stage::VectorialRead,
+        ],
         traffic: exact_traffic,
         // The tour's 2n positions of up to MAX_LIMBS words (the scale is the weights').
         words_per_vertex: 2 * generators::fixed::MAX_GPU_WORDS as u64,
