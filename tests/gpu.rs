@@ -318,7 +318,7 @@ fn folded_dispatches_and_limits(_: &Gpu) {
             let w = weights(WeightModel::Normal, n, 21);
             // Float-float E takes 8 bytes per position (2n·8 > 2^16 bytes from n = 4097), the
             // contraction's slots up to 4n + 1 words.
-            let wide = |a: &Algorithm| a.gpu().is_some_and(|k| k.words_per_vertex > 2);
+            let wide = |a: &Algorithm| a.gpu().is_some_and(|k| (k.words_per_vertex)(&w) > 2);
             let fits = |a: &Algorithm| !wide(a) || 16 * n <= 1 << 16;
             let algos: Vec<Algorithm> = gpu_algos().into_iter().filter(fits).collect();
             check_algos(&small, &t, &w, &algos, &format!("folded {topology} n={n}"));

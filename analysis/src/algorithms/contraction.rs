@@ -37,7 +37,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
             vec![("additions", 20 * additions * n), ("in and out", 20 * n)]
         },
         // Slots: at most 1 + 4n words.
-        words_per_vertex: 4,
+        words_per_vertex: |_| 4,
     }),
     cost: Cost {
         peak_bytes: 141.0,

@@ -129,8 +129,9 @@ pub struct GpuKernel {
     /// stage (each input read once, each output written once): the model behind `bench`'s
     /// GB/s. The weights set the exact scan's limbs; the others need only their count.
     pub traffic: Traffic,
-    /// 32-bit words per vertex of its largest device buffer (sizes a sweep's forests).
-    pub words_per_vertex: u64,
+    /// 32-bit words per vertex of its largest device buffer on a tree with these weights: its
+    /// size limit on a device ([`max_vertices`]) and the size of a sweep's forests.
+    pub words_per_vertex: fn(&[f32]) -> u64,
 }
 
 /// Which of the host's kernel layouts runs an algorithm.
@@ -181,6 +182,19 @@ impl ScanWord {
             _ => Stage::ScanTile,
         }
     }
+}
+
+/// The most vertices whose largest buffer, of `words_per_vertex` 32-bit words per vertex, fits
+/// in `max_binding` bytes (a device's storage binding limit).
+pub fn max_vertices(max_binding: u64, words_per_vertex: u64) -> u64 {
+    max_binding / (4 * words_per_vertex.max(1))
+}
+
+/// The Euler-tour vector's words per vertex: 2n positions of one `word` each (the exact
+/// word's L from the weights' scale).
+fn tour_words(word: ScanWord, w: &[f32]) -> u64 {
+    let limbs = generators::fixed::Scale::for_weights(w).map_or(1, |s| s.gpu_words());
+    2 * word.words(limbs) as u64
 }
 
 /// Measured cost per vertex of one op on one thread: the memory and time model's inputs

@@ -37,7 +37,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         // Breadth-first labels. Rootfix: parent, w, r[parent], r. Leaffix: child_start, w,
         // l[child], l.
         traffic: |_, w| vec![("all", 16 * w.len() as u64)],
-        words_per_vertex: 2,
+        words_per_vertex: |_| 2,
     }),
     cost: Cost {
         peak_bytes: 116.0,

@@ -4,6 +4,7 @@
 
 use super::{
     Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, Stage, scan_traffic,
+    tour_words,
 };
 use crate::bounds;
 use crate::orders::euler;
@@ -39,7 +40,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
             Stage::VectorialRead,
         ],
         traffic: scan_traffic::<4>,
-        words_per_vertex: 2,
+        words_per_vertex: |w| tour_words(ScanWord::F32, w),
     }),
     cost: Cost {
         peak_bytes: 166.0,

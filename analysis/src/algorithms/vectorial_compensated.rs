@@ -3,7 +3,7 @@
 
 use super::{
     Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, SCAN_STAGES, ScanWord,
-    scan_traffic,
+    scan_traffic, tour_words,
 };
 use crate::bounds;
 use crate::orders::euler;
@@ -34,7 +34,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         stages: SCAN_STAGES,
         // An element is two words.
         traffic: scan_traffic::<8>,
-        words_per_vertex: 4,
+        words_per_vertex: |w| tour_words(ScanWord::FloatFloat, w),
     }),
     cost: Cost {
         peak_bytes: 166.0,
