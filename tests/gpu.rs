@@ -207,7 +207,10 @@ fn two_levels_of_block_sums(gpu: &Gpu) {
 
 /// The stages each kernel dispatches are its recipe in the registry: none outside it, and
 /// every one of it on some tree (the uniform add needs two levels of block sums: 2n > 2^20).
-fn stages_run_are_the_recipe(gpu: &Gpu) {
+/// On a device of its own: the record of stages run is the device's, and the other tests
+/// share the common one from other threads.
+fn stages_run_are_the_recipe(_: &Gpu) {
+    let gpu = &Gpu::new().unwrap();
     let small = tree(Topology::RandomRecursive, 5000, 3);
     let big_n = (1 << 19) + 7;
     let big = tree(Topology::RandomRecursive, big_n, 4);
