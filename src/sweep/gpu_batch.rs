@@ -23,7 +23,7 @@ pub(super) enum Pending<'a> {
     /// Built and evaluated when assessed (the CPU twins compute as they go).
     Build,
     /// Built, its kernels' values computed in the batch.
-    Computed(Result<Built<'a>, Error>, Computed),
+    Computed(Box<(Result<Built<'a>, Error>, Computed)>),
 }
 
 impl<'a> Batching<'a> {
@@ -87,7 +87,7 @@ impl<'a> Batching<'a> {
         Ok(built
             .into_iter()
             .zip(computed)
-            .map(|(b, c)| Pending::Computed(b, c))
+            .map(|(b, c)| Pending::Computed(Box::new((b, c))))
             .collect())
     }
 
@@ -96,7 +96,8 @@ impl<'a> Batching<'a> {
         let (params, backend, name) = (self.params, self.backend, self.backend_name);
         match pending {
             Pending::Build => evaluate_tree(params, self.files, job, backend, name),
-            Pending::Computed(built, computed) => {
+            Pending::Computed(pair) => {
+                let (built, computed) = *pair;
                 built.and_then(|b| assess_with(params, job, b, computed, backend, name))
             }
         }
