@@ -9,6 +9,7 @@ use analysis::orders::Walker;
 use analysis::{Algorithm, NodeError, Op, Reference, ReferenceKind};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// Everything that determines one weighted tree.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -78,6 +79,26 @@ pub trait Backend: Sync {
         jobs.iter()
             .map(|&(tree, w)| self.compute(tree, w, algo, op))
             .collect()
+    }
+}
+
+/// Results computed before the evaluation, for the evaluation to assess instead of computing
+/// them (a GPU batch's forests): per (algorithm, op), one tree's values and the seconds its
+/// share of the batch took. Each is taken once, by key.
+#[derive(Default)]
+pub struct Computed {
+    values: HashMap<(Algorithm, Op), (Vec<f32>, f64)>,
+}
+
+impl Computed {
+    /// Gives the values of `algo` on `op`, computed in `seconds`.
+    pub fn insert(&mut self, algo: Algorithm, op: Op, values: Vec<f32>, seconds: f64) {
+        self.values.insert((algo, op), (values, seconds));
+    }
+
+    /// Takes the values of `algo` on `op`, if they were given.
+    fn take(&mut self, algo: Algorithm, op: Op) -> Option<(Vec<f32>, f64)> {
+        self.values.remove(&(algo, op))
     }
 }
 
@@ -249,11 +270,23 @@ pub fn evaluate_into(
     sink: &mut dyn Sink,
 ) -> Result<(), Error> {
     let mut walker = Walker::new(tree);
-    evaluate_walked(&mut walker, w, ops, algos, reference, backend, done, sink)
+    let computed = &mut Computed::default();
+    evaluate_walked(
+        &mut walker,
+        w,
+        ops,
+        algos,
+        reference,
+        backend,
+        computed,
+        done,
+        sink,
+    )
 }
 
-/// [`evaluate_into`] on a tree's [`Walker`]: each (algorithm, op) runs its kernel once (the
-/// backend's, else its CPU twin, timed) and walks its order once, on values that carry the
+/// [`evaluate_into`] on a tree's [`Walker`]: each (algorithm, op) takes its values from
+/// `computed`, else runs its kernel once (the backend's, else its CPU twin, timed), and walks
+/// its order once, on values that carry the
 /// twin's additions and every bound together; contraction's schedule is built once for the
 /// tree. The walker counts the walks (a test holds it to one per algorithm and op).
 #[allow(clippy::too_many_arguments)]
@@ -264,6 +297,7 @@ pub fn evaluate_walked(
     algos: &[Algorithm],
     reference: ReferenceKind,
     backend: &dyn Backend,
+    computed: &mut Computed,
     done: &(dyn Fn(&str) + Sync),
     sink: &mut dyn Sink,
 ) -> Result<(), Error> {
@@ -282,18 +316,23 @@ pub fn evaluate_walked(
         let reference = from_backend.unwrap_or_else(|| Reference::compute(reference, tree, w, op));
         done(&format!("{op} reference"));
         for &algorithm in algos {
-            let t0 = std::time::Instant::now();
-            let values = match on_backend(algorithm) {
-                true => backend.compute(tree, w, algorithm, op)?,
-                false => algorithm.twin_on(walker, w, op),
+            let values = match computed.take(algorithm, op) {
+                Some(given) => given,
+                None => {
+                    let t0 = std::time::Instant::now();
+                    let values = match on_backend(algorithm) {
+                        true => backend.compute(tree, w, algorithm, op)?,
+                        false => algorithm.twin_on(walker, w, op),
+                    };
+                    (values, t0.elapsed().as_secs_f64())
+                }
             };
-            let computed = (values, t0.elapsed().as_secs_f64());
             let outcome = evaluate_one(
                 walker,
                 w,
                 (algorithm, op),
                 &reference,
-                (backend, on_backend(algorithm), computed),
+                (backend, on_backend(algorithm), values),
             )?;
             if algorithm == Algorithm::CONTRACTION && Some(k) == last_contraction {
                 walker.forget_schedule();

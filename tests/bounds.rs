@@ -419,6 +419,7 @@ fn one_walk_per_algorithm_and_op() {
             &algos,
             ReferenceKind::Exact,
             backend,
+            &mut experiment::Computed::default(),
             &|_| {},
             &mut sink,
         )

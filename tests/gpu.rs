@@ -5,9 +5,11 @@
 //! with TREEFIX_REQUIRE_GPU=1 (CI) that is a failure. A custom harness (libtest-mimic): the
 //! built-in one cannot decide at run time to ignore.
 
+use analysis::algorithms::Stage;
 use analysis::{Algorithm, Op};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use std::collections::BTreeSet;
 use std::sync::OnceLock;
 use treefix_accuracy::experiment::Backend;
 use treefix_accuracy::gpu::{Gpu, GpuOptions};
@@ -23,6 +25,7 @@ const TESTS: &[(&str, GpuTest)] = &[
         every_topology_small_and_multi_tile_sizes,
     ),
     ("two_levels_of_block_sums", two_levels_of_block_sums),
+    ("stages_run_are_the_recipe", stages_run_are_the_recipe),
     ("deep_trees_parallel", deep_trees_parallel),
     ("signed_zeros", signed_zeros),
     ("child_orders_and_cache", child_orders_and_cache),
@@ -202,6 +205,38 @@ fn two_levels_of_block_sums(gpu: &Gpu) {
     }
 }
 
+/// The stages each kernel dispatches are its recipe in the registry: none outside it, and
+/// every one of it on some tree (the uniform add needs two levels of block sums: 2n > 2^20).
+/// On a device of its own: the record of stages run is the device's, and the other tests
+/// share the common one from other threads.
+fn stages_run_are_the_recipe(_: &Gpu) {
+    let gpu = &Gpu::new().unwrap();
+    let small = tree(Topology::RandomRecursive, 5000, 3);
+    let big_n = (1 << 19) + 7;
+    let big = tree(Topology::RandomRecursive, big_n, 4);
+    for algo in gpu_algos() {
+        let recipe: BTreeSet<Stage> = algo.gpu().unwrap().stages.iter().copied().collect();
+        let mut seen = BTreeSet::new();
+        gpu.stages_run();
+        for (t, n) in [(&small, 5000), (&big, big_n)] {
+            if n == big_n && !algo.is_vectorial() {
+                continue;
+            }
+            let w = weights(WeightModel::Normal, n, 5);
+            for op in Op::ALL {
+                gpu.compute(t, &w, algo, op).unwrap();
+                let run: BTreeSet<Stage> = gpu.stages_run().into_iter().collect();
+                assert!(
+                    run.is_subset(&recipe),
+                    "{algo} {op} n={n} ran {run:?}, its recipe is {recipe:?}"
+                );
+                seen.extend(run);
+            }
+        }
+        assert_eq!(seen, recipe, "{algo}: stages run vs its recipe");
+    }
+}
+
 /// Deep trees for the level-synchronous kernel: thousands of levels, several submissions.
 fn deep_trees_parallel(gpu: &Gpu) {
     for topology in [
@@ -286,7 +321,7 @@ fn folded_dispatches_and_limits(_: &Gpu) {
             let w = weights(WeightModel::Normal, n, 21);
             // Float-float E takes 8 bytes per position (2n·8 > 2^16 bytes from n = 4097), the
             // contraction's slots up to 4n + 1 words.
-            let wide = |a: &Algorithm| a.gpu().is_some_and(|k| k.words_per_vertex > 2);
+            let wide = |a: &Algorithm| a.gpu().is_some_and(|k| (k.words_per_vertex)(&w) > 2);
             let fits = |a: &Algorithm| !wide(a) || 16 * n <= 1 << 16;
             let algos: Vec<Algorithm> = gpu_algos().into_iter().filter(fits).collect();
             check_algos(&small, &t, &w, &algos, &format!("folded {topology} n={n}"));

@@ -3,6 +3,7 @@
 //! every GPU kernel's stage files exist in shaders/.
 
 use analysis::Algorithm;
+use analysis::algorithms::GpuLayout;
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -100,10 +101,15 @@ fn every_gpu_stage_file_exists() {
         let Some(gpu) = a.gpu() else { continue };
         kernels += 1;
         assert!(!gpu.stages.is_empty(), "{} names no stage", a.name());
-        for stage in gpu.stages {
+        let prelude = match gpu.layout {
+            GpuLayout::Scan { word, .. } => Some(word.prelude_file()),
+            _ => None,
+        };
+        let files = gpu.stages.iter().map(|s| s.file()).chain(prelude);
+        for file in files {
             assert!(
-                shaders.join(stage).is_file(),
-                "{}: shaders/{stage} does not exist",
+                shaders.join(file).is_file(),
+                "{}: shaders/{file} does not exist",
                 a.name()
             );
         }

@@ -4,6 +4,7 @@
 use super::Gpu;
 use crate::Error;
 use crate::experiment::Backend;
+use analysis::Algorithm;
 
 /// One adapter as `accuracy info` lists it.
 #[derive(Debug, Clone)]
@@ -162,9 +163,29 @@ pub fn info_text() -> String {
             let _ = writeln!(s, "selected: {}", gpu.describe());
             let _ = writeln!(
                 s,
-                "largest tree: {} vertices (2n-word Euler-tour vector within max_storage_buffer_binding_size)",
-                gpu.max_vertices()
+                "largest tree, by each kernel's largest buffer within {} bytes:",
+                gpu.max_binding()
             );
+            for algo in Algorithm::ALL {
+                let Some(kernel) = algo.gpu() else { continue };
+                // The words per vertex of weights of one limb and of the most limbs (only
+                // the exact scan's depend on the weights).
+                let least = (kernel.words_per_vertex)(&[1.0]);
+                let most = (kernel.words_per_vertex)(&[f32::from_bits(1), f32::MAX]);
+                let line = if least == most {
+                    format!(
+                        "{} vertices ({least} words per vertex)",
+                        gpu.max_vertices(least)
+                    )
+                } else {
+                    format!(
+                        "{} to {} vertices ({least} to {most} words per vertex, by the weights' scale)",
+                        gpu.max_vertices(most),
+                        gpu.max_vertices(least)
+                    )
+                };
+                let _ = writeln!(s, "  {algo}: {line}");
+            }
             let _ = writeln!(s, "kernel sizes: {}", gpu.sizes_text());
         }
         Err(e) => {

@@ -83,7 +83,7 @@ impl Warmer {
             let mut rec = super::Recorder::new(ctx);
             {
                 let mut pass = rec.encoder.begin_compute_pass(&Default::default());
-                pass.set_pipeline(&ctx.kernels.copy.pipeline);
+                ctx.kernels.copy.set(&mut pass);
                 pass.set_bind_group(0, &self.bind, &[]);
                 for _ in 0..16 {
                     pass.dispatch_workgroups(self.groups.0, self.groups.1, 1);
@@ -421,7 +421,7 @@ fn baselines_warm(
                     timestamp_writes: ctx.pass_timestamps(true, Some(1)),
                 });
             let (x, y) = ctx.fold((words as u32).div_ceil(ctx.sizes.wg));
-            pass.set_pipeline(&ctx.kernels.copy.pipeline);
+            ctx.kernels.copy.set(&mut pass);
             pass.set_bind_group(0, &bind, &[]);
             pass.dispatch_workgroups(x, y, 1);
         }

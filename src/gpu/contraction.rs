@@ -93,7 +93,7 @@ impl ContractionTree {
         let stride = ctx.dynamic_stride;
         rec.dispatches("contraction", &program.groups, |pass, level, &groups| {
             let (x, y) = ctx.fold(groups);
-            pass.set_pipeline(&ctx.kernels.addition_level.pipeline);
+            ctx.kernels.addition_level.set(pass);
             pass.set_bind_group(0, &program.levels, &[(level as u64 * stride) as u32]);
             pass.dispatch_workgroups(x, y, 1);
         });
@@ -106,7 +106,7 @@ impl ContractionTree {
             timestamp_writes: None,
         });
         let (x, y) = ctx.fold(self.n.div_ceil(ctx.sizes.wg));
-        pass.set_pipeline(&ctx.kernels.gather.pipeline);
+        ctx.kernels.gather.set(&mut pass);
         pass.set_bind_group(0, &self.program(op).results, &[]);
         pass.dispatch_workgroups(x, y, 1);
     }

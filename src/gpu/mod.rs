@@ -1,16 +1,19 @@
 //! GPU twins of the parallel, vectorial and contraction kernels (WGSL through wgpu), bit for
-//! bit equal to the CPU twins in [`crate::kernels`].
+//! bit equal to the CPU twins of `analysis::algorithms` (each descriptor's twin hook).
 //!
 //! Layout of this module:
-//! - `adapter`: which adapter, and `accuracy info`;
+//! - `adapter`: which adapter, and `accuracy info`; `backend`: the GPU, the CPU or either;
 //! - `context`: device, queue, limits, pipelines, timestamps, checked buffers;
-//! - `shaders`: the registry of WGSL stages (`shaders/`), built once per device with the
-//!   sizes of `analysis::scan_plan` as pipeline-overridable constants;
+//! - `shaders`: the WGSL stages by their ids (`analysis::algorithms::Stage`), built once per
+//!   device with the sizes of `analysis::scan_plan` as pipeline-overridable constants;
 //! - `types`: the structs shared with the shaders (Rust definitions, generated WGSL);
 //! - `layout`: the host-side relabelings (breadth-first, preorder) and dispatch plans;
-//! - `parallel`, `vectorial`, `contraction`: each kernel's host code; `relabel`: weights into
+//! - `parallel`, `vectorial`, `contraction`: each layout's host code; `relabel`: weights into
 //!   a kernel's labels and results back, on the way in and out;
-//! - `transfer`: weights up, results down through reused staging buffers;
+//! - `resident`: the uploaded forests, keyed by layout and scan word;
+//! - `exact_reference`: the exact reference from the unrounded exact scan;
+//! - `transfer`: weights up, results down through reused staging buffers; `timing`: where a
+//!   call's time went;
 //! - `bench`: `accuracy bench`.
 //!
 //! One [`Gpu`] holds the device and a small cache of uploaded trees (or forests of trees from
@@ -19,22 +22,28 @@
 //! `Gpu` safely.
 
 mod adapter;
+mod backend;
 pub mod bench;
 mod context;
 mod contraction;
+mod exact_reference;
 mod layout;
 mod parallel;
 mod relabel;
+mod resident;
 mod shaders;
+mod timing;
 mod transfer;
 mod types;
 mod vectorial;
 
 pub use adapter::{AdapterReport, adapters, info_text};
+pub use backend::{BackendChoice, select_backend};
+pub use timing::{Timing, TimingMethod};
 
 use crate::Error;
-use crate::experiment::{Backend, Cpu};
-use analysis::algorithms::{GpuLayout, ScanWord};
+use crate::experiment::Backend;
+use analysis::algorithms::{GpuLayout, ScanWord, Stage};
 use analysis::scan_plan::Plan;
 use analysis::{Algorithm, Op, Reference};
 use context::{Context, Recorder};
@@ -43,125 +52,14 @@ use generators::Tree;
 use generators::fixed::Scale;
 use layout::Forest;
 use parallel::ParallelTree;
-use shaders::{Precision, Sizes};
-use std::fmt;
-use std::str::FromStr;
+use resident::{Resident, TreeKey, Uploaded};
+use shaders::Sizes;
 use std::sync::Mutex;
 use std::time::Instant;
 use vectorial::VectorialTree;
 
 /// Uploaded trees (or forests) kept at once.
 const CACHE_TREES: usize = 2;
-
-/// Which backend `sweep` and `run` use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BackendChoice {
-    /// The GPU when an adapter exists, else the CPU twins.
-    Auto,
-    /// The GPU; no adapter is an error.
-    Gpu,
-    /// The CPU twins.
-    Cpu,
-}
-
-impl FromStr for BackendChoice {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "auto" => Ok(Self::Auto),
-            "gpu" => Ok(Self::Gpu),
-            "cpu" => Ok(Self::Cpu),
-            _ => Err(format!("unknown backend '{s}' (expected auto, gpu or cpu)")),
-        }
-    }
-}
-
-impl fmt::Display for BackendChoice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Auto => "auto",
-            Self::Gpu => "gpu",
-            Self::Cpu => "cpu",
-        })
-    }
-}
-
-/// The backend for `choice`. `Auto` without an adapter says so on stderr and returns the CPU
-/// twins; `Gpu` without one is an error.
-/// `exact_on_gpu`: the GPU computes the exact reference too ([`Gpu::exact_reference_of`]).
-pub fn select_backend(
-    choice: BackendChoice,
-    exact_on_gpu: bool,
-) -> Result<Box<dyn Backend>, Error> {
-    let gpu = || {
-        Gpu::with_options(GpuOptions {
-            exact_reference: exact_on_gpu,
-            ..GpuOptions::default()
-        })
-    };
-    match choice {
-        BackendChoice::Cpu => Ok(Box::new(Cpu)),
-        BackendChoice::Gpu => Ok(Box::new(gpu()?)),
-        BackendChoice::Auto => match gpu() {
-            Ok(gpu) => Ok(Box::new(gpu)),
-            Err(e) => {
-                eprintln!("backend auto: no usable GPU adapter ({e}); using the CPU twins");
-                Ok(Box::new(Cpu))
-            }
-        },
-    }
-}
-
-/// How [`Timing::compute_s`] was measured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TimingMethod {
-    /// GPU timestamp queries around all compute passes of the call.
-    Timestamps,
-    /// Wall clock from the first submit to the device going idle (no timestamp support).
-    WallClock,
-}
-
-impl fmt::Display for TimingMethod {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Timestamps => "GPU timestamp queries",
-            Self::WallClock => "wall clock around submit + wait",
-        })
-    }
-}
-
-/// Where the time of one call went (seconds).
-#[derive(Debug, Clone)]
-pub struct Timing {
-    /// Relabeling the tree's structure, uploading it and creating its buffers (0 when it was
-    /// cached).
-    pub tree_upload_s: f64,
-    /// Weights into the staging buffer, copied to the device and into the kernel's labels
-    /// (wall clock, waited for).
-    pub upload_s: f64,
-    /// The kernels alone, measured by `method`.
-    pub compute_s: f64,
-    /// Recording, submitting and waiting for the kernels (wall clock).
-    pub compute_wall_s: f64,
-    /// Results back to the tree's labels, copied to the staging buffer, mapped and copied out
-    /// (wall clock).
-    pub download_s: f64,
-    pub method: TimingMethod,
-    /// Per-stage kernel times (vectorial: write + scan, read), with GPU timestamps only.
-    pub stages: Vec<(&'static str, f64)>,
-}
-
-impl Timing {
-    /// Weights up, kernels, results down (the tree already resident).
-    pub fn with_transfers_s(&self) -> f64 {
-        self.upload_s + self.compute_wall_s + self.download_s
-    }
-
-    /// Weights up plus results down.
-    pub fn transfer_s(&self) -> f64 {
-        self.upload_s + self.download_s
-    }
-}
 
 /// Settings that make a device look smaller than it is, to exercise dispatch folding, limit
 /// errors and every kernel path on small trees (tests). `None`: the device's own.
@@ -182,131 +80,6 @@ pub struct GpuOptions {
     pub loop_budget: Option<u64>,
     /// Compute the exact reference on the GPU ([`Backend::exact_reference`]).
     pub exact_reference: bool,
-}
-
-/// What identifies a tree's GPU buffers: its root and its children in child order (which fix
-/// the levels and the Euler tour). Compared in full, so two trees never share buffers by a
-/// hash collision.
-#[derive(PartialEq, Eq)]
-struct TreeKey {
-    root: u32,
-    child_start: Box<[u32]>,
-    children: Box<[u32]>,
-}
-
-impl TreeKey {
-    fn of(tree: &Tree) -> TreeKey {
-        let (start, children) = tree.csr();
-        TreeKey {
-            root: tree.root(),
-            child_start: start.into(),
-            children: children.into(),
-        }
-    }
-
-    fn matches(&self, tree: &Tree) -> bool {
-        let (start, children) = tree.csr();
-        self.root == tree.root() && *self.child_start == *start && *self.children == *children
-    }
-}
-
-/// One uploaded forest (a single tree for [`Gpu::compute_timed`] and [`Backend::compute`]).
-struct Resident {
-    keys: Vec<TreeKey>,
-    /// Weights and results in the original labels, trees end to end.
-    w: wgpu::Buffer,
-    out: wgpu::Buffer,
-    parallel: Option<ParallelTree>,
-    /// f32 scan buffers: vectorial and vectorial-chained.
-    vectorial: Option<VectorialTree>,
-    /// Float-float scan buffers: vectorial-compensated.
-    compensated: Option<VectorialTree>,
-    /// Fixed-point scan buffers at the scale of the last weights: vectorial-exact.
-    exact: Option<VectorialTree>,
-    contraction: Option<ContractionTree>,
-}
-
-/// What a call needs of an uploaded kernel: weights into its buffers, its dispatches, its
-/// results back into the forest's result buffer.
-trait Uploaded {
-    fn record_in(&self, ctx: &Context, w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder);
-    /// Records `op` by `algo`; returns the timestamp slots written (the last one: the end).
-    fn record(&self, ctx: &Context, layout: GpuLayout, op: Op, rec: &mut Recorder) -> u32;
-    fn record_out(&self, ctx: &Context, op: Op, encoder: &mut wgpu::CommandEncoder);
-}
-
-impl Uploaded for ParallelTree {
-    fn record_in(&self, ctx: &Context, _w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder) {
-        self.labels.record_in(ctx, encoder);
-    }
-    fn record(&self, ctx: &Context, _layout: GpuLayout, op: Op, rec: &mut Recorder) -> u32 {
-        ParallelTree::record(self, ctx, op, rec);
-        2
-    }
-    fn record_out(&self, ctx: &Context, _op: Op, encoder: &mut wgpu::CommandEncoder) {
-        self.labels.record_out(ctx, encoder);
-    }
-}
-
-impl Uploaded for VectorialTree {
-    fn record_in(&self, ctx: &Context, _w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder) {
-        self.labels.record_in(ctx, encoder);
-    }
-    fn record(&self, ctx: &Context, layout: GpuLayout, op: Op, rec: &mut Recorder) -> u32 {
-        let chained = matches!(
-            layout,
-            GpuLayout::Scan {
-                plan: Plan::Chained,
-                ..
-            }
-        );
-        VectorialTree::record(self, ctx, op, chained, rec);
-        vectorial::STAGES.len() as u32 + 1
-    }
-    fn record_out(&self, ctx: &Context, _op: Op, encoder: &mut wgpu::CommandEncoder) {
-        self.labels.record_out(ctx, encoder);
-    }
-}
-
-impl Uploaded for ContractionTree {
-    fn record_in(&self, _ctx: &Context, w: &wgpu::Buffer, encoder: &mut wgpu::CommandEncoder) {
-        ContractionTree::record_in(self, w, encoder);
-    }
-    fn record(&self, ctx: &Context, _layout: GpuLayout, op: Op, rec: &mut Recorder) -> u32 {
-        ContractionTree::record(self, ctx, op, rec);
-        2
-    }
-    fn record_out(&self, ctx: &Context, op: Op, encoder: &mut wgpu::CommandEncoder) {
-        ContractionTree::record_out(self, ctx, op, encoder);
-    }
-}
-
-impl Resident {
-    /// The uploaded kernel of `layout` (`None` if not uploaded yet).
-    fn uploaded(&self, layout: GpuLayout) -> Option<&dyn Uploaded> {
-        match layout {
-            GpuLayout::Levels => self.parallel.as_ref().map(|p| p as &dyn Uploaded),
-            GpuLayout::Program => self.contraction.as_ref().map(|c| c as &dyn Uploaded),
-            GpuLayout::Scan {
-                word: ScanWord::F32,
-                ..
-            } => self.vectorial.as_ref().map(|v| v as &dyn Uploaded),
-            GpuLayout::Scan {
-                word: ScanWord::FloatFloat,
-                ..
-            } => self.compensated.as_ref().map(|v| v as &dyn Uploaded),
-            GpuLayout::Scan {
-                word: ScanWord::Exact,
-                ..
-            } => self.exact.as_ref().map(|v| v as &dyn Uploaded),
-        }
-    }
-}
-
-impl Resident {
-    fn matches(&self, trees: &[&Tree]) -> bool {
-        self.keys.len() == trees.len() && self.keys.iter().zip(trees).all(|(k, t)| k.matches(t))
-    }
 }
 
 struct State {
@@ -390,10 +163,22 @@ impl Gpu {
         }
     }
 
-    /// The largest tree whose largest buffer (the vectorial 2n-word E) fits the limits.
-    pub fn max_vertices(&self) -> u64 {
+    /// The largest buffer this device binds, in bytes.
+    pub fn max_binding(&self) -> u64 {
         let l = &self.ctx.limits;
-        l.max_storage_buffer_binding_size.min(l.max_buffer_size) / 8
+        l.max_storage_buffer_binding_size.min(l.max_buffer_size)
+    }
+
+    /// The largest tree whose largest buffer, of `words_per_vertex` words per vertex (a
+    /// kernel's [`analysis::algorithms::GpuKernel::words_per_vertex`]), fits the limits.
+    pub fn max_vertices(&self, words_per_vertex: u64) -> u64 {
+        analysis::algorithms::max_vertices(self.max_binding(), words_per_vertex)
+    }
+
+    /// The stages dispatched since the last call (each once, in [`Stage::ALL`]'s order): a
+    /// kernel's must be its recipe, [`analysis::algorithms::GpuKernel::stages`].
+    pub fn stages_run(&self) -> Vec<Stage> {
+        self.ctx.kernels.take_run()
     }
 
     /// The kernel sizes in use (for `accuracy info`).
@@ -464,7 +249,7 @@ impl Gpu {
         let res = &mut residents[index];
         let forest = Forest::new(trees);
         // The exact scan's buffers are sized by the weights' scale: made again for another.
-        let exact = match layout {
+        let scale = match layout {
             GpuLayout::Scan {
                 word: ScanWord::Exact,
                 ..
@@ -475,40 +260,38 @@ impl Gpu {
                         "{algo}: a weight is not finite (no fixed point holds it)"
                     ))
                 })?;
-                let precision = Precision::exact(scale);
-                if res.exact.as_ref().map(|v| v.precision()) != Some(precision) {
-                    res.exact = None;
-                }
-                Some(precision)
+                Some(scale)
             }
             _ => None,
         };
-        if res.uploaded(layout).is_none() {
-            match layout {
-                GpuLayout::Scan { word, .. } => {
-                    let (slot, precision) = match word {
-                        ScanWord::F32 => (&mut res.vectorial, Precision::Single),
-                        ScanWord::FloatFloat => (&mut res.compensated, Precision::FloatFloat),
-                        ScanWord::Exact => (&mut res.exact, exact.expect("scale found above")),
-                    };
-                    *slot = Some(VectorialTree::new(
-                        ctx, &forest, &res.w, &res.out, precision, false,
-                    )?);
-                }
+        let stale = match res.uploaded(layout) {
+            Some(Uploaded::Scan(v)) => v.scale() != scale,
+            Some(_) => false,
+            None => true,
+        };
+        if stale {
+            let uploaded = match layout {
+                GpuLayout::Scan { word, .. } => Uploaded::Scan(VectorialTree::new(
+                    ctx, &forest, &res.w, &res.out, word, scale, false,
+                )?),
                 GpuLayout::Levels => {
-                    res.parallel = Some(ParallelTree::new(ctx, &forest, &res.w, &res.out)?);
+                    Uploaded::Levels(ParallelTree::new(ctx, &forest, &res.w, &res.out)?)
                 }
                 GpuLayout::Program => {
-                    res.contraction = Some(ContractionTree::new(ctx, &forest, &res.out)?);
+                    Uploaded::Program(ContractionTree::new(ctx, &forest, &res.out)?)
                 }
-            }
+            };
+            res.put(layout.into(), uploaded);
         }
-        if let GpuLayout::Scan {
-            word: ScanWord::F32,
-            plan: Plan::Chained,
-        } = layout
+        if let (
+            GpuLayout::Scan {
+                plan: Plan::Chained,
+                ..
+            },
+            Some(Uploaded::Scan(v)),
+        ) = (layout, res.uploaded(layout))
         {
-            res.vectorial.as_ref().unwrap().check_chained()?;
+            v.check_chained()?;
         }
         let n = forest.len() as u64;
         let tree_upload_s = t0.elapsed().as_secs_f64();
@@ -600,83 +383,6 @@ impl Gpu {
         Ok(residents.len() - 1)
     }
 
-    /// The exact reference of `op`: every vertex's exact rootfix or leaffix and its
-    /// Σ|terms|, from vectorial-exact's scan left unrounded (its 32-bit words read back and
-    /// made the CPU's fixed point here), the second over |w|. `None` where the weights hold a −0 (whose sign rules the
-    /// CPU reference keeps) or a non-finite value.
-    pub fn exact_reference_of(
-        &self,
-        tree: &Tree,
-        w: &[f32],
-        op: Op,
-    ) -> Result<Option<Reference>, Error> {
-        if w.iter().any(|x| x.to_bits() == 0x8000_0000) {
-            return Ok(None);
-        }
-        let Some(scale) = Scale::for_weights(w) else {
-            return Ok(None);
-        };
-        let abs: Vec<f32> = w.iter().map(|x| x.abs()).collect();
-        let values = self.exact_words(tree, w, op, scale)?;
-        let abs_sums = self.exact_words(tree, &abs, op, scale)?;
-        Ok(Reference::exact_from_words(
-            w,
-            scale.unit(),
-            scale.gpu_words(),
-            &values,
-            &abs_sums,
-        ))
-    }
-
-    /// One unrounded exact scan of `w` (of scale `scale`) on `tree`: each vertex's words, in
-    /// the tree's labels.
-    fn exact_words(&self, tree: &Tree, w: &[f32], op: Op, scale: Scale) -> Result<Vec<u32>, Error> {
-        assert_eq!(tree.len(), w.len(), "one weight per vertex");
-        let ctx = &self.ctx;
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let State { residents, staging } = &mut *state;
-        let index = Self::resident_index(ctx, residents, &[tree])?;
-        let res = &mut residents[index];
-        let precision = Precision::exact(scale);
-        let reusable = res
-            .exact
-            .as_ref()
-            .is_some_and(|v| v.precision() == precision && v.has_unrounded_read());
-        if !reusable {
-            let forest = Forest::new(vec![tree]);
-            res.exact = Some(VectorialTree::new(
-                ctx, &forest, &res.w, &res.out, precision, true,
-            )?);
-        }
-        let kernel = res.exact.as_ref().expect("made above");
-        let n = tree.len();
-        let mut rec = Recorder::new(ctx);
-        rec.encoder
-            .copy_buffer_to_buffer(staging.write(ctx, &[w])?, 0, &res.w, 0, 4 * n as u64);
-        Uploaded::record_in(kernel, ctx, &res.w, &mut rec.encoder);
-        kernel.record_scan(ctx, op, false, &mut rec);
-        let (limbs, orig) = kernel
-            .record_read_limbs(ctx, op, &mut rec)
-            .expect("an exact scan has its unrounded read");
-        let per_vertex = scale.gpu_words();
-        let words = per_vertex * n;
-        let down = staging.down(ctx, 4 * words as u64);
-        rec.encoder
-            .copy_buffer_to_buffer(limbs, 0, down, 0, 4 * words as u64);
-        rec.submit();
-        staging.remap();
-        // The words travel as f32 bit patterns (a byte copy, never an f32 operation).
-        let raw = staging.read(ctx, &[words])?.pop().expect("one vector");
-        let mut out = vec![0u32; words];
-        for (label, k) in raw.chunks_exact(per_vertex).enumerate() {
-            let at = per_vertex * orig[label] as usize;
-            for (o, x) in out[at..at + per_vertex].iter_mut().zip(k) {
-                *o = x.to_bits();
-            }
-        }
-        Ok(out)
-    }
-
     fn resident(ctx: &Context, trees: &[&Tree]) -> Result<Resident, Error> {
         let forest = Forest::new(trees.to_vec());
         let n = forest.len();
@@ -685,30 +391,25 @@ impl Gpu {
             keys: trees.iter().map(|t| TreeKey::of(t)).collect(),
             w: ctx.buffer("weights", n, n, U::COPY_DST | U::COPY_SRC)?,
             out: ctx.buffer("results", n, n, U::COPY_SRC)?,
-            parallel: None,
-            vectorial: None,
-            compensated: None,
-            exact: None,
-            contraction: None,
+            uploaded: Vec::new(),
         })
     }
 
-    /// Jobs in forests whose largest buffer fits the limits: the Euler-tour vector (each
-    /// tree's 2n positions, tile-aligned, of one f32 or two for float-float), or the
-    /// contraction's slots (at most 1 + 4n words); a job too large alone is a forest of its
-    /// own (and fails with the limit error).
+    /// Jobs in forests whose largest buffer fits the limits, each tree taking its kernel's
+    /// words per vertex (the Euler-tour vector tile-aligned, so that no tile crosses trees); a
+    /// job too large alone is a forest of its own (and fails with the limit error).
     fn batches<'a, 'b>(
         &self,
         jobs: &'a [(&'b Tree, &'b [f32])],
         algo: Algorithm,
     ) -> Vec<&'a [(&'b Tree, &'b [f32])]> {
         let tile = analysis::scan_plan::TILE as u64;
-        let limit = 2 * self.max_vertices();
-        let words_per_vertex = algo.gpu().map_or(2, |k| k.words_per_vertex);
+        let limit = self.max_binding() / 4;
+        let words_per_vertex: fn(&[f32]) -> u64 = algo.gpu().map_or(|_| 2, |k| k.words_per_vertex);
         let mut out = Vec::new();
         let (mut start, mut words) = (0, 0u64);
-        for (i, (tree, _)) in jobs.iter().enumerate() {
-            let need = (words_per_vertex * tree.len() as u64).div_ceil(tile) * tile + 1;
+        for (i, (tree, w)) in jobs.iter().enumerate() {
+            let need = (words_per_vertex(w) * tree.len() as u64).div_ceil(tile) * tile + 1;
             if i > start && words + need > limit {
                 out.push(&jobs[start..i]);
                 start = i;
@@ -755,18 +456,5 @@ impl Backend for Gpu {
             out.extend(self.run(batch, algo, op, false)?.0);
         }
         Ok(out)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn backend_choice_parses() {
-        assert_eq!("auto".parse(), Ok(BackendChoice::Auto));
-        assert_eq!("gpu".parse(), Ok(BackendChoice::Gpu));
-        assert_eq!("cpu".parse(), Ok(BackendChoice::Cpu));
-        assert!("cuda".parse::<BackendChoice>().is_err());
     }
 }

@@ -130,13 +130,13 @@ impl ParallelTree {
         let stride = ctx.dynamic_stride;
         rec.dispatches("parallel", &plan.order, |pass, _, p| match *p {
             Planned::Narrow(k) => {
-                pass.set_pipeline(&narrow.pipeline);
+                narrow.set(pass);
                 pass.set_bind_group(0, &plan.narrow, &[(k as u64 * stride) as u32]);
                 pass.dispatch_workgroups(1, 1, 1);
             }
             Planned::Wide { index, groups } => {
                 let (x, y) = ctx.fold(groups);
-                pass.set_pipeline(&wide.pipeline);
+                wide.set(pass);
                 pass.set_bind_group(0, &plan.wide, &[(index as u64 * stride) as u32]);
                 pass.dispatch_workgroups(x, y, 1);
             }

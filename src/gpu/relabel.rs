@@ -4,6 +4,7 @@
 //! tree's own (a natural-order star, chain or k-ary tree in breadth-first order, for example).
 
 use super::context::Context;
+use super::shaders::Kernel;
 use super::types::VertexCount;
 use crate::Error;
 
@@ -88,14 +89,14 @@ impl Relabel {
     /// Records the gather of the weights into the kernel's labels (nothing if they agree).
     pub fn record_in(&self, ctx: &Context, encoder: &mut wgpu::CommandEncoder) {
         if let Some((gather, _)) = &self.passes {
-            self.pass(ctx, encoder, &ctx.kernels.gather.pipeline, gather);
+            self.pass(ctx, encoder, &ctx.kernels.gather, gather);
         }
     }
 
     /// Records the scatter of the results back to the tree's labels (nothing if they agree).
     pub fn record_out(&self, ctx: &Context, encoder: &mut wgpu::CommandEncoder) {
         if let Some((_, scatter)) = &self.passes {
-            self.pass(ctx, encoder, &ctx.kernels.scatter.pipeline, scatter);
+            self.pass(ctx, encoder, &ctx.kernels.scatter, scatter);
         }
     }
 
@@ -103,7 +104,7 @@ impl Relabel {
         &self,
         ctx: &Context,
         encoder: &mut wgpu::CommandEncoder,
-        pipeline: &wgpu::ComputePipeline,
+        kernel: &Kernel,
         bind: &wgpu::BindGroup,
     ) {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -111,7 +112,7 @@ impl Relabel {
             timestamp_writes: None,
         });
         let (x, y) = ctx.fold(self.n.div_ceil(ctx.sizes.wg));
-        pass.set_pipeline(pipeline);
+        kernel.set(&mut pass);
         pass.set_bind_group(0, bind, &[]);
         pass.dispatch_workgroups(x, y, 1);
     }

@@ -4,10 +4,12 @@
 //! constants.
 
 use super::types::WGSL_STRUCTS;
+use analysis::algorithms::{ScanWord, Stage};
 use analysis::scan_plan;
-use generators::fixed::{MAX_GPU_WORDS, Scale};
+use generators::fixed::MAX_GPU_WORDS;
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// How a kernel binds one buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,129 +86,57 @@ use Access::*;
 
 const COMMON: &str = include_str!("../../shaders/common.wgsl");
 
-/// What the scan shaders sum: one prelude per [`Precision`], defining `Sum` and its operations.
+/// What the scan shaders sum: one prelude per [`ScanWord`], defining `Sum` and its operations.
 const SUM_F32: &str = include_str!("../../shaders/sum_f32.wgsl");
 const SUM_FLOAT_FLOAT: &str = include_str!("../../shaders/sum_float_float.wgsl");
 const SUM_EXACT: &str = include_str!("../../shaders/sum_exact.wgsl");
 
-/// What the vectorial scan carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Precision {
-    /// f32 partial sums (vectorial, vectorial-chained).
-    Single,
-    /// Float-float (hi, lo) partial sums (vectorial-compensated).
-    FloatFloat,
-    /// Fixed-point integers at a scale of the weights (vectorial-exact): its unit's exponent
-    /// and its 32-bit words ([`Scale::gpu_words`]).
-    Exact { unit: i32, words: usize },
-}
-
-impl Precision {
-    /// The precisions whose pipelines are built with the device (the exact ones are built
-    /// when a scale first needs them: one set per limb count).
-    pub const EAGER: [Precision; 2] = [Precision::Single, Precision::FloatFloat];
-    /// The exact scan of weights of this scale.
-    pub fn exact(scale: Scale) -> Precision {
-        Precision::Exact {
-            unit: scale.unit(),
-            words: scale.gpu_words(),
-        }
-    }
-    /// 32-bit words per partial sum.
-    pub fn words(self) -> usize {
-        match self {
-            Precision::Single => 1,
-            Precision::FloatFloat => 2,
-            Precision::Exact { words, .. } => words,
-        }
-    }
-    /// The prelude in front of the scan stage files.
-    fn prelude(self) -> Cow<'static, str> {
-        match self {
-            Precision::Single => Cow::Borrowed(SUM_F32),
-            Precision::FloatFloat => Cow::Borrowed(SUM_FLOAT_FLOAT),
-            Precision::Exact { words, .. } => Cow::Owned(format!(
-                "const LIMBS: u32 = {}u;\nconst THREAD_ITEMS: u32 = {}u;\n{SUM_EXACT}",
-                words,
-                scan_plan::ITEMS_PER_THREAD
-            )),
-        }
-    }
-    /// The `unit` field of the scan uniforms: the fixed point's unit exponent, as i32 bits.
-    pub fn unit_bits(self) -> u32 {
-        match self {
-            Precision::Exact { unit, .. } => unit as u32,
-            _ => 0,
-        }
+/// The prelude in front of the scan stage files for `word` (`limbs`: the exact word's L).
+fn prelude(word: ScanWord, limbs: usize) -> Cow<'static, str> {
+    match word {
+        ScanWord::F32 => Cow::Borrowed(SUM_F32),
+        ScanWord::FloatFloat => Cow::Borrowed(SUM_FLOAT_FLOAT),
+        ScanWord::Exact => Cow::Owned(format!(
+            "const LIMBS: u32 = {limbs}u;\nconst THREAD_ITEMS: u32 = {}u;\n{SUM_EXACT}",
+            scan_plan::ITEMS_PER_THREAD
+        )),
     }
 }
 
-const ROOTFIX_LEVEL: StageFile = StageFile {
-    name: "rootfix_level",
-    source: include_str!("../../shaders/rootfix_level.wgsl"),
-    dynamic: true,
-};
-const ROOTFIX_NARROW: StageFile = StageFile {
-    name: "rootfix_narrow",
-    source: include_str!("../../shaders/rootfix_narrow.wgsl"),
-    dynamic: true,
-};
-const LEAFFIX_LEVEL: StageFile = StageFile {
-    name: "leaffix_level",
-    source: include_str!("../../shaders/leaffix_level.wgsl"),
-    dynamic: true,
-};
-const LEAFFIX_NARROW: StageFile = StageFile {
-    name: "leaffix_narrow",
-    source: include_str!("../../shaders/leaffix_narrow.wgsl"),
-    dynamic: true,
-};
-const SCAN_TILE: StageFile = StageFile {
-    name: "scan_tile",
-    source: concat!(
-        include_str!("../../shaders/scan_tile.wgsl"),
-        include_str!("../../shaders/scan_tile_entries.wgsl")
-    ),
-    dynamic: false,
-};
-const SCAN_TILE_EXACT: StageFile = StageFile {
-    name: "scan_tile_exact",
-    source: concat!(
-        include_str!("../../shaders/scan_tile_exact.wgsl"),
-        include_str!("../../shaders/scan_tile_entries.wgsl")
-    ),
-    dynamic: false,
-};
-const SCAN_ADD: StageFile = StageFile {
-    name: "scan_add",
-    source: include_str!("../../shaders/scan_add.wgsl"),
-    dynamic: false,
-};
-const SCAN_CHAIN: StageFile = StageFile {
-    name: "scan_chain",
-    source: include_str!("../../shaders/scan_chain.wgsl"),
-    dynamic: false,
-};
-const VECTORIAL_READ: StageFile = StageFile {
-    name: "vectorial_read",
-    source: include_str!("../../shaders/vectorial_read.wgsl"),
-    dynamic: false,
-};
-const ADDITION_LEVEL: StageFile = StageFile {
-    name: "addition_level",
-    source: include_str!("../../shaders/addition_level.wgsl"),
-    dynamic: true,
-};
-const PERMUTE: StageFile = StageFile {
-    name: "permute",
-    source: include_str!("../../shaders/permute.wgsl"),
-    dynamic: false,
-};
-const COPY: StageFile = StageFile {
-    name: "copy",
-    source: include_str!("../../shaders/copy.wgsl"),
-    dynamic: false,
-};
+/// The one table from stage ids to their WGSL: every pipeline is built from a [`Stage`].
+fn stage_file(stage: Stage) -> StageFile {
+    let (source, dynamic) = match stage {
+        Stage::RootfixLevel => (include_str!("../../shaders/rootfix_level.wgsl"), true),
+        Stage::RootfixNarrow => (include_str!("../../shaders/rootfix_narrow.wgsl"), true),
+        Stage::LeaffixLevel => (include_str!("../../shaders/leaffix_level.wgsl"), true),
+        Stage::LeaffixNarrow => (include_str!("../../shaders/leaffix_narrow.wgsl"), true),
+        Stage::ScanTile => (
+            concat!(
+                include_str!("../../shaders/scan_tile.wgsl"),
+                include_str!("../../shaders/scan_tile_entries.wgsl")
+            ),
+            false,
+        ),
+        Stage::ScanTileExact => (
+            concat!(
+                include_str!("../../shaders/scan_tile_exact.wgsl"),
+                include_str!("../../shaders/scan_tile_entries.wgsl")
+            ),
+            false,
+        ),
+        Stage::ScanAdd => (include_str!("../../shaders/scan_add.wgsl"), false),
+        Stage::ScanChain => (include_str!("../../shaders/scan_chain.wgsl"), false),
+        Stage::VectorialRead => (include_str!("../../shaders/vectorial_read.wgsl"), false),
+        Stage::AdditionLevel => (include_str!("../../shaders/addition_level.wgsl"), true),
+        Stage::Permute => (include_str!("../../shaders/permute.wgsl"), false),
+        Stage::Copy => (include_str!("../../shaders/copy.wgsl"), false),
+    };
+    StageFile {
+        name: stage.name(),
+        source,
+        dynamic,
+    }
+}
 
 /// Workgroup, tile and capacity sizes, passed to the shaders as pipeline-overridable
 /// constants (the scan's from `analysis::scan_plan`, the others from the device's limits).
@@ -268,9 +198,13 @@ impl Sizes {
 
 /// A compute pipeline and the layout of its bind group 0.
 pub(crate) struct Kernel {
-    pub pipeline: wgpu::ComputePipeline,
+    pipeline: wgpu::ComputePipeline,
+    stage: Stage,
     /// The stage file's name, for the messages of [`Kernel::bind`].
     file: &'static str,
+    /// The stages set in a pass since the last [`Kernels::take_run`] (a bit per [`Stage`]),
+    /// shared by every kernel of a device.
+    run: Arc<AtomicU32>,
     layout: wgpu::BindGroupLayout,
     slots: Vec<Slot>,
     /// Bytes a dynamic-offset uniform binding covers (its struct's size).
@@ -278,6 +212,12 @@ pub(crate) struct Kernel {
 }
 
 impl Kernel {
+    /// Sets this stage's pipeline in `pass`, and notes that the stage ran.
+    pub fn set(&self, pass: &mut wgpu::ComputePass<'_>) {
+        self.run.fetch_or(1 << self.stage as u32, Ordering::Relaxed);
+        pass.set_pipeline(&self.pipeline);
+    }
+
     /// A bind group over `buffers`, each named by the WGSL variable it binds: every
     /// declared binding gets exactly one buffer, at the number its declaration gives.
     pub fn bind(
@@ -323,7 +263,7 @@ impl Kernel {
     }
 }
 
-/// The vectorial kernels of one [`Precision`].
+/// The vectorial kernels of one scan word (and, for the exact word, one limb count).
 pub(crate) struct ScanKernels {
     /// Scan levels ≥ 1.
     pub scan_tile: Kernel,
@@ -336,17 +276,17 @@ pub(crate) struct ScanKernels {
     pub read_limbs: Option<[Kernel; 2]>,
 }
 
-/// Every pipeline, built once per device.
+/// Every pipeline, built once per device (the exact scan's on first use of a limb count).
 pub(crate) struct Kernels {
     pub rootfix_level: Kernel,
     pub rootfix_narrow: Kernel,
     pub leaffix_level: Kernel,
     pub leaffix_narrow: Kernel,
-    /// [`Precision::EAGER`]'s, in its order.
+    /// [f32, float-float].
     scan: [ScanKernels; 2],
     /// The exact scan's, by limb count − 1, built on first use.
     exact: [OnceLock<ScanKernels>; MAX_GPU_WORDS],
-    sizes: Sizes,
+    builder: Builder,
     /// The chained plan's stage 2 (level 1 scanned left to right per segment), f32.
     pub scan_chain: Kernel,
     /// One level of a traced addition program (contraction).
@@ -357,43 +297,71 @@ pub(crate) struct Kernels {
     pub copy: Kernel,
 }
 
+/// What building a pipeline from a [`Stage`] needs: the sizes, and the device's record of
+/// the stages run.
+struct Builder {
+    sizes: Sizes,
+    run: Arc<AtomicU32>,
+}
+
+impl Builder {
+    /// The pipeline of `entry` in `stage`'s file, `prelude` in front.
+    fn build(&self, device: &wgpu::Device, stage: Stage, prelude: &str, entry: &str) -> Kernel {
+        build(device, &self.sizes, stage, prelude, entry, self.run.clone())
+    }
+}
+
 impl Kernels {
     pub fn new(device: &wgpu::Device, sizes: &Sizes) -> Kernels {
-        let build = |file: &StageFile, entry: &str| build(device, sizes, file, "", entry);
-        Kernels {
-            rootfix_level: build(&ROOTFIX_LEVEL, "rootfix_level"),
-            rootfix_narrow: build(&ROOTFIX_NARROW, "rootfix_narrow"),
-            leaffix_level: build(&LEAFFIX_LEVEL, "leaffix_level"),
-            leaffix_narrow: build(&LEAFFIX_NARROW, "leaffix_narrow"),
-            scan: Precision::EAGER.map(|p| ScanKernels::new(device, sizes, p)),
-            exact: std::array::from_fn(|_| OnceLock::new()),
+        let builder = Builder {
             sizes: *sizes,
-            scan_chain: build(&SCAN_CHAIN, "scan_chain"),
-            addition_level: build(&ADDITION_LEVEL, "addition_level"),
-            gather: build(&PERMUTE, "gather"),
-            scatter: build(&PERMUTE, "scatter"),
-            copy: build(&COPY, "copy"),
+            run: Arc::new(AtomicU32::new(0)),
+        };
+        let build = |stage: Stage, entry: &str| builder.build(device, stage, "", entry);
+        Kernels {
+            rootfix_level: build(Stage::RootfixLevel, "rootfix_level"),
+            rootfix_narrow: build(Stage::RootfixNarrow, "rootfix_narrow"),
+            leaffix_level: build(Stage::LeaffixLevel, "leaffix_level"),
+            leaffix_narrow: build(Stage::LeaffixNarrow, "leaffix_narrow"),
+            scan: [ScanWord::F32, ScanWord::FloatFloat]
+                .map(|word| ScanKernels::new(device, &builder, word, 0)),
+            exact: std::array::from_fn(|_| OnceLock::new()),
+            scan_chain: build(Stage::ScanChain, "scan_chain"),
+            addition_level: build(Stage::AdditionLevel, "addition_level"),
+            gather: build(Stage::Permute, "gather"),
+            scatter: build(Stage::Permute, "scatter"),
+            copy: build(Stage::Copy, "copy"),
+            builder,
         }
     }
 
-    /// The vectorial kernels of `precision` (an exact scale's built here the first time its
-    /// limb count is asked for).
-    pub fn scan(&self, device: &wgpu::Device, precision: Precision) -> &ScanKernels {
-        match precision {
-            Precision::Single => &self.scan[0],
-            Precision::FloatFloat => &self.scan[1],
-            Precision::Exact { words, .. } => self.exact[words - 1].get_or_init(|| {
+    /// The vectorial kernels of `word` (`limbs`: the exact word's L, whose kernels are built
+    /// here the first time it is asked for).
+    pub fn scan(&self, device: &wgpu::Device, word: ScanWord, limbs: usize) -> &ScanKernels {
+        match word {
+            ScanWord::F32 => &self.scan[0],
+            ScanWord::FloatFloat => &self.scan[1],
+            ScanWord::Exact => self.exact[limbs - 1].get_or_init(|| {
                 // The unit is a uniform: one set of pipelines serves every scale of L limbs.
-                ScanKernels::new(device, &self.sizes, precision)
+                ScanKernels::new(device, &self.builder, word, limbs)
             }),
         }
+    }
+
+    /// The stages set in a pass since the last call, in [`Stage::ALL`]'s order.
+    pub fn take_run(&self) -> Vec<Stage> {
+        let bits = self.builder.run.swap(0, Ordering::Relaxed);
+        Stage::ALL
+            .into_iter()
+            .filter(|&s| bits & (1 << s as u32) != 0)
+            .collect()
     }
 }
 
 impl ScanKernels {
-    fn new(device: &wgpu::Device, sizes: &Sizes, precision: Precision) -> ScanKernels {
-        let prelude = precision.prelude();
-        let build = |file: &StageFile, entry: &str| build(device, sizes, file, &prelude, entry);
+    fn new(device: &wgpu::Device, builder: &Builder, word: ScanWord, limbs: usize) -> ScanKernels {
+        let prelude = prelude(word, limbs);
+        let build = |stage: Stage, entry: &str| builder.build(device, stage, &prelude, entry);
         // The read writes its Sum rounded to f32 (every algorithm's result) or, for the GPU
         // exact reference, as it is (vectorial_read.wgsl's `ReadOut`, `finish_read`).
         let read = |rounded: bool, entry: &str| {
@@ -404,37 +372,34 @@ impl ScanKernels {
                 false => "alias ReadOut = Sum;\nfn finish_read(s: Sum) -> Sum { return s; }",
             };
             let prelude = format!("{prelude}\n{out}");
-            self::build(device, sizes, &VECTORIAL_READ, &prelude, entry)
+            builder.build(device, Stage::VectorialRead, &prelude, entry)
         };
-        // A tile of fixed-point sums does not fit workgroup memory: its tile scan keeps each
-        // invocation's items in registers.
-        let tile = match precision {
-            Precision::Exact { .. } => &SCAN_TILE_EXACT,
-            _ => &SCAN_TILE,
-        };
+        let tile = word.tile_stage();
         ScanKernels {
             scan_tile: build(tile, "scan_tile"),
             scan_tour: [
                 build(tile, "scan_tour_rootfix"),
                 build(tile, "scan_tour_leaffix"),
             ],
-            scan_add: build(&SCAN_ADD, "scan_add"),
+            scan_add: build(Stage::ScanAdd, "scan_add"),
             read: [read(true, "read_rootfix"), read(true, "read_leaffix")],
-            read_limbs: matches!(precision, Precision::Exact { .. })
+            read_limbs: (word == ScanWord::Exact)
                 .then(|| [read(false, "read_rootfix"), read(false, "read_leaffix")]),
         }
     }
 }
 
-/// The pipeline of `entry` in `file`, compiled with the generated structs, `common.wgsl` and
-/// `prelude` in front, the overrides it declares set from `sizes`.
+/// The pipeline of `entry` in `stage`'s file, compiled with the generated structs,
+/// `common.wgsl` and `prelude` in front, the overrides it declares set from `sizes`.
 fn build(
     device: &wgpu::Device,
     sizes: &Sizes,
-    file: &StageFile,
+    stage: Stage,
     prelude: &str,
     entry: &str,
+    run: Arc<AtomicU32>,
 ) -> Kernel {
+    let file = &stage_file(stage);
     let dynamic = std::mem::size_of::<super::types::LevelDispatch>() as u64;
     let source = format!("{WGSL_STRUCTS}\n{COMMON}\n{prelude}\n{}", file.source);
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -488,7 +453,9 @@ fn build(
     });
     Kernel {
         pipeline,
+        stage,
         file: file.name,
+        run,
         layout,
         slots,
         dynamic_size: dynamic,
@@ -499,28 +466,16 @@ fn build(
 mod tests {
     use super::*;
 
-    /// Every stage file opens with a one-line purpose comment that names its CPU twin (or says
-    /// it has none), and declares the overrides it is given.
-    const FILES: [StageFile; 12] = [
-        ROOTFIX_LEVEL,
-        ROOTFIX_NARROW,
-        LEAFFIX_LEVEL,
-        LEAFFIX_NARROW,
-        SCAN_TILE,
-        SCAN_TILE_EXACT,
-        SCAN_ADD,
-        SCAN_CHAIN,
-        VECTORIAL_READ,
-        ADDITION_LEVEL,
-        PERMUTE,
-        COPY,
-    ];
+    /// Every stage's file.
+    fn files() -> Vec<StageFile> {
+        Stage::ALL.into_iter().map(stage_file).collect()
+    }
 
     /// Buffers are bound by variable name, so each file's names must be distinct, and
     /// binding 0 is the uniform a dynamic file reads at an offset.
     #[test]
     fn stage_files_declare_named_bindings() {
-        for file in FILES {
+        for file in files() {
             let slots = file.slots();
             assert!(!slots.is_empty(), "{}", file.name);
             for (i, slot) in slots.iter().enumerate() {
@@ -551,12 +506,31 @@ mod tests {
             );
         }
         // The exact scan's tile shader stands in for the float one: same buffers, same names.
-        assert_eq!(SCAN_TILE.slots(), SCAN_TILE_EXACT.slots());
+        assert_eq!(
+            stage_file(Stage::ScanTile).slots(),
+            stage_file(Stage::ScanTileExact).slots()
+        );
     }
 
+    /// The registry's file names and the sources compiled in are the same files.
+    #[test]
+    fn stage_ids_name_the_compiled_files() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+        for stage in Stage::ALL {
+            let on_disk = std::fs::read_to_string(dir.join(stage.file())).unwrap();
+            assert!(stage_file(stage).source.starts_with(&on_disk), "{stage}");
+        }
+        for word in [ScanWord::F32, ScanWord::FloatFloat, ScanWord::Exact] {
+            let on_disk = std::fs::read_to_string(dir.join(word.prelude_file())).unwrap();
+            assert!(prelude(word, 4).ends_with(&on_disk), "{word:?}");
+        }
+    }
+
+    /// Every stage file opens with a one-line purpose comment that names its CPU twin (or says
+    /// it has none), and declares the overrides it is given.
     #[test]
     fn stage_files_name_their_twin() {
-        for file in FILES {
+        for file in files() {
             let first = file.source.lines().next().unwrap();
             assert!(first.starts_with("// "), "{}", file.name);
             assert!(

@@ -7,10 +7,13 @@
 use super::context::{Context, Recorder};
 use super::layout::{Forest, PreorderLayout};
 use super::relabel::Relabel;
-use super::shaders::{Precision, ScanKernels};
+use super::shaders::ScanKernels;
 use super::types::{ScanLevel, VertexCount};
 use crate::Error;
 use analysis::Op;
+use analysis::algorithms::ScanWord;
+use analysis::scan_plan::Plan;
+use generators::fixed::Scale;
 
 /// Timestamp slots written at the end of the write + scan and the read passes.
 pub(crate) const STAGES: [(&str, u32); 2] = [("scan", 1), ("read", 2)];
@@ -20,7 +23,9 @@ pub(crate) struct VectorialTree {
     /// Preorder labels: weights in, results out.
     pub labels: Relabel,
     n: u32,
-    precision: Precision,
+    word: ScanWord,
+    /// The exact word's scale (`None` for a float word).
+    scale: Option<Scale>,
     /// Level 0's tile scan from the Euler tour, [rootfix, leaffix]; (bind group, tiles).
     scan0: ([wgpu::BindGroup; 2], u32),
     /// Tile scans of levels 1 up: (bind group, tiles).
@@ -48,14 +53,16 @@ fn op_index(op: Op) -> usize {
 
 impl VectorialTree {
     /// Relabels `forest` in preorder and uploads its positions and scan plan; `w` and `out`
-    /// are the forest's weights and results in the original labels. `unrounded_read`: an
+    /// are the forest's weights and results in the original labels; `scale`: the exact word's
+    /// (the weights'), required for it. `unrounded_read`: an
     /// exact scan also gets its unrounded read (the GPU exact reference).
     pub fn new(
         ctx: &Context,
         forest: &Forest,
         w: &wgpu::Buffer,
         out: &wgpu::Buffer,
-        precision: Precision,
+        word: ScanWord,
+        scale: Option<Scale>,
         unrounded_read: bool,
     ) -> Result<VectorialTree, Error> {
         let n = forest.len();
@@ -65,8 +72,14 @@ impl VectorialTree {
                 "a forest of {n} vertices has Euler-tour positions beyond 31 bits"
             )));
         }
-        let k = ctx.kernels.scan(&ctx.device, precision);
-        let words = precision.words();
+        let limbs = scale.map_or(0, |s| s.gpu_words());
+        assert!(
+            word != ScanWord::Exact || limbs > 0,
+            "the exact word needs a scale"
+        );
+        let unit = scale.map_or(0, |s| s.unit() as u32);
+        let k = ctx.kernels.scan(&ctx.device, word, limbs);
+        let words = word.words(limbs);
         let labels = Relabel::new(ctx, "preorder", &layout.orig, w, out)?;
         let pos = ctx.buffer_init("vectorial Euler-tour positions", &layout.pos, n)?;
         let tour = ctx.buffer_init("vectorial Euler tour", &layout.tour, n)?;
@@ -85,7 +98,7 @@ impl VectorialTree {
                 "scan level",
                 &ScanLevel {
                     tiles: level.tiles.len() as u32,
-                    unit: precision.unit_bits(),
+                    unit,
                     ..Default::default()
                 },
             ));
@@ -99,7 +112,7 @@ impl VectorialTree {
             "vertex count",
             &VertexCount {
                 n: n as u32,
-                unit: precision.unit_bits(),
+                unit,
                 ..Default::default()
             },
         );
@@ -203,7 +216,7 @@ impl VectorialTree {
                 ctx.sizes.loop_budget
             )
         });
-        let chain = if precision == Precision::Single && segments > 0 {
+        let chain = if word == ScanWord::F32 && segments > 0 {
             let segs = ctx.buffer_init("chained scan segments", &layout.chain_segments, n)?;
             let count = ctx.uniform(
                 "chained scan segments",
@@ -228,7 +241,8 @@ impl VectorialTree {
         Ok(VectorialTree {
             labels,
             n: n as u32,
-            precision,
+            word,
+            scale,
             scan0: (scan0, tiles0),
             scan,
             add,
@@ -249,12 +263,13 @@ impl VectorialTree {
     }
 
     fn kernels<'a>(&self, ctx: &'a Context) -> &'a ScanKernels {
-        ctx.kernels.scan(&ctx.device, self.precision)
+        let limbs = self.scale.map_or(0, |s| s.gpu_words());
+        ctx.kernels.scan(&ctx.device, self.word, limbs)
     }
 
-    /// What this forest's scan buffers carry.
-    pub fn precision(&self) -> Precision {
-        self.precision
+    /// The exact word's scale these buffers were made for (`None`: a float word).
+    pub fn scale(&self) -> Option<Scale> {
+        self.scale
     }
 
     /// Whether it was made with the exact scan's unrounded read ([`Self::record_read_limbs`]).
@@ -262,10 +277,10 @@ impl VectorialTree {
         self.read_limbs.is_some()
     }
 
-    /// Records the two stages, one pass each (timestamp slots: [`STAGES`]), with the scan
-    /// plan's block levels (`vectorial`) or the chained plan's stage 2 (`vectorial-chained`).
-    pub fn record(&self, ctx: &Context, op: Op, chained: bool, rec: &mut Recorder) {
-        self.record_scan(ctx, op, chained, rec);
+    /// Records the two stages, one pass each (timestamp slots: [`STAGES`]), with `plan`: the
+    /// scan plan's block levels (tiled) or the chained plan's stage 2.
+    pub fn record(&self, ctx: &Context, op: Op, plan: Plan, rec: &mut Recorder) {
+        self.record_scan(ctx, op, plan, rec);
         self.record_read(ctx, op_index(op), rec);
     }
 
@@ -288,14 +303,14 @@ impl VectorialTree {
                 label: Some("exact reference read"),
                 timestamp_writes: None,
             });
-        pass.set_pipeline(&kernels[o].pipeline);
+        kernels[o].set(&mut pass);
         pass.set_bind_group(0, &bind[o], &[]);
         pass.dispatch_workgroups(groups.0, groups.1, 1);
         Some((limbs, orig))
     }
 
     /// The write + scan stage (the first of [`STAGES`]).
-    pub fn record_scan(&self, ctx: &Context, op: Op, chained: bool, rec: &mut Recorder) {
+    pub fn record_scan(&self, ctx: &Context, op: Op, plan: Plan, rec: &mut Recorder) {
         let k = self.kernels(ctx);
         let o = op_index(op);
         {
@@ -306,13 +321,13 @@ impl VectorialTree {
                     timestamp_writes: ctx.pass_timestamps(true, Some(STAGES[0].1)),
                 });
             let (x, y) = ctx.fold(self.scan0.1);
-            pass.set_pipeline(&k.scan_tour[o].pipeline);
+            k.scan_tour[o].set(&mut pass);
             pass.set_bind_group(0, &self.scan0.0[o], &[]);
             pass.dispatch_workgroups(x, y, 1);
-            if chained {
+            if plan == Plan::Chained {
                 if let Some((bind, segments)) = &self.chain {
                     let (x, y) = ctx.fold(*segments);
-                    pass.set_pipeline(&ctx.kernels.scan_chain.pipeline);
+                    ctx.kernels.scan_chain.set(&mut pass);
                     pass.set_bind_group(0, bind, &[]);
                     pass.dispatch_workgroups(x, y, 1);
                 }
@@ -326,13 +341,13 @@ impl VectorialTree {
     fn record_block_levels(&self, ctx: &Context, pass: &mut wgpu::ComputePass<'_>) {
         let k = self.kernels(ctx);
         {
-            pass.set_pipeline(&k.scan_tile.pipeline);
+            k.scan_tile.set(pass);
             for (bind, tiles) in &self.scan {
                 let (x, y) = ctx.fold(*tiles);
                 pass.set_bind_group(0, bind, &[]);
                 pass.dispatch_workgroups(x, y, 1);
             }
-            pass.set_pipeline(&k.scan_add.pipeline);
+            k.scan_add.set(pass);
             for (bind, tiles) in &self.add {
                 let (x, y) = ctx.fold(*tiles);
                 pass.set_bind_group(0, bind, &[]);
@@ -350,7 +365,7 @@ impl VectorialTree {
                 label: Some("vectorial read"),
                 timestamp_writes: ctx.pass_timestamps(false, Some(STAGES[1].1)),
             });
-        pass.set_pipeline(&k.read[o].pipeline);
+        k.read[o].set(&mut pass);
         pass.set_bind_group(0, &self.read[o], &[]);
         pass.dispatch_workgroups(vertex_groups.0, vertex_groups.1, 1);
     }

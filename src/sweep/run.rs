@@ -2,11 +2,12 @@
 //! job order as soon as each tree and every tree before it are done.
 
 use super::files;
+use super::gpu_batch::Batching;
 use super::params::{Job, SweepParams};
 use super::progress::Progress;
 use super::resume::{Resumed, resume};
 use super::summary::{Summary, Timings, violations_in_rows, worst};
-use super::tree::{TreeDone, evaluate_tree};
+use super::tree::TreeDone;
 use crate::Error;
 use crate::experiment::Backend;
 use crate::inputs::LoadedTree;
@@ -148,21 +149,43 @@ fn evaluate_in_order(e: &Evaluation<'_>, todo: &[Job], log: &mut Log) -> Result<
     first_error.map_or(Ok(()), Err)
 }
 
-/// Evaluates the trees, sending each outcome as it is ready.
+/// Evaluates the trees batch by batch ([`Batching`]: a GPU's forests, or every tree at once
+/// on the CPU), sending each tree's outcome with its position in `todo` as it is ready; stops
+/// once the evaluation is stopped, and after a batch whose forests failed.
 fn produce(e: &Evaluation<'_>, todo: &[Job], tx: Sender<Outcome>) {
-    if !e.backend.is_cpu() {
-        return super::gpu_batch::evaluate(e, todo, tx);
-    }
-    todo.par_iter()
-        .enumerate()
-        .for_each_with(tx, |tx, (pos, job)| {
-            if e.stopped() {
+    let batching = Batching {
+        params: e.params,
+        files: e.files,
+        backend: e.backend,
+        backend_name: e.backend_name,
+    };
+    let mut first = 0;
+    for batch in batching.batches(todo) {
+        if e.stopped() {
+            return;
+        }
+        let pending = match batching.prepare(batch) {
+            Ok(p) => p,
+            Err(err) => {
+                // The trees before this batch are written; the error ends the sweep.
+                let _ = tx.send((first, Err(err)));
                 return;
             }
-            let done = evaluate_tree(e.params, e.files, job, e.backend, e.backend_name);
-            e.tree_done(job);
-            let _ = tx.send((pos, done));
-        });
+        };
+        pending
+            .into_par_iter()
+            .zip(batch.par_iter())
+            .enumerate()
+            .for_each_with(tx.clone(), |tx, (k, (pending, job))| {
+                if e.stopped() {
+                    return;
+                }
+                let done = batching.assess(pending, job);
+                e.tree_done(job);
+                let _ = tx.send((first + k, done));
+            });
+        first += batch.len();
+    }
 }
 
 /// The sweep's files as trees finish, and what the summary and the verdicts need.

@@ -3,9 +3,10 @@
 
 use super::params::{Job, Source, SweepParams};
 use crate::Error;
-use crate::experiment::{self, Backend, InstanceSpec, Measured, Outcome, Sink};
+use crate::experiment::{self, Backend, Computed, InstanceSpec, Measured, Outcome, Sink};
 use crate::inputs::{LoadedTree, TreeInput, WeightChoice};
 use crate::verdict::Violations;
+use analysis::orders::Walker;
 use analysis::records::results::ResultRow;
 use analysis::{Op, Reference};
 use std::time::Instant;
@@ -90,14 +91,23 @@ pub(super) fn evaluate_tree(
     backend_name: &str,
 ) -> Result<TreeDone, Error> {
     let built = build(params, files, job)?;
-    assess(params, job, built, backend, backend_name)
+    assess_with(
+        params,
+        job,
+        built,
+        Computed::default(),
+        backend,
+        backend_name,
+    )
 }
 
-/// Evaluates every algorithm and op on a built tree.
-pub(super) fn assess(
+/// Evaluates every algorithm and op on a built tree, assessing the values `computed` holds
+/// (a GPU batch's) and computing the others with `backend`.
+pub(super) fn assess_with(
     params: &SweepParams,
     job: &Job,
     built: Built<'_>,
+    mut computed: Computed,
     backend: &dyn Backend,
     backend_name: &str,
 ) -> Result<TreeDone, Error> {
@@ -108,13 +118,14 @@ pub(super) fn assess(
         measured: Vec::new(),
         sample: Vec::new(),
     };
-    experiment::evaluate_into(
-        &built.tree,
+    experiment::evaluate_walked(
+        &mut Walker::new(&built.tree),
         &built.weights,
         &params.ops,
         &params.algos,
         params.reference,
         backend,
+        &mut computed,
         &|_| {},
         &mut kept,
     )?;

@@ -2,7 +2,7 @@
 //! only, every sum of depth O(log n); a rayon twin, and on the GPU its traced additions one
 //! level per dispatch.
 
-use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look};
+use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, Stage};
 use crate::Op;
 use crate::bounds;
 use crate::orders::contraction;
@@ -27,7 +27,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Program,
-        stages: &["addition_level.wgsl", "permute.wgsl"],
+        stages: &[Stage::Permute, Stage::AdditionLevel],
         // Each traced addition reads its two operand slots and their indices and writes one
         // slot (20 bytes); about one addition per vertex for leaffix and two for rootfix.
         // The weights go into their slots and the results are gathered out (20 bytes).
@@ -37,7 +37,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
             vec![("additions", 20 * additions * n), ("in and out", 20 * n)]
         },
         // Slots: at most 1 + 4n words.
-        words_per_vertex: 4,
+        words_per_vertex: |_| 4,
     }),
     cost: Cost {
         peak_bytes: 141.0,

@@ -18,7 +18,8 @@
 //! 3. Add it to [`Algorithm::ALL`] below.
 //! 4. Add its row to the algorithm tables of README.md and docs/design.md §5
 //!    (`tests/registry.rs` fails until both list [`Algorithm::ALL`] in its order).
-//! 5. With a kernel: its stages in `shaders/` (the test checks that they exist) and the host
+//! 5. With a kernel: its recipe of [`Stage`]s (each a file of `shaders/`; `tests/gpu.rs`
+//!    checks that the host dispatches exactly these) and, for a new layout, the host
 //!    code in `src/gpu/`.
 //! 6. Measure its cost: `peak_bytes` with `cargo bench --bench memory`,
 //!    `seconds` with `cargo bench --bench evaluation -- whole` (`src/memory.rs` says how).
@@ -28,11 +29,14 @@
 mod contraction;
 mod parallel;
 mod sequential;
+mod stage;
 mod vectorial;
 mod vectorial_chained;
 mod vectorial_compensated;
 mod vectorial_exact;
 mod vectorial_seqscan;
+
+pub use stage::Stage;
 
 use crate::Op;
 use crate::bounds::Walked;
@@ -118,14 +122,16 @@ pub struct Look {
 #[derive(Debug, Clone, Copy)]
 pub struct GpuKernel {
     pub layout: GpuLayout,
-    /// Its WGSL stage files (`shaders/`), in dispatch order.
-    pub stages: &'static [&'static str],
+    /// Its recipe: the stages the host dispatches for it, in dispatch order (its scan
+    /// word's prelude is compiled in front of the scan stages, [`ScanWord::prelude_file`]).
+    pub stages: &'static [Stage],
     /// Bytes the kernel must move at least on a tree with these weights (one per vertex), per
     /// stage (each input read once, each output written once): the model behind `bench`'s
     /// GB/s. The weights set the exact scan's limbs; the others need only their count.
     pub traffic: Traffic,
-    /// 32-bit words per vertex of its largest device buffer (sizes a sweep's forests).
-    pub words_per_vertex: u64,
+    /// 32-bit words per vertex of its largest device buffer on a tree with these weights: its
+    /// size limit on a device ([`max_vertices`]) and the size of a sweep's forests.
+    pub words_per_vertex: fn(&[f32]) -> u64,
 }
 
 /// Which of the host's kernel layouts runs an algorithm.
@@ -147,6 +153,48 @@ pub enum ScanWord {
     FloatFloat,
     /// Fixed-point integers of L u32 words, L from the weights (`generators::fixed::Scale`).
     Exact,
+}
+
+impl ScanWord {
+    /// 32-bit words per partial sum; `limbs`: the exact word's L (ignored by the others).
+    pub fn words(self, limbs: usize) -> usize {
+        match self {
+            ScanWord::F32 => 1,
+            ScanWord::FloatFloat => 2,
+            ScanWord::Exact => limbs,
+        }
+    }
+
+    /// The prelude (`shaders/`) that defines `Sum` and its operations for this word.
+    pub fn prelude_file(self) -> &'static str {
+        match self {
+            ScanWord::F32 => "sum_f32.wgsl",
+            ScanWord::FloatFloat => "sum_float_float.wgsl",
+            ScanWord::Exact => "sum_exact.wgsl",
+        }
+    }
+
+    /// The tile-scan stage of this word: a tile of fixed-point sums does not fit workgroup
+    /// memory, so the exact word's tile scan keeps each invocation's items in registers.
+    pub fn tile_stage(self) -> Stage {
+        match self {
+            ScanWord::Exact => Stage::ScanTileExact,
+            _ => Stage::ScanTile,
+        }
+    }
+}
+
+/// The most vertices whose largest buffer, of `words_per_vertex` 32-bit words per vertex, fits
+/// in `max_binding` bytes (a device's storage binding limit).
+pub fn max_vertices(max_binding: u64, words_per_vertex: u64) -> u64 {
+    max_binding / (4 * words_per_vertex.max(1))
+}
+
+/// The Euler-tour vector's words per vertex: 2n positions of one `word` each (the exact
+/// word's L from the weights' scale).
+fn tour_words(word: ScanWord, w: &[f32]) -> u64 {
+    let limbs = generators::fixed::Scale::for_weights(w).map_or(1, |s| s.gpu_words());
+    2 * word.words(limbs) as u64
 }
 
 /// Measured cost per vertex of one op on one thread: the memory and time model's inputs
@@ -333,12 +381,11 @@ fn exact_traffic(op: Op, w: &[f32]) -> Vec<(&'static str, u64)> {
     scan_traffic_of(4 * limbs, op, w.len() as u64)
 }
 
-/// The exact scan's stage files.
-const EXACT_STAGES: &[&str] = &[
-    "scan_tile_exact.wgsl",
-    "scan_add.wgsl",
-    "vectorial_read.wgsl",
+/// The tiled scan's recipe on an f32 or float-float word: weights into preorder labels, the
+/// tile scans (level 0 from the Euler tour), the uniform adds, the read, results back.
+const SCAN_STAGES: &[Stage] = &[
+    Stage::Permute,
+    Stage::ScanTile,
+    Stage::ScanAdd,
+    Stage::VectorialRead,
 ];
-
-/// The scan kernels' stage files.
-const SCAN_STAGES: &[&str] = &["scan_tile.wgsl", "scan_add.wgsl", "vectorial_read.wgsl"];

@@ -2,7 +2,7 @@
 //! `sequential`, one level at a time (bit for bit, a test); on the GPU one dispatch per wide
 //! level, narrow levels walked by one workgroup.
 
-use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, PaperRole};
+use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, PaperRole, Stage};
 use crate::bounds;
 use crate::orders::tree;
 use crate::report::style::Shape;
@@ -28,15 +28,16 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     gpu: Some(GpuKernel {
         layout: GpuLayout::Levels,
         stages: &[
-            "rootfix_narrow.wgsl",
-            "rootfix_level.wgsl",
-            "leaffix_narrow.wgsl",
-            "leaffix_level.wgsl",
+            Stage::Permute,
+            Stage::RootfixNarrow,
+            Stage::RootfixLevel,
+            Stage::LeaffixNarrow,
+            Stage::LeaffixLevel,
         ],
         // Breadth-first labels. Rootfix: parent, w, r[parent], r. Leaffix: child_start, w,
         // l[child], l.
         traffic: |_, w| vec![("all", 16 * w.len() as u64)],
-        words_per_vertex: 2,
+        words_per_vertex: |_| 2,
     }),
     cost: Cost {
         peak_bytes: 116.0,

@@ -4,7 +4,7 @@
 
 use super::{
     Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, PaperRole, SCAN_STAGES, ScanWord,
-    scan_traffic,
+    scan_traffic, tour_words,
 };
 use crate::bounds;
 use crate::orders::euler;
@@ -34,7 +34,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         },
         stages: SCAN_STAGES,
         traffic: scan_traffic::<4>,
-        words_per_vertex: 2,
+        words_per_vertex: |w| tour_words(ScanWord::F32, w),
     }),
     cost: Cost {
         peak_bytes: 166.0,

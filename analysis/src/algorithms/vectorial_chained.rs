@@ -2,7 +2,10 @@
 //! tile prefixes chained `P_k = P_{k−1} + T_k`, so prefixes in different tiles share their
 //! roundings (GPU stage `scan_chain`).
 
-use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, scan_traffic};
+use super::{
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, Stage, scan_traffic,
+    tour_words,
+};
 use crate::bounds;
 use crate::orders::euler;
 use crate::report::style::Shape;
@@ -29,14 +32,15 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
             word: ScanWord::F32,
             plan: Plan::Chained,
         },
+        // The chained plan's stage 2 in place of the block levels: no uniform add.
         stages: &[
-            "scan_tile.wgsl",
-            "scan_chain.wgsl",
-            "scan_add.wgsl",
-            "vectorial_read.wgsl",
+            Stage::Permute,
+            Stage::ScanTile,
+            Stage::ScanChain,
+            Stage::VectorialRead,
         ],
         traffic: scan_traffic::<4>,
-        words_per_vertex: 2,
+        words_per_vertex: |w| tour_words(ScanWord::F32, w),
     }),
     cost: Cost {
         peak_bytes: 166.0,

@@ -1,7 +1,10 @@
 //! `vectorial-compensated`: the same Euler tour and scan plan on float-float (hi, lo) pairs of
 //! f32 added by AccurateDWPlusDW (Joldes–Muller–Popescu 2017); the read rounds once to f32.
 
-use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, scan_traffic};
+use super::{
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, SCAN_STAGES, ScanWord,
+    scan_traffic, tour_words,
+};
 use crate::bounds;
 use crate::orders::euler;
 use crate::report::style::Shape;
@@ -28,15 +31,10 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
             word: ScanWord::FloatFloat,
             plan: Plan::Tiled,
         },
-        stages: &[
-            "sum_float_float.wgsl",
-            "scan_tile.wgsl",
-            "scan_add.wgsl",
-            "vectorial_read.wgsl",
-        ],
+        stages: SCAN_STAGES,
         // An element is two words.
         traffic: scan_traffic::<8>,
-        words_per_vertex: 4,
+        words_per_vertex: |w| tour_words(ScanWord::FloatFloat, w),
     }),
     cost: Cost {
         peak_bytes: 166.0,

@@ -8,8 +8,8 @@
 //! own order; both are the correctly rounded values, bit for bit (`tests/gpu.rs`).
 
 use super::{
-    Cost, Descriptor, EXACT_STAGES, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord,
-    exact_traffic,
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, Stage, exact_traffic,
+    tour_words,
 };
 use crate::Op;
 use crate::bounds::Walked;
@@ -55,10 +55,15 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
             word: ScanWord::Exact,
             plan: Plan::Tiled,
         },
-        stages: EXACT_STAGES,
+        stages: &[
+            Stage::Permute,
+            Stage::ScanTileExact,
+            Stage::ScanAdd,
+            Stage::VectorialRead,
+        ],
         traffic: exact_traffic,
-        // The tour's 2n positions of up to MAX_LIMBS words (the scale is the weights').
-        words_per_vertex: 2 * generators::fixed::MAX_GPU_WORDS as u64,
+        // The tour's 2n positions of L words, L from the weights' scale.
+        words_per_vertex: |w| tour_words(ScanWord::Exact, w),
     }),
     // Measured as `src/memory.rs` says: a peak of 80 B per vertex with gensum weights (4
     // limbs: E is 2 positions × 16 B per vertex), 120 at the most limbs (10: E 80 B; the

@@ -12,7 +12,7 @@ use super::messages::Cost;
 use super::parallel::parallel;
 use super::pram::pointer_jumping;
 use super::virtual_tree::VirtualTree;
-use crate::algorithms::{Family, GpuLayout, ScanWord};
+use crate::algorithms::{Family, GpuLayout};
 use crate::orders::contraction::Schedule;
 use crate::{Algorithm, Op};
 use generators::Tree;
@@ -86,11 +86,7 @@ impl Pattern {
 /// Words per scan value of an Euler-tour algorithm with exact limbs of `limbs` words.
 pub fn scan_words(a: Algorithm, limbs: u32) -> u64 {
     match a.gpu().map(|k| k.layout) {
-        Some(GpuLayout::Scan { word, .. }) => match word {
-            ScanWord::F32 => 1,
-            ScanWord::FloatFloat => 2,
-            ScanWord::Exact => limbs as u64,
-        },
+        Some(GpuLayout::Scan { word, .. }) => word.words(limbs as usize) as u64,
         _ => 1,
     }
 }
