@@ -1,5 +1,5 @@
 //! GPU twins of the parallel, vectorial and contraction kernels (WGSL through wgpu), bit for
-//! bit equal to the CPU twins in [`crate::kernels`].
+//! bit equal to the CPU twins in [`analysis::algorithms`].
 //!
 //! Layout of this module:
 //! - `adapter`: which adapter, and `accuracy info`;
