@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# The Python half of the test command (README, .ci/run: `cargo test --workspace &&
-# scripts/test-python.sh`): the package built into a virtual environment, its pytest suite
-# and stubtest of its type stubs. Runs after `cargo test --workspace`, whose build it reuses.
+# The second half of the test command (README, .ci/run: `cargo test --workspace &&
+# scripts/test-python.sh`): the API docs built with every rustdoc warning an error (a broken
+# or ambiguous intra-doc link fails here, not silently on docs.rs), then the Python package
+# built into a virtual environment, its pytest suite and stubtest of its type stubs. Runs
+# after `cargo test --workspace`, whose build it reuses.
 # Needs a Rust toolchain, m4, python3 with venv; PyPI for maturin, numpy, pytest and mypy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Only the workspace's own crates: the dependencies' docs are theirs to keep.
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
 # The venv lives under target/ (ignored, and removed with it).
 venv=target/python-venv

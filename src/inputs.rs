@@ -312,8 +312,9 @@ fn keys_matched(w: &WeightsFile, labels: &Labels) -> String {
 }
 
 impl TreeInput {
-    /// Reads the file again as recorded; a file whose bytes changed since is refused.
-    pub fn reload(&self, dir: &Path) -> Result<LoadedTree, Error> {
+    /// Reads the file again as recorded, within `memory_limit` bytes
+    /// ([`ReadOptions::memory_limit`]); a file whose bytes changed since is refused.
+    pub fn reload(&self, dir: &Path, memory_limit: Option<u64>) -> Result<LoadedTree, Error> {
         let opts = ReadOptions {
             format: Some(self.format.parse::<Format>().map_err(Error::Usage)?),
             tree_index: self.tree_index,
@@ -323,7 +324,7 @@ impl TreeInput {
                 Some(s) => s.parse::<Subnormal>().map_err(Error::Usage)?,
                 None => Subnormal::Refuse,
             },
-            memory_limit: crate::memory::reader_limit(),
+            memory_limit,
         };
         let loaded = load(&self.path, &opts, self.weights_file.as_deref())?;
         let changed = if loaded.input.sha256 != self.sha256 {

@@ -3,7 +3,7 @@
 //! [`PER_OUTCOME`] vertices plus the worst node, so its size does not grow with `--nodes`.
 
 use crate::experiment::Outcome;
-use crate::sweep::files;
+use crate::sweep::logs as files;
 use crate::{Error, output};
 use analysis::Reference;
 pub use analysis::records::nodes_sample::{FILE, NodeRecord};

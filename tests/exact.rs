@@ -4,6 +4,9 @@
 //! the scan plan of its GPU kernel nor the walk's order changes a bit (any pairing of integer
 //! additions gives the same sums).
 
+mod common;
+use common::mpfr::{PREC, mpfr_treefix, same};
+
 use analysis::bounds;
 use analysis::orders::ScanValue;
 use analysis::orders::euler;
@@ -13,51 +16,9 @@ use generators::fixed::{Fixed, Scale};
 use generators::io::{ReadOptions, read_tree};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use rug::Float;
-use rug::float::Round;
 use std::path::Path;
 use treefix_accuracy::experiment::{self, Cpu, InstanceSpec};
 use treefix_accuracy::verdict;
-
-/// Enough bits for any sum of up to 2^31 f32 values exactly (2^-149 … 2^159).
-const PREC: u32 = 320;
-
-/// The exact rootfix or leaffix of every vertex, in MPFR, rounded once to nearest f32.
-fn mpfr_treefix(tree: &Tree, w: &[f32], op: Op) -> Vec<f32> {
-    let n = tree.len();
-    let mut exact: Vec<Float> = w.iter().map(|&x| Float::with_val(PREC, x)).collect();
-    match op {
-        // Preorder: the parent's path sum is final before its children's.
-        Op::Rootfix => {
-            for &v in tree.preorder() {
-                let p = tree.parents()[v as usize];
-                if p != generators::NO_PARENT {
-                    let above = exact[p as usize].clone();
-                    exact[v as usize] += above;
-                }
-            }
-        }
-        // Postorder: every child's subtree sum is final before its parent's.
-        Op::Leaffix => {
-            for &v in tree.postorder() {
-                let p = tree.parents()[v as usize];
-                if p != generators::NO_PARENT {
-                    let below = exact[v as usize].clone();
-                    exact[p as usize] += below;
-                }
-            }
-        }
-    }
-    assert_eq!(exact.len(), n);
-    exact
-        .iter()
-        .map(|x| x.to_f32_round(Round::Nearest))
-        .collect()
-}
-
-/// Same bits, except that an exact zero is +0 here and may be −0 in MPFR (a sum of −0 terms).
-fn same(a: f32, b: f32) -> bool {
-    a.to_bits() == b.to_bits() || (a == 0.0 && b == 0.0)
-}
 
 /// Asserts the twin's results are MPFR's correct rounding on every node and op; returns the
 /// nodes checked.

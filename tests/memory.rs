@@ -17,6 +17,12 @@ const BIN: &str = env!("CARGO_BIN_EXE_accuracy");
 /// The estimate against the kernel's peak resident set: at least the peak, at most 2.5 times
 /// it (the estimate counts the widest exact reference, over the whole f32 range, which the
 /// weights' span decides at run time: narrower weights leave it high).
+///
+/// The model's constants are themselves fitted to peaks measured this way
+/// (`examples/memory_model.rs`, at 10^5, 10^6 and 4·10^6 vertices), so at those sizes the
+/// window would only restate the fit. The sizes here are none of them: the check is that the
+/// model's form (a fixed part plus bytes per vertex) holds between its calibration points,
+/// where nothing was fitted. The independent check is the next test's, under `ulimit -v`.
 fn check(topology: &str, n: u64, algos: &[Algorithm]) {
     let eval = memory::Evaluation {
         algos,
@@ -53,7 +59,7 @@ fn check(topology: &str, n: u64, algos: &[Algorithm]) {
 fn the_estimate_bounds_the_peak_on_every_topology() {
     for topology in TOPOLOGIES {
         check(topology, 300_000, &Algorithm::ALL);
-        check(topology, 1_000_000, &[Algorithm::PARALLEL]);
+        check(topology, 2_000_000, &[Algorithm::PARALLEL]);
     }
 }
 

@@ -11,6 +11,12 @@ pub fn f64_shortest(x: f64) -> String {
     shortest(x, x)
 }
 
+/// Nanoseconds per vertex, the one unit of every time per vertex shown (tables, report,
+/// terminal): `seconds` spent on `vertices` vertices (at least 1).
+pub fn ns_per_vertex(seconds: f64, vertices: usize) -> f64 {
+    seconds * 1e9 / vertices.max(1) as f64
+}
+
 fn shortest<T: std::fmt::Display + std::fmt::LowerExp>(x: T, magnitude: f64) -> String {
     let a = magnitude.abs();
     if a != 0.0 && a.is_finite() && !(1e-5..1e16).contains(&a) {

@@ -3,10 +3,12 @@
 pub mod algorithms;
 pub mod bounds;
 pub mod exact;
+pub mod f32_format;
 pub mod float_float;
 pub mod format;
 pub mod measure;
 pub mod metrics;
+pub mod node_error;
 pub mod op;
 pub mod orders;
 pub mod records;

@@ -7,15 +7,18 @@ use super::{
     AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, is_stdout,
     parse_count, parse_single_cond, write_stdout,
 };
-use analysis::{Algorithm, ErrorClass, Op, Reference};
+use analysis::{Algorithm, Op, Reference};
 use clap::Args;
 use generators::Topology;
 use generators::fixed::Scale;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use treefix_accuracy::experiment::{self, InstanceSpec, Measured, Outcome, Sink};
-use treefix_accuracy::format::{f32_shortest, f64_shortest, sci};
+use treefix_accuracy::format::sci;
 use treefix_accuracy::inputs::{self, WeightChoice};
 use treefix_accuracy::{Error, grid, memory, output, verdict};
+
+mod dump;
+use dump::{Baseline, Dump};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -357,34 +360,6 @@ fn bounds_summary(measured: &[Measured]) -> String {
     s
 }
 
-/// The per-node dump's columns.
-const DUMP_COLUMNS: [&str; 24] = [
-    "vertex",
-    "parent",
-    "depth",
-    "weight",
-    "op",
-    "algorithm",
-    "result",
-    "reference",
-    "rel_error",
-    "lost_bits",
-    "cond",
-    "bound",
-    "sharp_bound",
-    "prob_bound",
-    "running_bound",
-    "cond_scan",
-    "pred_extra_bits",
-    "meas_extra_bits",
-    "abs_error",
-    "label",
-    "nonfinite",
-    "overflow",
-    "reference_f32",
-    "ulps",
-];
-
 /// `algos` with the dump's baseline ([`grid::baseline_algorithm`]) moved before the first
 /// vectorial algorithm, if it came after one: the vectorial rows compare with it. Its rows
 /// and summary still come in the order asked for ([`RunSink`]).
@@ -456,153 +431,5 @@ impl Sink for RunSink<'_> {
             dump.scan_prefix = None;
         }
         Ok(())
-    }
-}
-
-/// Where the dump goes: a file made visible when complete, or standard output (`-`).
-enum DumpTarget {
-    File(output::OutputFile),
-    Stdout(std::io::Stdout),
-}
-
-impl std::io::Write for DumpTarget {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            DumpTarget::File(f) => f.write(buf),
-            DumpTarget::Stdout(o) => o.write(buf),
-        }
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        match self {
-            DumpTarget::File(f) => f.flush(),
-            DumpTarget::Stdout(o) => o.flush(),
-        }
-    }
-}
-
-/// The per-node CSV being written: one row per op × algorithm × vertex.
-struct Dump {
-    path: PathBuf,
-    writer: csv::Writer<std::io::BufWriter<DumpTarget>>,
-    /// This op's baseline: its deterministic bounds and absolute errors, which the vectorial
-    /// algorithms' extra bits are measured against.
-    baseline: Option<Baseline>,
-    /// This op's Σ|E| up to each vertex's read (κ of the scan).
-    scan_prefix: Option<Vec<f64>>,
-}
-
-struct Baseline {
-    det: Vec<f64>,
-    abs: Vec<f64>,
-}
-
-impl Dump {
-    fn create(path: &Path) -> Result<Dump, Error> {
-        let target = if is_stdout(path) {
-            DumpTarget::Stdout(std::io::stdout())
-        } else {
-            DumpTarget::File(output::OutputFile::create(path)?)
-        };
-        let mut writer = csv::Writer::from_writer(std::io::BufWriter::new(target));
-        writer
-            .write_record(DUMP_COLUMNS)
-            .map_err(output::csv_error(path))?;
-        Ok(Dump {
-            path: path.to_path_buf(),
-            writer,
-            baseline: None,
-            scan_prefix: None,
-        })
-    }
-
-    /// One outcome's rows.
-    // A vertex indexes a dozen per-node arrays at once: a range loop reads best.
-    #[allow(clippy::needless_range_loop)]
-    fn outcome(&mut self, s: &Subject, r: &Reference, o: &Outcome) -> Result<(), Error> {
-        let tree = &s.tree;
-        let path = &self.path;
-        let scan_prefix = self
-            .scan_prefix
-            .get_or_insert_with(|| analysis::metrics::scan_abs_prefix(tree, &s.weights, o.op));
-        let base = self
-            .baseline
-            .as_ref()
-            .filter(|_| o.algorithm.is_vectorial());
-        let mut overflowed = o.bounds.overflowed.iter().copied().peekable();
-        for v in 0..tree.len() {
-            let overflow = if r.beyond_f32(v) {
-                overflowed.next_if_eq(&(v as u32));
-                "beyond-range"
-            } else if overflowed.next_if_eq(&(v as u32)).is_some() {
-                "partial-sum"
-            } else {
-                ""
-            };
-            let e = &o.errors[v];
-            let correct = r.rounded_f32(v);
-            let exact = r.value_f64(v);
-            let x = exact.abs();
-            let extra = base.and_then(|b| {
-                grid::node_extra_bits(exact, (o.bounds.det[v], e.abs), (b.det[v], b.abs[v]))
-            });
-            self.writer
-                .write_record([
-                    v.to_string(),
-                    tree.parent(v as u32)
-                        .map(|p| p.to_string())
-                        .unwrap_or_default(),
-                    tree.depth(v as u32).to_string(),
-                    f32_shortest(s.weights[v]),
-                    o.op.to_string(),
-                    o.algorithm.to_string(),
-                    f32_shortest(o.values[v]),
-                    r.value_string(v),
-                    match e.class {
-                        ErrorClass::Flagged => "flagged".into(),
-                        _ => format!("{:e}", e.rel),
-                    },
-                    format!("{:.3}", e.lost_bits()),
-                    format!("{:e}", r.cond(v)),
-                    f64_shortest(o.bounds.det[v]),
-                    f64_shortest(o.bounds.sharp[v]),
-                    f64_shortest(o.bounds.prob[v]),
-                    f64_shortest(o.bounds.running[v]),
-                    f64_shortest(scan_prefix[v] / x),
-                    extra.map(|(p, _)| format!("{p:.3}")).unwrap_or_default(),
-                    extra.map(|(_, m)| format!("{m:.3}")).unwrap_or_default(),
-                    format!("{:e}", e.abs),
-                    s.file
-                        .as_ref()
-                        .and_then(|f| f.file.labels.get(v as u32))
-                        .map(|l| l.to_string())
-                        .unwrap_or_default(),
-                    u8::from(e.nonfinite()).to_string(),
-                    overflow.to_string(),
-                    // The exact value correctly rounded to f32, printed to round-trip: it
-                    // settles ties that the 30-digit reference cannot.
-                    f32_shortest(correct),
-                    analysis::metrics::ulps(o.values[v], correct)
-                        .map_or_else(|| "inf".into(), |d| d.to_string()),
-                ])
-                .map_err(output::csv_error(path))?;
-        }
-        Ok(())
-    }
-
-    /// Makes the complete file visible (standard output: flushes it).
-    fn commit(self) -> Result<(), Error> {
-        let path = &self.path;
-        let target = self
-            .writer
-            .into_inner()
-            .map_err(|e| Error::write(path)(e.into_error()))?
-            .into_inner()
-            .map_err(|e| Error::write(path)(e.into_error()))?;
-        match target {
-            DumpTarget::File(file) => file.commit(),
-            DumpTarget::Stdout(mut out) => {
-                std::io::Write::flush(&mut out).map_err(Error::write("<stdout>"))
-            }
-        }
     }
 }

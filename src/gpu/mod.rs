@@ -1,5 +1,5 @@
 //! GPU twins of the parallel, vectorial and contraction kernels (WGSL through wgpu), bit for
-//! bit equal to the CPU twins of `analysis::algorithms` (each descriptor's twin hook).
+//! bit equal to the CPU twins of [`analysis::algorithms`] (each descriptor's twin hook).
 //!
 //! Layout of this module:
 //! - `adapter`: which adapter, and `accuracy info`; `backend`: the GPU, the CPU or either;

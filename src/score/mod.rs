@@ -2,7 +2,7 @@
 //! f32 rootfix or leaffix values, judged against the exact reference — errors, lost bits,
 //! ulps, flags — and against error bounds: the order-independent ones ([`any_order`]), which
 //! any correct f32 sum of each node's own terms meets, and each of our algorithms' a priori
-//! bounds. `accuracy score` prints it ([`print`]); the Python package returns it.
+//! bounds. `accuracy score` prints it ([`mod@print`]); the Python package returns it.
 
 pub mod any_order;
 pub mod dump;

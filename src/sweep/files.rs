@@ -12,36 +12,14 @@
 use crate::{Error, output};
 use analysis::report::{Inputs, REPORT_FILE, Written};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub use analysis::records::nodes_sample::FILE as SAMPLE;
 pub use analysis::records::results::FILE as RESULTS;
 /// The sweep's parameters.
 pub const PARAMS: &str = "sweep.json";
 pub const SUMMARY: &str = "summary.json";
-/// The suffix of a log while the sweep that writes it runs.
-pub const PARTIAL: &str = ".partial";
-
-/// `DIR/NAME.partial`: a log being written.
-pub fn partial(dir: &Path, name: &str) -> PathBuf {
-    dir.join(format!("{name}{PARTIAL}"))
-}
-
-/// The log to resume from: the unfinished one if there is one, else the finished one (a sweep
-/// run again with the same parameters), else none.
-pub fn existing_log(dir: &Path, name: &str) -> Option<PathBuf> {
-    [partial(dir, name), dir.join(name)]
-        .into_iter()
-        .find(|p| p.is_file())
-}
-
-/// Removes `path` if it exists.
-pub fn remove_if_present(path: &Path) -> Result<(), Error> {
-    match fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(path)(e)),
-        _ => Ok(()),
-    }
-}
+pub use super::logs::{PARTIAL, existing_log, partial, remove_if_present};
 
 /// Gives the logs their final names, the sample's first (written whole without the lines
 /// that close its trees), the results' last: the sweep in `dir` is finished.

@@ -98,7 +98,7 @@ impl SweepFile {
                 &self.weights_file_absolute,
             )?);
         }
-        let mut loaded = probe.reload(dir)?;
+        let mut loaded = probe.reload(dir, crate::memory::reader_limit())?;
         loaded.input = self.input.clone();
         Ok(loaded)
     }

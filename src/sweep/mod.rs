@@ -11,6 +11,7 @@
 pub mod files;
 mod gpu_batch;
 mod locate;
+pub mod logs;
 pub mod merge;
 mod params;
 mod progress;

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod html;
+pub mod mpfr;
 #[cfg(unix)]
 pub mod peak;
 

@@ -140,7 +140,7 @@ pub struct NodeBounds {
 }
 
 /// The a priori bounds (deterministic, sharp, probabilistic at `lambda`) of every node,
-/// evaluated on `algo`'s own summation tree (its walk, [`walk`]).
+/// evaluated on `algo`'s own summation tree (its walk, [`Algorithm::walk`]).
 pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) -> APrioriBounds {
     algo.walk(&Walker::new(tree), w, op, lambda).a_priori
 }

@@ -3,8 +3,7 @@
 //! (The recursions carried through a summation tree are evaluated to nearest instead and
 //! raised when read: `APrioriIn`, `Running`.)
 
-/// The unit roundoff of f32, u = 2^-24.
-pub const U: f64 = 1.0 / 16_777_216.0;
+pub use crate::f32_format::U;
 
 /// λ of the probabilistic bound.
 ///

@@ -4,7 +4,7 @@
 //! Every f32 weight is an integer multiple of the lowest bit any weight has, so on the
 //! weights' own fixed-point [`Scale`] every path sum and subtree sum is an integer, and integer
 //! addition is exact and associative: the cheapest order gives the exact values. That order
-//! is the tree's own, walked once on 64-bit limbs ([`walk`]): rootfix in preorder (the
+//! is the tree's own, walked once on 64-bit limbs (`walk`): rootfix in preorder (the
 //! parent's value plus the vertex's weight), leaffix in reverse preorder (each subtree sum
 //! added into its parent), with as many limbs as the weights need (1 to 5, the code
 //! monomorphised for each), big trees cut into blocks walked on every core, the same integers

@@ -15,7 +15,7 @@ pub fn write<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
     write_with(tree, w, op, T::term)
 }
 
-/// [`write`] with the terms made by `term` (the exact scan's terms depend on its scale).
+/// [`fn@write`] with the terms made by `term` (the exact scan's terms depend on its scale).
 pub fn write_with<T: ScanValue>(tree: &Tree, w: &[f32], op: Op, term: impl Fn(f32) -> T) -> Vec<T> {
     let mut e = vec![T::zero(); 2 * tree.len()];
     for (v, &x) in w.iter().enumerate() {

@@ -1,12 +1,17 @@
 //! The summation orders of every treefix algorithm, each written once (docs/design.md §5).
 //!
 //! An algorithm's order of additions is part of its definition: it decides the f32 rounding
-//! (the CPU twins, `src/kernels`), the error bounds (the same additions carried out on bound
-//! values, [`crate::bounds`]) and the conditioning of what the vectorial scan accumulates
-//! ([`crate::metrics::scan_abs_prefix`]). So every order is one generic function over
-//! [`ScanValue`], instantiated with `f32` by the twins and with the bound types by the bounds:
-//! the twin and its bound cannot drift apart. The references run the sequential orders on
-//! exact sums ([`generators::exact_sum::ExactSum`]) and on double-doubles.
+//! (the CPU twins, [`crate::algorithms`]), the error bounds (the same additions carried out on
+//! bound values, [`crate::bounds`]) and the conditioning of what the vectorial scan
+//! accumulates ([`crate::metrics::scan_abs_prefix`]). So every order is one generic function
+//! over [`ScanValue`], instantiated with `f32` by the twins and with the bound types by the
+//! bounds. Not every twin is that instance: contraction's twin runs its phases as rayon loops,
+//! vectorial-compensated's twin and its running bound are float-float code of their own, and
+//! vectorial-exact's twin is the exact treefix. Those cannot drift by test, not by
+//! construction: every twin equals the bounds' replay bit for bit and the correctly rounded
+//! one equals MPFR's rounding (`tests/bounds.rs`), and contraction's twin equals the generic
+//! order (`tests/kernels.rs`). The references run the sequential orders on exact sums
+//! ([`generators::exact_sum::ExactSum`]) and on double-doubles.
 //!
 //! - [`tree`]: sequential rootfix (path recursion in preorder), parallel rootfix (the same
 //!   recursion, one level at a time), sequential leaffix (gathers `((w[v] + l[c1]) + l[c2]) + …`

@@ -41,7 +41,7 @@ impl BenchRecord {
 
     /// Compute nanoseconds per vertex (median).
     pub fn compute_ns_per_vertex(&self) -> f64 {
-        self.compute_s * 1e9 / self.n.max(1) as f64
+        crate::format::ns_per_vertex(self.compute_s, self.n)
     }
 }
 

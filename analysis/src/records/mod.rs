@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod bounds_table;
+pub mod dump;
 pub mod fields;
 pub mod nodes_sample;
 pub mod results;

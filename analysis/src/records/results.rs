@@ -165,7 +165,7 @@ impl ResultRow {
             op: op.into(),
             backend: "cpu".into(),
             reference: "exact".into(),
-            max_rel_error: 2f64.powf(bits - 24.0),
+            max_rel_error: crate::f32_format::rel_of_bits(bits),
             median_rel_error: 0.0,
             p99_rel_error: 0.0,
             max_lost_bits: bits,

@@ -10,15 +10,15 @@
 //!    cluster with several children is a single vertex, and reaches them along the pairwise
 //!    tree of its children (below);
 //! 2. *compress* c into p (x, c's only child): c → p its partial sum and x's name (2 words),
-//!    c → x the name of its new parent (1 word); rootfix also p → c its Q[p] (1 word, A[c]);
+//!    c → x the name of its new parent (1 word); rootfix also p → c its Q\[p\] (1 word, A\[c\]);
 //! 3. *rake* leaves s₁ … s_m into p: leaffix reduces their sums into p along the pairwise tree
 //!    of the schedule's own sum (`crate::orders::contraction::pairwise`: at level j, the leader
 //!    of the right half of every group of 2^j sends to the leader of its left half; then s₁ →
-//!    p), 1 word each; rootfix broadcasts Q[p] to them along the same tree, mirrored (A[s]).
+//!    p), 1 word each; rootfix broadcasts Q\[p\] to them along the same tree, mirrored (A\[s\]).
 //!
-//! Uncontraction, rounds in reverse: leaffix x → c, l[x] (1 word, l[c] = P[c] + l[x]);
-//! rootfix p → every raked leaf (the pairwise tree) and p → c for every compress, R[p] (1 word;
-//! nothing when p is the root's cluster, where R[v] = A[v]).
+//! Uncontraction, rounds in reverse: leaffix x → c, l\[x\] (1 word, l\[c\] = P\[c\] + l\[x\]);
+//! rootfix p → every raked leaf (the pairwise tree) and p → c for every compress, R\[p\] (1 word;
+//! nothing when p is the root's cluster, where R\[v\] = A\[v\]).
 
 use super::curve::Placement;
 use super::messages::{Cost, Counter};

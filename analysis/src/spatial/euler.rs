@@ -5,12 +5,12 @@
 //! The 2n positions of the Euler tour live two per processor: tour position t on processor
 //! ⌊t / 2⌋ (the tour is part of the layout, computed once with it, seed §IV). Then
 //!
-//! 1. *write*: vertex v sends its weight (1 word, an f32) to the processors of open[v] and, for
-//!    rootfix, of close[v] (leaffix writes +0 there, which the tour processor knows alone);
+//! 1. *write*: vertex v sends its weight (1 word, an f32) to the processors of open\[v\] and, for
+//!    rootfix, of close\[v\] (leaffix writes +0 there, which the tour processor knows alone);
 //! 2. *scan*: each processor adds its two entries, and the plan of [`super::scan`] scans the n
 //!    processors' sums; every message carries a scan value;
-//! 3. *read*: rootfix: the processor of open[v] sends S[open v] to v; leaffix: the processors of
-//!    close[v] and open[v] − 1 send S[close v] and S[open v − 1] to v, which subtracts.
+//! 3. *read*: rootfix: the processor of open\[v\] sends S[open v] to v; leaffix: the processors of
+//!    close\[v\] and open\[v\] − 1 send S[close v] and S[open v − 1] to v, which subtracts.
 //!
 //! A scan value is 1 word for `vectorial` (f32), 2 for `vectorial-compensated` (a float-float)
 //! and L for `vectorial-exact` (its fixed point of L 32-bit limbs). A rootfix read can be

@@ -4,7 +4,7 @@
 //! The path decomposition links every vertex to its heaviest child (light-first's last child:
 //! the largest subtree, ties by the larger id); a path's *layer* is the number of light edges
 //! above it (at most log₂ n). Every path root s of layer i ≥ 1 roots a subtree of the cover,
-//! whose positions in a preorder layout are the range pos[s] … pos[s] + size(s) − 1. The
+//! whose positions in a preorder layout are the range pos\[s\] … pos\[s\] + size(s) − 1. The
 //! algorithm, for queries (u, v) held by both u and v:
 //!
 //! 1. subtree sizes by a treefix sum (contraction leaffix of ones); a query whose one end lies

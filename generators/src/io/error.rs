@@ -284,8 +284,8 @@ pub enum Reason {
     // ---- memory
     #[error(
         "{vertices} vertices need about {} of memory to read, more than the {} available",
-        super::memory::human_bytes(*needed),
-        super::memory::human_bytes(*available)
+        human_bytes(*needed),
+        human_bytes(*available)
     )]
     TooLargeForMemory {
         vertices: u64,
@@ -295,8 +295,8 @@ pub enum Reason {
     #[error(
         "the tree reaches {vertices} vertices here and would need about {} of memory to read, \
          more than the {} available",
-        super::memory::human_bytes(*needed),
-        super::memory::human_bytes(*available)
+        human_bytes(*needed),
+        human_bytes(*available)
     )]
     GrowsBeyondMemory {
         vertices: u64,
@@ -306,15 +306,15 @@ pub enum Reason {
     #[error(
         "the file holds {bytes} bytes, more than the {} of memory a file's text may take (a \
          third of the {} available)",
-        super::memory::human_bytes(*limit),
-        super::memory::human_bytes(*limit * 3)
+        human_bytes(*limit),
+        human_bytes(*limit * 3)
     )]
     FileTooLarge { bytes: u64, limit: u64 },
     #[error(
         "the gzip data inflates to more than {} here, the memory a file's text may take (a \
          third of the {} available): a gzip bomb, or a file too large for this machine",
-        super::memory::human_bytes(*limit),
-        super::memory::human_bytes(*limit * 3)
+        human_bytes(*limit),
+        human_bytes(*limit * 3)
     )]
     InflatesBeyondMemory { limit: u64 },
 }
@@ -369,5 +369,29 @@ impl Fail {
             },
             Fail::File(reason) => ReadError::File { path, reason },
         }
+    }
+}
+
+/// `bytes` as a person reads it: `9.6 GB`, `310 MB`, `12 kB` (decimal units).
+pub fn human_bytes(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.1} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.0} MB", b / 1e6)
+    } else {
+        format!("{:.0} kB", (b / 1e3).max(1.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_read_as_people_write_them() {
+        assert_eq!(human_bytes(9_600_000_000), "9.6 GB");
+        assert_eq!(human_bytes(310_000_000), "310 MB");
+        assert_eq!(human_bytes(12_000), "12 kB");
     }
 }

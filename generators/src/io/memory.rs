@@ -91,18 +91,6 @@ pub(crate) fn check_parents(limit: Option<u64>, text: &[u8]) -> Result<(), Fail>
     fits(limit, lines, (lines + 1).saturating_mul(PARENTS_PER_LINE)).map_err(Fail::File)
 }
 
-/// `bytes` as a person reads it: `9.6 GB`, `310 MB`, `12 kB` (decimal units).
-pub fn human_bytes(bytes: u64) -> String {
-    let b = bytes as f64;
-    if b >= 1e9 {
-        format!("{:.1} GB", b / 1e9)
-    } else if b >= 1e6 {
-        format!("{:.0} MB", b / 1e6)
-    } else {
-        format!("{:.0} kB", (b / 1e3).max(1.0))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,12 +114,5 @@ mod tests {
             "the tree reaches 65536 vertices here and would need about 19 MB of memory to read, \
              more than the 1 MB available"
         );
-    }
-
-    #[test]
-    fn bytes_read_as_people_write_them() {
-        assert_eq!(human_bytes(9_600_000_000), "9.6 GB");
-        assert_eq!(human_bytes(310_000_000), "310 MB");
-        assert_eq!(human_bytes(12_000), "12 kB");
     }
 }

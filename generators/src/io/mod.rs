@@ -8,6 +8,7 @@
 mod error;
 mod memory;
 mod mtx;
+mod mtx_read;
 mod newick;
 mod nexus;
 mod own_weights;
@@ -16,8 +17,8 @@ mod spanning;
 mod text;
 mod weights;
 
+pub use error::human_bytes;
 pub use error::{ReadError, Reason, What};
-pub use memory::human_bytes;
 pub use own_weights::{OwnWeights, Subnormal};
 pub use weights::WeightsFile;
 

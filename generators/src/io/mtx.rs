@@ -9,23 +9,9 @@
 
 use super::ForestMode;
 use super::error::{Fail, Reason, What};
-use super::own_weights::Refused;
+use super::mtx_read::{Mtx, Values};
 use super::spanning::{Graph, graph_tree};
 use super::text::{Lines, parse_f32, parse_u64, show, split_ws};
-use crate::Tree;
-
-pub(crate) struct Mtx {
-    pub tree: Tree,
-    pub weights: Option<Vec<f32>>,
-    /// Values that became weights but are no valid f32 weights.
-    pub refused: Refused,
-    /// File ids of the tree's vertices when they are not `v + 1` (forest mode `Largest`).
-    pub file_ids: Option<Vec<u64>>,
-    /// Number of vertices of the file.
-    pub file_vertices: u64,
-    /// Connected components of the graph.
-    pub components: usize,
-}
 
 struct Header {
     valued: bool,
@@ -155,30 +141,6 @@ fn lines_after(s: &[u8], start: usize) -> u64 {
     };
     let newlines = rest.iter().filter(|&&b| b == b'\n').count() as u64;
     newlines + u64::from(!rest.is_empty() && !rest.ends_with(b"\n"))
-}
-
-/// Each entry's value, or where and why it is no valid f32 weight: noted only if it becomes
-/// one.
-pub(crate) struct Values {
-    v: Vec<f32>,
-    /// (entry, byte offset, reason) of values that are not valid weights; their `v` is NaN.
-    bad: Vec<(u32, usize, Reason)>,
-}
-
-impl Values {
-    /// The value of entry `e` as a weight (see [`Refused::note`]).
-    pub(crate) fn weight(&self, e: u32, refused: &mut Refused) -> f32 {
-        let x = self.v[e as usize];
-        if x.is_nan() {
-            let i = self
-                .bad
-                .binary_search_by_key(&e, |b| b.0)
-                .expect("NaN placeholders are recorded");
-            let (_, at, r) = &self.bad[i];
-            return refused.note(*at, r.clone());
-        }
-        x
-    }
 }
 
 /// The entries: row and column (0-based) and, for valued files, the value.

@@ -14,7 +14,7 @@
 
 use super::ForestMode;
 use super::error::{Fail, Reason};
-use super::mtx::{Mtx, Values};
+use super::mtx_read::{Mtx, Values};
 use super::own_weights::Refused;
 use crate::{ChildOrder, NO_PARENT, Tree};
 

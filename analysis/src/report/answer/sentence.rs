@@ -6,6 +6,8 @@
 use super::super::fmt::{fixed, pow2_label, sci, sig3};
 use super::{Cell, OpAnswer, Threshold, few, times};
 use crate::Algorithm;
+use crate::f32_format::BITS;
+use crate::format::ns_per_vertex;
 
 /// The sentence for one op.
 pub(super) fn sentence(a: &OpAnswer) -> String {
@@ -42,7 +44,7 @@ pub(super) fn sentence(a: &OpAnswer) -> String {
 /// "lost at most 1 bit (relative error ≤ 2⁻²³, about one ulp; the default threshold,
 /// `--max-lost-bits B` sets another) at every node".
 fn target(t: Threshold) -> String {
-    let e = t.bits - 24.0;
+    let e = t.bits - BITS;
     let rel = if e.fract() == 0.0 {
         pow2_label(e as i32)
     } else {
@@ -108,7 +110,12 @@ fn worst(a: &OpAnswer, i: usize) -> String {
 fn per_vertex(a: &OpAnswer, i: usize) -> String {
     a.costs.costs[i]
         .as_ref()
-        .map(|c| format!("{} ns per vertex", sig3(c.time.per_vertex_s * 1e9)))
+        .map(|c| {
+            format!(
+                "{} ns per vertex",
+                sig3(ns_per_vertex(c.time.per_vertex_s, 1))
+            )
+        })
         .unwrap_or_default()
 }
 

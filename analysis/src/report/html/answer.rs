@@ -3,6 +3,8 @@
 //! topology and κ band, each algorithm's time labelled GPU kernel or CPU twin).
 
 use super::pareto;
+use crate::f32_format::BITS;
+use crate::format::ns_per_vertex;
 use crate::report::ReportError;
 use crate::report::answer::{self, Cell, OpAnswer, Threshold};
 use crate::report::data::ReportData;
@@ -18,7 +20,7 @@ fn shade(bits: f64, t: Threshold) -> &'static str {
         "q1"
     } else if bits <= 16.0 {
         "q2"
-    } else if bits < 24.0 {
+    } else if bits < BITS {
         "q3"
     } else {
         "q4"
@@ -161,7 +163,7 @@ fn footer(h: &mut String, a: &OpAnswer) {
                 let _ = write!(
                     h,
                     "<td class=\"num time\">{} ns <span class=\"place\" title=\"{}\">{}</span></td>",
-                    sig3(c.time.per_vertex_s * 1e9),
+                    sig3(ns_per_vertex(c.time.per_vertex_s, 1)),
                     escape(&place_title(c)),
                     c.time.place.label()
                 );

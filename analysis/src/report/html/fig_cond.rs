@@ -5,6 +5,7 @@
 
 use super::common::{algorithm_groups, max_n, paper_groups, paper_names, prop_line, range_band};
 use crate::bounds::{U, gamma};
+use crate::f32_format::rel_of_bits;
 use crate::report::ReportError;
 use crate::report::data::{ReportData, ResultRow};
 use crate::report::figure::{FIG_H, FIG_W, decade_range, not_available};
@@ -302,7 +303,7 @@ fn tree_bounds(data: &ReportData) -> (Vec<TreeBound>, &'static str) {
                 algorithm: r.algorithm.clone(),
                 target: r.target_cond,
                 cond: r.achieved_cond,
-                bound: 2f64.powf(b - 24.0),
+                bound: rel_of_bits(b),
                 tree: r.tree_label().into_owned(),
             })
         })

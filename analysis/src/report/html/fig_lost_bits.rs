@@ -2,6 +2,7 @@
 
 use super::common::{algorithm_groups, max_n, range_band};
 use crate::bounds::{U, gamma};
+use crate::f32_format::{BITS, bits_of_rel};
 use crate::report::ReportError;
 use crate::report::data::ReportData;
 use crate::report::figure::{FIG_H, FIG_W, decade_range, not_available};
@@ -33,8 +34,8 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
         .flatten()
         .filter(|b| b.is_finite())
         .fold(0.0f64, f64::max)
-        .max(xr.1.log2().min(24.0))
-        .max(24.0)
+        .max(xr.1.log2().min(BITS))
+        .max(BITS)
         .ceil()
         + 1.0;
     let line = |label: String, color, dash, c: f64| RefLine {
@@ -43,7 +44,7 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
         dash,
         points: [xr.0, xr.1]
             .iter()
-            .map(|&k| (k, (c * k).log2() + 24.0))
+            .map(|&k| (k, bits_of_rel(c * k)))
             .collect(),
     };
     let lines = vec![
@@ -63,7 +64,7 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
             label: "24 bits: no correct bit left".into(),
             color: LINE_PROB,
             dash: Dash::Dotted,
-            points: vec![(xr.0, 24.0), (xr.1, 24.0)],
+            points: vec![(xr.0, BITS), (xr.1, BITS)],
         },
     ];
     let panels = panels(data, (xr, top), &lines);

@@ -2,6 +2,8 @@
 //! algorithm at its time per vertex and its largest loss over the sweep, the Pareto front of
 //! the algorithms no other beats on both, and the answer marked.
 
+use crate::f32_format::BITS;
+use crate::format::ns_per_vertex;
 use crate::report::ReportError;
 use crate::report::answer::OpAnswer;
 use crate::report::figure::not_available;
@@ -79,7 +81,7 @@ fn panel(h: &mut String, a: &OpAnswer) -> Result<Vec<String>, ReportError> {
         } else {
             format!("{name} ({}, not compared)", cost.time.place.label())
         };
-        let p = (cost.time.per_vertex_s * 1e9, worst.bits);
+        let p = (ns_per_vertex(cost.time.per_vertex_s, 1), worst.bits);
         if ranked {
             points.push((i, p.0, p.1));
         }
@@ -104,7 +106,7 @@ fn panel(h: &mut String, a: &OpAnswer) -> Result<Vec<String>, ReportError> {
             "24 bits: no correct bit left".into(),
             LINE_U_KAPPA,
             Dash::Dashed,
-            24.0,
+            BITS,
         ),
     ];
     let front = front(&points);
@@ -140,7 +142,7 @@ fn panel(h: &mut String, a: &OpAnswer) -> Result<Vec<String>, ReportError> {
         .flat_map(|s| s.points.iter().map(|p| p.1))
         .chain([a.threshold.bits])
         .fold(0.0f64, f64::max);
-    let top = if top >= 20.0 { top.max(24.0) } else { top } * 1.08 + 1.0;
+    let top = if top >= 20.0 { top.max(BITS) } else { top } * 1.08 + 1.0;
     let chart = Chart::panel(
         PANEL,
         (
