@@ -10,6 +10,9 @@ cd "$(dirname "$0")/.."
 
 # Only the workspace's own crates: the dependencies' docs are theirs to keep.
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+# `cargo test` builds neither the benchmarks nor the examples: checked here, so that the
+# benchmarks that guard the speed claims cannot stop compiling unnoticed.
+cargo check --workspace --benches --examples --quiet
 
 # The venv lives under target/ (ignored, and removed with it).
 venv=target/python-venv
