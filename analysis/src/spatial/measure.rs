@@ -137,8 +137,8 @@ pub fn count(laid: &Laid, placements: &[Placement], ops: &[Op], limbs: u32) -> V
     let identity = Layout::identity(layout.order(), n);
     let pos = identity.pos();
     let lca = BatchedLca::new(tree, &identity);
-    // The pieces, in parallel, one task each: contraction's both ops (LCA runs them), LCA's
-    // own steps, pointer jumping, local messaging, and per op parallel and the tour.
+    // The pieces, in parallel: local messaging, then per op parallel, the tour and contraction
+    // (both ops of contraction: LCA runs them) and LCA's own steps, the longest first.
     enum Piece {
         Local(Cost),
         Parallel(Op, Cost),
@@ -147,17 +147,14 @@ pub fn count(laid: &Laid, placements: &[Placement], ops: &[Op], limbs: u32) -> V
         Lca(Option<Cost>),
         Pram(Cost),
     }
-    // Contraction's two counts take the longest (about half of the whole on random trees): first,
-    // so that no thread is left with them at the end.
-    let mut jobs: Vec<(u8, Op)> = Op::ALL.iter().map(|&op| (3, op)).collect();
-    jobs.extend([(4, Op::Rootfix), (5, Op::Rootfix), (0, Op::Rootfix)]);
+    let mut jobs: Vec<(u8, Op)> = vec![(4, Op::Rootfix), (5, Op::Rootfix), (0, Op::Rootfix)];
     for &op in ops {
         jobs.push((1, op));
         jobs.push((2, op));
     }
+    jobs.extend(Op::ALL.iter().map(|&op| (3, op)));
     let pieces: Vec<Piece> = jobs
         .par_iter()
-        .with_max_len(1)
         .map(|&(kind, op)| match kind {
             0 => Piece::Local(local_messaging(vt, pos, placements)),
             1 => Piece::Parallel(op, parallel(tree, pos, op, placements)),
