@@ -4,7 +4,7 @@
 //! of energy against n.
 
 use super::{OpsArgs, ReadArgs, parse_single_cond};
-use analysis::records::spatial::{PatternRecord, SpatialRecord};
+use analysis::records::spatial::SpatialRecord;
 use analysis::spatial::{Curve, LinearOrder};
 use clap::Args;
 use generators::Topology;
@@ -271,7 +271,7 @@ pub fn table(r: &SpatialRecord) -> String {
     }
     for l in &r.layouts {
         for p in &l.patterns {
-            let label = label(p);
+            let label = p.label();
             let (order, curve) = (l.order.name(), l.curve.name());
             if let Some(why) = &p.not_applicable {
                 let short = why.split(';').next().unwrap_or(why);
@@ -359,14 +359,6 @@ pub fn answer_table(r: &SpatialRecord) -> String {
         s += "\n";
     }
     s
-}
-
-/// `local`, `parallel rootfix`, `lca`.
-fn label(p: &PatternRecord) -> String {
-    match p.op {
-        Some(op) => format!("{} {op}", p.pattern),
-        None => p.pattern.clone(),
-    }
 }
 
 #[cfg(test)]

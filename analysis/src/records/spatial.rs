@@ -126,6 +126,16 @@ pub struct Timings {
     pub wall_s: f64,
 }
 
+impl PatternRecord {
+    /// `local`, `parallel rootfix`, `lca`: the pattern and its op, as tables and figures name it.
+    pub fn label(&self) -> String {
+        match self.op {
+            Some(op) => format!("{} {op}", self.pattern),
+            None => self.pattern.clone(),
+        }
+    }
+}
+
 impl SpatialRecord {
     /// The pattern record of (order, curve, label), if any.
     pub fn pattern(

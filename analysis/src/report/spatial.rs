@@ -9,7 +9,7 @@ use super::panels::{MAX_SERIES, Panel, PanelRow, grid};
 use super::plots::{Axis, Chart, Series};
 use super::style::{SeriesStyle, filled_shape, palette};
 use super::{ReportError, Written, page, write_page};
-use crate::records::spatial::{PatternRecord, SpatialRecord};
+use crate::records::spatial::SpatialRecord;
 use crate::spatial::{Curve, LinearOrder};
 use std::fmt::Write;
 use std::path::Path;
@@ -26,14 +26,6 @@ fn order_style(order: LinearOrder) -> SeriesStyle {
     }
 }
 
-/// `parallel rootfix`, `local`.
-fn label(p: &PatternRecord) -> String {
-    match p.op {
-        Some(op) => format!("{} {op}", p.pattern),
-        None => p.pattern.clone(),
-    }
-}
-
 /// The distinct (pattern, op) labels and curves of the record, in order.
 fn patterns_and_curves(r: &SpatialRecord) -> (Vec<String>, Vec<Curve>) {
     let mut labels: Vec<String> = Vec::new();
@@ -43,8 +35,8 @@ fn patterns_and_curves(r: &SpatialRecord) -> (Vec<String>, Vec<Curve>) {
             curves.push(l.curve);
         }
         for p in &l.patterns {
-            if !labels.contains(&label(p)) {
-                labels.push(label(p));
+            if !labels.contains(&p.label()) {
+                labels.push(p.label());
             }
         }
     }
@@ -58,7 +50,7 @@ fn panel(r: &SpatialRecord, curve: Curve, pattern: &str, axes: &(Axis, Axis)) ->
         .iter()
         .filter(|l| l.curve == curve)
         .filter_map(|l| {
-            let p = l.patterns.iter().find(|p| label(p) == pattern)?;
+            let p = l.patterns.iter().find(|p| p.label() == pattern)?;
             if p.points.is_empty() {
                 return None;
             }
@@ -213,7 +205,7 @@ fn table(h: &mut String, r: &SpatialRecord) {
                 "<tr><td>{}</td><td>{}</td><td>{}</td>",
                 l.order,
                 l.curve,
-                escape(&label(p))
+                escape(&p.label())
             );
             if let Some(why) = &p.not_applicable {
                 let _ = writeln!(
