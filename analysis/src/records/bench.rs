@@ -45,6 +45,12 @@ impl BenchRecord {
     }
 }
 
+/// Whether a `backend` column names the CPU twin (`cpu`, or empty in a baseline row) rather
+/// than a GPU adapter.
+pub fn is_cpu_backend(backend: &str) -> bool {
+    backend == "cpu" || backend.is_empty()
+}
+
 /// An algorithm's time per vertex on `op` in a bench.csv, and the backend that ran it: GPU
 /// kernels' rows when there are any (a CPU twin's time is never a GPU price), at the largest n
 /// timed, the median over the topologies timed at that n.
@@ -53,7 +59,7 @@ pub fn time_per_vertex(
     algorithm: &str,
     op: &str,
 ) -> Option<(f64, String)> {
-    let is_cpu = |r: &BenchRecord| r.backend == "cpu" || r.backend.is_empty();
+    let is_cpu = |r: &BenchRecord| is_cpu_backend(&r.backend);
     let all: Vec<&BenchRecord> = records
         .iter()
         .filter(|r| r.algorithm == algorithm && r.op == op && r.n > 0)

@@ -4,7 +4,7 @@
 //! that name the trade-off (the correctly rounded algorithm's price in energy and depth).
 
 use crate::Op;
-use crate::records::bench::{BenchRecord, time_per_vertex};
+use crate::records::bench::{BenchRecord, is_cpu_backend, time_per_vertex};
 use crate::records::spatial::{AnswerRecord, LayoutRecord, PointRecord};
 use crate::spatial::ALGORITHMS;
 use std::collections::HashMap;
@@ -44,7 +44,7 @@ pub fn answer(
                 .reduce(|x, y| if y > x || y.is_nan() { y } else { x });
             let (time_per_vertex_s, time_source) =
                 match bench.and_then(|b| time_per_vertex(b, name, op.name())) {
-                    Some((t, backend)) if backend != "cpu" => {
+                    Some((t, backend)) if !is_cpu_backend(&backend) => {
                         (Some(t), format!("GPU kernel: {backend}"))
                     }
                     _ => (

@@ -19,7 +19,7 @@ pub enum Place {
 impl Place {
     /// `cpu` for the CPU twin, anything else names the adapter that ran the kernel.
     pub fn of_backend(backend: &str) -> Place {
-        if backend == "cpu" || backend.is_empty() {
+        if crate::records::bench::is_cpu_backend(backend) {
             Place::CpuTwin
         } else {
             Place::GpuKernel(backend.to_string())
