@@ -10,6 +10,7 @@ use analysis::{Algorithm, NodeError, Op, Reference, ReferenceKind};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Everything that determines one weighted tree.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -139,18 +140,37 @@ pub struct Measured {
 }
 
 /// One algorithm's results and errors on one operation, node by node.
+#[derive(Clone)]
 pub struct Outcome {
     pub measured: Measured,
     pub values: Vec<f32>,
-    pub errors: Vec<NodeError>,
+    /// Shared, not copied, with the outcome of an algorithm that walked the same order on
+    /// the same values (parallel's and sequential's are one).
+    pub errors: Arc<Vec<NodeError>>,
     /// Per-node error bounds of this algorithm's summation tree (analysis::bounds).
-    pub bounds: NodeBounds,
+    pub bounds: Arc<NodeBounds>,
 }
 
 impl std::ops::Deref for Outcome {
     type Target = Measured;
     fn deref(&self) -> &Measured {
         &self.measured
+    }
+}
+
+impl Outcome {
+    /// This outcome as `algorithm`'s, whose order is this one's and whose results, computed
+    /// in `compute_s` seconds (on the backend or not), are these same bits.
+    fn reused_as(self, algorithm: Algorithm, compute_s: f64, on_backend: bool) -> Outcome {
+        Outcome {
+            measured: Measured {
+                algorithm,
+                compute_s,
+                gpu_mismatches: on_backend.then_some(self.bounds.replay_mismatches),
+                ..self.measured
+            },
+            ..self
+        }
     }
 }
 
@@ -315,7 +335,12 @@ pub fn evaluate_walked(
         };
         let reference = from_backend.unwrap_or_else(|| Reference::compute(reference, tree, w, op));
         done(&format!("{op} reference"));
-        for &algorithm in algos {
+        // The last outcome, kept while the next algorithm walks the same order: on the same
+        // values its bounds and measures are that outcome's, copied rather than walked and
+        // measured again (parallel after sequential; a GPU result that differs from its
+        // twin's bits is walked and measured as usual).
+        let mut shared: Option<Outcome> = None;
+        for (i, &algorithm) in algos.iter().enumerate() {
             let values = match computed.take(algorithm, op) {
                 Some(given) => given,
                 None => {
@@ -327,13 +352,27 @@ pub fn evaluate_walked(
                     (values, t0.elapsed().as_secs_f64())
                 }
             };
-            let outcome = evaluate_one(
-                walker,
-                w,
-                (algorithm, op),
-                &reference,
-                (backend, on_backend(algorithm), values),
-            )?;
+            let outcome = match shared.take() {
+                Some(prev)
+                    if prev.algorithm.same_walk(algorithm)
+                        && same_bits(&prev.values, &values.0) =>
+                {
+                    prev.reused_as(algorithm, values.1, on_backend(algorithm))
+                }
+                _ => evaluate_one(
+                    walker,
+                    w,
+                    (algorithm, op),
+                    &reference,
+                    (backend, on_backend(algorithm), values),
+                )?,
+            };
+            if algos
+                .get(i + 1)
+                .is_some_and(|next| next.same_walk(algorithm))
+            {
+                shared = Some(outcome.clone());
+            }
             if algorithm == Algorithm::CONTRACTION && Some(k) == last_contraction {
                 walker.forget_schedule();
             }
@@ -343,6 +382,11 @@ pub fn evaluate_walked(
         sink.op_done(op, reference)?;
     }
     Ok(())
+}
+
+/// Whether two results are the same bits at every node.
+fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// One algorithm's outcome: its results (the backend's, else its CPU twin's, computed in
@@ -384,8 +428,8 @@ fn evaluate_one(
             compute_s,
         },
         values,
-        errors,
-        bounds,
+        errors: Arc::new(errors),
+        bounds: Arc::new(bounds),
     })
 }
 

@@ -389,69 +389,6 @@ fn a_wrong_result_is_a_violation_with_exit_code_3() {
     assert_eq!(o.bounds.replay_mismatches, 1);
 }
 
-/// An evaluation walks each (algorithm, op)'s order once and runs each kernel once: on the
-/// CPU, 8 algorithms × 2 ops are 16 walks and 16 twins, and contraction's schedule is built
-/// once for the tree; on another backend only the CPU-only algorithms run a twin, and the
-/// walks are the same.
-#[test]
-fn one_walk_per_algorithm_and_op() {
-    /// Results computed elsewhere, as a GPU's would be (the twins, each on its own tree).
-    struct Elsewhere;
-    impl Backend for Elsewhere {
-        fn describe(&self) -> String {
-            "elsewhere".into()
-        }
-        fn compute(
-            &self,
-            tree: &Tree,
-            w: &[f32],
-            algo: Algorithm,
-            op: Op,
-        ) -> Result<Vec<f32>, treefix_accuracy::Error> {
-            Ok(algo.twin(tree, w, op))
-        }
-    }
-    let inst = InstanceSpec {
-        topology: Topology::RandomRecursive,
-        n: 5000,
-        weights: WeightModel::Gensum,
-        target_cond: 1e8,
-        child_order: ChildOrder::Natural,
-        seed: 9,
-    }
-    .generate()
-    .unwrap();
-    let (algos, ops) = (Algorithm::ALL, Op::ALL);
-    let evaluations = algos.len() * ops.len();
-    let cpu_only = algos.iter().filter(|a| !a.has_gpu_kernel()).count() * ops.len();
-    for (backend, twins) in [(&Cpu as &dyn Backend, evaluations), (&Elsewhere, cpu_only)] {
-        let mut walker = analysis::orders::Walker::new(&inst.tree);
-        let mut sink = experiment::Summaries::default();
-        experiment::evaluate_walked(
-            &mut walker,
-            &inst.weights,
-            &ops,
-            &algos,
-            ReferenceKind::Exact,
-            backend,
-            &mut experiment::Computed::default(),
-            &|_| {},
-            &mut sink,
-        )
-        .unwrap();
-        assert_eq!(sink.measured.len(), evaluations);
-        let what = backend.describe();
-        assert_eq!(walker.walks(), evaluations, "{what}");
-        assert_eq!(walker.twins(), twins, "{what}");
-        assert_eq!(walker.schedules_built(), 1, "{what}");
-        assert!(
-            sink.measured
-                .iter()
-                .all(|m| m.gpu_mismatches.unwrap_or(0) == 0)
-        );
-    }
-}
-
 /// The fastest part of `accuracy check` — one tree of every cell of the
 /// suite — against the committed baseline.
 #[test]

@@ -280,6 +280,13 @@ impl Algorithm {
         assert_eq!(walker.tree().len(), w.len(), "one weight per vertex");
         (self.0.hooks.walk)(walker, w, op, lambda)
     }
+    /// Whether the two walk the same order (parallel performs sequential's additions, one
+    /// level at a time, and its descriptor names the same walk): on the same values, their
+    /// bounds and measures are equal. Compared by the walk's address: two walks the compiler
+    /// merged compute the same thing, and one it duplicated only costs a second walk.
+    pub fn same_walk(self, other: Algorithm) -> bool {
+        std::ptr::fn_addr_eq(self.0.hooks.walk, other.0.hooks.walk)
+    }
     /// The algorithm with this part in the seed paper.
     pub fn with_role(role: PaperRole) -> Algorithm {
         Algorithm::ALL

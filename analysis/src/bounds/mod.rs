@@ -94,7 +94,7 @@ mod tour_read;
 mod walk;
 
 use crate::float_float::{FloatFloat, U_DW, dw_add, dw_add_is_exact};
-use crate::orders::{self, ScanValue, Walker};
+use crate::orders::{self, ScanValue, TourVertices, Walker};
 use crate::reference::{NodeError, Reference, lost_bits};
 use crate::scan_plan;
 use crate::scan_plan::Plan;

@@ -236,14 +236,21 @@ fn streamed_read_does_not_depend_on_the_batches() {
                 let reader = APrioriRead::<F32Add>::new(t, &w, op, GammaTilde::new(LAMBDA));
                 let a_priori = |batch_tiles| {
                     let mut out = vec![(0.0, 0.0, 0.0); t.len()];
-                    read_tour(t, &w, (op, plan), &reader, batch_tiles, |v, b| out[v] = b);
+                    read_tour(
+                        (t, &TourVertices::new(t)),
+                        &w,
+                        (op, plan),
+                        &reader,
+                        batch_tiles,
+                        |v, b| out[v] = b,
+                    );
                     out
                 };
                 assert_eq!(a_priori(1), a_priori(1 << 20), "{op} {plan:?}");
                 let running = |batch_tiles| {
                     let mut out = vec![(0u32, 0.0); t.len()];
                     read_tour::<Running, _>(
-                        t,
+                        (t, &TourVertices::new(t)),
                         &w,
                         (op, plan),
                         &ReadRunning,
@@ -314,23 +321,43 @@ fn walking_together_is_walking_alone() {
             for plan in [Plan::Tiled, Plan::Chained, Plan::Sequential] {
                 let reader = APrioriRead::<F32Add>::new(t, &w, op, GammaTilde::new(LAMBDA));
                 let mut alone = Walked::zeros(t.len());
-                read_tour(t, &w, (op, plan), &reader, batch_tiles(), |v, a| {
-                    alone.set(v, (0.0, 0.0), a)
-                });
-                read_tour::<Running, _>(t, &w, (op, plan), &ReadRunning, 3, |v, (x, b)| {
-                    (alone.values[v], alone.running[v]) = (x, b)
-                });
+                read_tour(
+                    (t, &TourVertices::new(t)),
+                    &w,
+                    (op, plan),
+                    &reader,
+                    batch_tiles(),
+                    |v, a| alone.set(v, (0.0, 0.0), a),
+                );
+                read_tour::<Running, _>(
+                    (t, &TourVertices::new(t)),
+                    &w,
+                    (op, plan),
+                    &ReadRunning,
+                    3,
+                    |v, (x, b)| (alone.values[v], alone.running[v]) = (x, b),
+                );
                 let got = walk_tour(&walker, &w, plan, op, LAMBDA);
                 assert_eq!(together(got), together(alone), "{op} {plan:?}");
             }
             let reader = APrioriRead::<DwAdd>::new(t, &w, op, GammaTilde::new(LAMBDA));
             let mut alone = Walked::zeros(t.len());
-            read_tour(t, &w, (op, Plan::Tiled), &reader, 1, |v, a| {
-                alone.set(v, (0.0, 0.0), a)
-            });
-            read_tour::<RunningDw, _>(t, &w, (op, Plan::Tiled), &ReadRunning, 5, |v, r| {
-                (alone.values[v], alone.running[v]) = r
-            });
+            read_tour(
+                (t, &TourVertices::new(t)),
+                &w,
+                (op, Plan::Tiled),
+                &reader,
+                1,
+                |v, a| alone.set(v, (0.0, 0.0), a),
+            );
+            read_tour::<RunningDw, _>(
+                (t, &TourVertices::new(t)),
+                &w,
+                (op, Plan::Tiled),
+                &ReadRunning,
+                5,
+                |v, r| (alone.values[v], alone.running[v]) = r,
+            );
             let got = walk_tour_dw(&walker, &w, Plan::Tiled, op, LAMBDA);
             assert_eq!(together(got), together(alone), "{op} compensated");
             let gammas = GammaTilde::new(LAMBDA);

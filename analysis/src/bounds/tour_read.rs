@@ -66,7 +66,7 @@ impl<A: Charged, B: Charged, RA: TourRead<A>, RB: TourRead<B>> TourRead<(A, B)>
 /// `batch_tiles` tiles of the scan at a time ([`batch_tiles`]; the result does not depend on
 /// it).
 pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
-    tree: &Tree,
+    (tree, tour): (&Tree, &TourVertices),
     w: &[f32],
     (op, plan): (Op, Plan),
     reader: &Rd,
@@ -75,15 +75,10 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
 ) {
     let (open, close) = (tree.open(), tree.close());
     let len = 2 * tree.len();
-    let mut vertex_at = vec![0u32; len];
-    for v in 0..tree.len() {
-        vertex_at[open[v] as usize] = v as u32;
-        vertex_at[close[v] as usize] = v as u32;
-    }
-    let vertex_at = &vertex_at;
-    let opens = |p: usize| open[vertex_at[p] as usize] as usize == p;
+    assert_eq!(tour.len(), len, "the tour of this tree");
+    let opens = |p: usize| tour.opens(p);
     let term = |p: usize| {
-        let v = vertex_at[p] as usize;
+        let v = tour.vertex(p);
         match (opens(p), op) {
             (true, _) => T::term(w[v]),
             (false, Op::Rootfix) => T::term(-w[v]),
@@ -97,7 +92,7 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
         Op::Rootfix => Vec::new(),
         Op::Leaffix => Vec::with_capacity(tree.height() as usize + 1),
     };
-    let opened_after = |b: &Before<T>| vertex_at[b.p + 1] as usize;
+    let opened_after = |b: &Before<T>| tour.vertex(b.p + 1);
     // The reads of a batch's positions, each tile's made by a task of its own, then given
     // out in order.
     let mut reads: Vec<Option<(u32, Rd::Out)>> = Vec::new();
@@ -115,7 +110,7 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
             .for_each(|(k, (reads, batch))| {
                 for (i, (read, at)) in reads.iter_mut().zip(batch).enumerate() {
                     let p = start + k * scan_plan::TILE + i;
-                    let v = vertex_at[p] as usize;
+                    let v = tour.vertex(p);
                     *read = match (op, opens(p)) {
                         (Op::Rootfix, true) => Some(reader.prefix(&at.out)),
                         (Op::Leaffix, false) => Some(match (open[v] as usize).checked_sub(1) {
@@ -142,7 +137,7 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
             open_path.truncate(still_open);
             for (i, at) in batch.iter().enumerate() {
                 let o = start + i;
-                if o + 1 < len && opens(o + 1) && close[vertex_at[o + 1] as usize] as usize >= end {
+                if o + 1 < len && opens(o + 1) && close[tour.vertex(o + 1)] as usize >= end {
                     open_path.push(scan.before(o, at));
                 }
             }
@@ -174,7 +169,7 @@ fn read_a_priori<R: Roundoff>(
         prob: vec![0.0; n],
     };
     read_tour(
-        tree,
+        (tree, &TourVertices::new(tree)),
         w,
         (op, plan),
         reader,

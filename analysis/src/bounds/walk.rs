@@ -183,7 +183,7 @@ where
     );
     let mut out = Walked::zeros(tree.len());
     read_tour::<(V, APrioriIn<R>), _>(
-        tree,
+        (tree, &TourVertices::new(tree)),
         w,
         (op, plan),
         &reader,

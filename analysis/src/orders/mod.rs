@@ -36,9 +36,11 @@
 pub mod contraction;
 pub mod euler;
 pub mod program;
+mod tour_vertices;
 pub mod tree;
 mod walker;
 
+pub use tour_vertices::TourVertices;
 pub use walker::Walker;
 
 /// Something that can be summed along an order: an f32 partial sum (the twins), a bound on
