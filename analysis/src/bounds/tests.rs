@@ -237,8 +237,7 @@ fn streamed_read_does_not_depend_on_the_batches() {
                 let a_priori = |batch_tiles| {
                     let mut out = vec![(0.0, 0.0, 0.0); t.len()];
                     read_tour(
-                        (t, &TourVertices::new(t)),
-                        &w,
+                        (t, &TourVertices::new(t, &w)),
                         (op, plan),
                         &reader,
                         batch_tiles,
@@ -250,8 +249,7 @@ fn streamed_read_does_not_depend_on_the_batches() {
                 let running = |batch_tiles| {
                     let mut out = vec![(0u32, 0.0); t.len()];
                     read_tour::<Running, _>(
-                        (t, &TourVertices::new(t)),
-                        &w,
+                        (t, &TourVertices::new(t, &w)),
                         (op, plan),
                         &ReadRunning,
                         batch_tiles,
@@ -322,16 +320,14 @@ fn walking_together_is_walking_alone() {
                 let reader = APrioriRead::<F32Add>::new(t, &w, op, GammaTilde::new(LAMBDA));
                 let mut alone = Walked::zeros(t.len());
                 read_tour(
-                    (t, &TourVertices::new(t)),
-                    &w,
+                    (t, &TourVertices::new(t, &w)),
                     (op, plan),
                     &reader,
                     batch_tiles(),
                     |v, a| alone.set(v, (0.0, 0.0), a),
                 );
                 read_tour::<Running, _>(
-                    (t, &TourVertices::new(t)),
-                    &w,
+                    (t, &TourVertices::new(t, &w)),
                     (op, plan),
                     &ReadRunning,
                     3,
@@ -343,16 +339,14 @@ fn walking_together_is_walking_alone() {
             let reader = APrioriRead::<DwAdd>::new(t, &w, op, GammaTilde::new(LAMBDA));
             let mut alone = Walked::zeros(t.len());
             read_tour(
-                (t, &TourVertices::new(t)),
-                &w,
+                (t, &TourVertices::new(t, &w)),
                 (op, Plan::Tiled),
                 &reader,
                 1,
                 |v, a| alone.set(v, (0.0, 0.0), a),
             );
             read_tour::<RunningDw, _>(
-                (t, &TourVertices::new(t)),
-                &w,
+                (t, &TourVertices::new(t, &w)),
                 (op, Plan::Tiled),
                 &ReadRunning,
                 5,

@@ -60,14 +60,13 @@ impl<A: Charged, B: Charged, RA: TourRead<A>, RB: TourRead<B>> TourRead<(A, B)>
     }
 }
 
-/// Writes E with bound values of `T` (rootfix `E[open v] = w`, `E[close v] = −w`; leaffix
-/// `E[open v] = w`, `E[close v] = 0`, as [`crate::orders::euler::write`]), scans it with
-/// `plan` and reads every vertex with `reader`, giving each its result by `emit(v, out)`;
-/// `batch_tiles` tiles of the scan at a time ([`batch_tiles`]; the result does not depend on
-/// it).
+/// Writes E from `tour` (the weights by position) with bound values of `T` (rootfix
+/// `E[open v] = w`, `E[close v] = −w`; leaffix `E[open v] = w`, `E[close v] = 0`, as
+/// [`crate::orders::euler::write`]), scans it with `plan` and reads every vertex with
+/// `reader`, giving each its result by `emit(v, out)`; `batch_tiles` tiles of the scan at a
+/// time ([`batch_tiles`]; the result does not depend on it).
 pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
     (tree, tour): (&Tree, &TourVertices),
-    w: &[f32],
     (op, plan): (Op, Plan),
     reader: &Rd,
     batch_tiles: usize,
@@ -77,13 +76,10 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
     let len = 2 * tree.len();
     assert_eq!(tour.len(), len, "the tour of this tree");
     let opens = |p: usize| tour.opens(p);
-    let term = |p: usize| {
-        let v = tour.vertex(p);
-        match (opens(p), op) {
-            (true, _) => T::term(w[v]),
-            (false, Op::Rootfix) => T::term(-w[v]),
-            (false, Op::Leaffix) => T::zero(),
-        }
+    let term = |p: usize| match (opens(p), op) {
+        (true, _) => T::term(tour.weight(p)),
+        (false, Op::Rootfix) => T::term(-tour.weight(p)),
+        (false, Op::Leaffix) => T::zero(),
     };
     let scan = Scan::new(plan, len, &term);
     // S[open u − 1] of the vertices u open at the end of the batches so far, ascending by
@@ -169,8 +165,7 @@ fn read_a_priori<R: Roundoff>(
         prob: vec![0.0; n],
     };
     read_tour(
-        (tree, &TourVertices::new(tree)),
-        w,
+        (tree, &TourVertices::new(tree, w)),
         (op, plan),
         reader,
         batch_tiles(),

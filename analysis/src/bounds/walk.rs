@@ -183,8 +183,7 @@ where
     );
     let mut out = Walked::zeros(tree.len());
     read_tour::<(V, APrioriIn<R>), _>(
-        (tree, &TourVertices::new(tree)),
-        w,
+        (tree, &TourVertices::new(tree, w)),
         (op, plan),
         &reader,
         batch_tiles(),

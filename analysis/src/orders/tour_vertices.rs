@@ -1,49 +1,62 @@
-//! The Euler tour read by position: which vertex each of the 2n positions opens or closes.
+//! The Euler tour read by position: which vertex each of the 2n positions opens or closes,
+//! and its weight.
 //!
-//! The vectorial orders' bounds read the scanned tour position by position and need, at each,
-//! the vertex and whether the position opens it. The tree gives the inverse (`open[v]`,
-//! `close[v]`), so the map is a scatter with one random write per position, made on every
-//! core, with the close flag in the entry so that telling an open from a close reads nothing
-//! else. It is made for each walk and dropped after it rather than kept for the tree: a walk's
+//! The vectorial orders' bounds write and read the tour position by position and need, at
+//! each, the vertex, whether the position opens it, and its weight (E[p] is ±w or 0). The tree
+//! gives the inverse (`open[v]`, `close[v]`), so the map is a scatter with one random write
+//! per position, made on every core; the close flag and the weight share the vertex's entry,
+//! so that writing E and telling an open from a close read nothing else (on a tree with random
+//! labels, each read of `w[v]` by position would be a cache miss, and E is read twice per
+//! scan). It is made for each walk and dropped after it rather than kept for the tree: a walk's
 //! results are measured right after it, at the peak of an evaluation's memory, where the map
 //! would add 8 bytes per vertex.
 
 use generators::Tree;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The flag of a position that closes its vertex (vertex ids are below 2^31: a tree's
 /// positions, 2n, fit in u32).
 const CLOSES: u32 = 1 << 31;
 
-/// The vertex at each Euler-tour position, and whether the position opens it.
+/// The vertex at each Euler-tour position, whether the position opens it, and its weight:
+/// per position, the weight's bits above the vertex id and the close flag.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TourVertices(Vec<u32>);
+pub struct TourVertices(Vec<u64>);
 
 impl TourVertices {
-    pub fn new(tree: &Tree) -> TourVertices {
+    /// The tour of `tree` with the weights `w`.
+    pub fn new(tree: &Tree, w: &[f32]) -> TourVertices {
         let (open, close) = (tree.open(), tree.close());
         assert!(tree.len() < CLOSES as usize, "vertex ids fit in 31 bits");
-        let at: Vec<AtomicU32> = (0..2 * tree.len()).map(|_| AtomicU32::new(0)).collect();
+        assert_eq!(tree.len(), w.len(), "one weight per vertex");
+        let at: Vec<AtomicU64> = (0..2 * tree.len()).map(|_| AtomicU64::new(0)).collect();
         // Every position is written exactly once (the tour is a bijection from the 2n
         // (vertex, open/close) pairs to the positions), so the order of the writes is moot.
         (0..tree.len()).into_par_iter().for_each(|v| {
-            at[open[v] as usize].store(v as u32, Relaxed);
-            at[close[v] as usize].store(v as u32 | CLOSES, Relaxed);
+            let entry = (u64::from(w[v].to_bits()) << 32) | v as u64;
+            at[open[v] as usize].store(entry, Relaxed);
+            at[close[v] as usize].store(entry | u64::from(CLOSES), Relaxed);
         });
-        TourVertices(at.into_iter().map(AtomicU32::into_inner).collect())
+        TourVertices(at.into_iter().map(AtomicU64::into_inner).collect())
     }
 
     /// The vertex opened or closed at position `p`.
     #[inline]
     pub fn vertex(&self, p: usize) -> usize {
-        (self.0[p] & !CLOSES) as usize
+        (self.0[p] as u32 & !CLOSES) as usize
     }
 
     /// Whether position `p` opens its vertex.
     #[inline]
     pub fn opens(&self, p: usize) -> bool {
-        self.0[p] & CLOSES == 0
+        self.0[p] as u32 & CLOSES == 0
+    }
+
+    /// The weight of the vertex at position `p`.
+    #[inline]
+    pub fn weight(&self, p: usize) -> f32 {
+        f32::from_bits((self.0[p] >> 32) as u32)
     }
 
     /// Positions: twice the vertices.
@@ -61,7 +74,8 @@ mod tests {
     use super::*;
     use generators::{ChildOrder, Topology};
 
-    /// Each position names the vertex whose open or close it is, and only that.
+    /// Each position names the vertex whose open or close it is, and only that, with its
+    /// weight's bits (−0, NaN payloads and subnormals included).
     #[test]
     fn positions_name_their_vertex() {
         let mut rng = generators::rng(5);
@@ -69,10 +83,14 @@ mod tests {
             let tree = topology
                 .generate(3001, ChildOrder::LightFirst, &mut rng)
                 .unwrap();
-            let tour = TourVertices::new(&tree);
+            let w: Vec<f32> = (0..tree.len() as u32)
+                .map(|i| f32::from_bits(i.wrapping_mul(2_654_435_761)))
+                .collect();
+            let tour = TourVertices::new(&tree, &w);
             assert_eq!(tour.len(), 2 * tree.len());
             for p in 0..tour.len() {
                 let v = tour.vertex(p);
+                assert_eq!(tour.weight(p).to_bits(), w[v].to_bits());
                 let at = if tour.opens(p) {
                     tree.open()[v]
                 } else {
