@@ -72,7 +72,7 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
     batch_tiles: usize,
     mut emit: impl FnMut(usize, Rd::Out),
 ) {
-    let (open, close) = (tree.open(), tree.close());
+    let close = tree.close();
     let len = 2 * tree.len();
     assert_eq!(tour.len(), len, "the tour of this tree");
     let opens = |p: usize| tour.opens(p);
@@ -109,7 +109,7 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
                     let v = tour.vertex(p);
                     *read = match (op, opens(p)) {
                         (Op::Rootfix, true) => Some(reader.prefix(&at.out)),
-                        (Op::Leaffix, false) => Some(match (open[v] as usize).checked_sub(1) {
+                        (Op::Leaffix, false) => Some(match tour.open_of(p).checked_sub(1) {
                             None => reader.difference(v, &at.out, None, || unreachable!()),
                             Some(o) => {
                                 let b = before(o);

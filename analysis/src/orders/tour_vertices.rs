@@ -1,13 +1,14 @@
 //! The Euler tour read by position: which vertex each of the 2n positions opens or closes,
-//! and its weight.
+//! its weight at an open, and where it opened at a close.
 //!
 //! The vectorial orders' bounds write and read the tour position by position and need, at
-//! each, the vertex, whether the position opens it, and its weight (E[p] is ±w or 0). The tree
-//! gives the inverse (`open[v]`, `close[v]`), so the map is a scatter with one random write
-//! per position, made on every core; the close flag and the weight share the vertex's entry,
-//! so that writing E and telling an open from a close read nothing else (on a tree with random
-//! labels, each read of `w[v]` by position would be a cache miss, and E is read twice per
-//! scan). It is made for each walk and dropped after it rather than kept for the tree: a walk's
+//! each, the vertex, whether the position opens it, its weight (E[p] is ±w or 0) and, at a
+//! close, the open (leaffix reads S[open v − 1]). The tree gives the inverse (`open[v]`,
+//! `close[v]`), so the map is a scatter with one random write per position, made on every
+//! core; the close flag and the weight or the open position share the vertex's entry, so that
+//! writing E and reading the tour load nothing by vertex (on a tree with random labels each
+//! such load is a cache miss). A close's weight is its open's entry, most often a few
+//! positions before it (subtrees are small). It is made for each walk and dropped after it rather than kept for the tree: a walk's
 //! results are measured right after it, at the peak of an evaluation's memory, where the map
 //! would add 8 bytes per vertex.
 
@@ -19,8 +20,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// positions, 2n, fit in u32).
 const CLOSES: u32 = 1 << 31;
 
-/// The vertex at each Euler-tour position, whether the position opens it, and its weight:
-/// per position, the weight's bits above the vertex id and the close flag.
+/// The vertex at each Euler-tour position and whether the position opens it (the low 32 bits),
+/// with its weight's bits at an open and its open position at a close (the high 32 bits).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TourVertices(Vec<u64>);
 
@@ -34,9 +35,9 @@ impl TourVertices {
         // Every position is written exactly once (the tour is a bijection from the 2n
         // (vertex, open/close) pairs to the positions), so the order of the writes is moot.
         (0..tree.len()).into_par_iter().for_each(|v| {
-            let entry = (u64::from(w[v].to_bits()) << 32) | v as u64;
-            at[open[v] as usize].store(entry, Relaxed);
-            at[close[v] as usize].store(entry | u64::from(CLOSES), Relaxed);
+            let (o, c) = (open[v] as usize, close[v] as usize);
+            at[o].store((u64::from(w[v].to_bits()) << 32) | v as u64, Relaxed);
+            at[c].store((o as u64) << 32 | u64::from(v as u32 | CLOSES), Relaxed);
         });
         TourVertices(at.into_iter().map(AtomicU64::into_inner).collect())
     }
@@ -56,7 +57,15 @@ impl TourVertices {
     /// The weight of the vertex at position `p`.
     #[inline]
     pub fn weight(&self, p: usize) -> f32 {
-        f32::from_bits((self.0[p] >> 32) as u32)
+        let at = if self.opens(p) { p } else { self.open_of(p) };
+        f32::from_bits((self.0[at] >> 32) as u32)
+    }
+
+    /// The position where the vertex closed at `p` opened.
+    #[inline]
+    pub fn open_of(&self, p: usize) -> usize {
+        debug_assert!(!self.opens(p), "position {p} opens its vertex");
+        (self.0[p] >> 32) as usize
     }
 
     /// Positions: twice the vertices.
@@ -91,6 +100,9 @@ mod tests {
             for p in 0..tour.len() {
                 let v = tour.vertex(p);
                 assert_eq!(tour.weight(p).to_bits(), w[v].to_bits());
+                if !tour.opens(p) {
+                    assert_eq!(tour.open_of(p), tree.open()[v] as usize);
+                }
                 let at = if tour.opens(p) {
                     tree.open()[v]
                 } else {
