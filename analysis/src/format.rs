@@ -17,6 +17,12 @@ pub fn ns_per_vertex(seconds: f64, vertices: usize) -> f64 {
     seconds * 1e9 / vertices.max(1) as f64
 }
 
+/// Gigabytes (10⁹ bytes) per second: `bytes` moved in `seconds`, the one unit of every
+/// bandwidth shown.
+pub fn gb_per_s(bytes: u64, seconds: f64) -> f64 {
+    bytes as f64 / seconds / 1e9
+}
+
 fn shortest<T: std::fmt::Display + std::fmt::LowerExp>(x: T, magnitude: f64) -> String {
     let a = magnitude.abs();
     if a != 0.0 && a.is_finite() && !(1e-5..1e16).contains(&a) {
