@@ -361,9 +361,16 @@ pub fn sweep(
     let file_vertices: u64 = files.iter().map(|f| f.file.tree.len() as u64).sum();
     let in_flight = in_flight(threads, trees);
     let per_tree = TREE_BUILD.max(TREE + WEIGHTS + eval.per_vertex(false));
-    // A GPU evaluates batches of up to 2^22 vertices of trees as one forest.
+    // A GPU evaluates batches of up to 2^22 vertices of trees as one forest; computing the
+    // exact reference too, it holds each op's references of the batch until assessed.
+    let references = match params.exact_on == crate::sweep::Device::Gpu
+        && params.reference == ReferenceKind::Exact
+    {
+        true => params.ops.len() as f64 * REFERENCE_EXACT,
+        false => 0.0,
+    };
     let gpu_batch = if gpu {
-        (n.max(1 << 22) as f64) * (TREE + WEIGHTS + GPU_HOST)
+        (n.max(1 << 22) as f64) * (TREE + WEIGHTS + GPU_HOST + references)
     } else {
         0.0
     };

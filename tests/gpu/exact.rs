@@ -5,12 +5,16 @@ use super::{GpuTest, assert_bits, check_algos, tree, weights};
 use analysis::{Algorithm, Op};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use treefix_accuracy::experiment::Backend;
-use treefix_accuracy::gpu::Gpu;
+use treefix_accuracy::gpu::{Gpu, GpuOptions};
 
 /// This module's tests: name and body.
 pub(super) const TESTS: &[(&str, GpuTest)] = &[
     ("exact_scan_at_every_scale", exact_scan_at_every_scale),
     ("exact_reference_on_the_gpu", exact_reference_on_the_gpu),
+    (
+        "exact_references_of_a_forest_reuse_its_upload",
+        exact_references_of_a_forest_reuse_its_upload,
+    ),
     (
         "exact_treefix_equals_the_kernel",
         exact_treefix_equals_the_kernel,
@@ -74,6 +78,39 @@ fn exact_scan_at_every_scale(gpu: &Gpu) {
     }
 }
 
+/// Weights of both signs near 2^-120 and 2^120: nine limbs, sums of both extremes.
+fn wide_weights(n: usize) -> Vec<f32> {
+    (0..n)
+        .map(|i| {
+            let e = if i % 2 == 0 { -120 } else { 120 };
+            (1.0 + (i % 7) as f32 / 8.0) * 2f32.powi(e) * if i % 3 == 0 { -1.0 } else { 1.0 }
+        })
+        .collect()
+}
+
+/// Every node's exact reference from the GPU equal to the CPU's: its exact value, Σ|terms|
+/// and value rounded to f64, bit for bit.
+fn assert_same_reference(from_gpu: &analysis::Reference, cpu: &analysis::Reference, what: &str) {
+    assert_eq!(from_gpu.len(), cpu.len(), "{what}: length");
+    for v in 0..cpu.len() {
+        assert_eq!(
+            from_gpu.value_exact(v),
+            cpu.value_exact(v),
+            "{what} vertex {v}"
+        );
+        assert_eq!(
+            from_gpu.abs_sum_f64(v).to_bits(),
+            cpu.abs_sum_f64(v).to_bits(),
+            "{what} vertex {v}: Σ|terms|"
+        );
+        assert_eq!(
+            from_gpu.value_f64(v).to_bits(),
+            cpu.value_f64(v).to_bits(),
+            "{what} vertex {v}: rounded"
+        );
+    }
+}
+
 /// The exact reference from the GPU's exact scan: every node's value and Σ|terms| equal the
 /// CPU reference's (1 to 9 limbs, both ops), a −0 weight falls back to the CPU, and a sweep
 /// writes the same results.csv bytes with `--exact-on gpu` as without.
@@ -81,16 +118,10 @@ fn exact_reference_on_the_gpu(gpu: &Gpu) {
     use analysis::{Reference, ReferenceKind};
     let t = tree(Topology::RandomRecursive, 5000, 12);
     let n = t.len();
-    let wide: Vec<f32> = (0..n)
-        .map(|i| {
-            let e = if i % 2 == 0 { -120 } else { 120 };
-            (1.0 + (i % 7) as f32 / 8.0) * 2f32.powi(e) * if i % 3 == 0 { -1.0 } else { 1.0 }
-        })
-        .collect();
     for w in [
         weights(WeightModel::Integers, n, 1),
         weights(WeightModel::Gensum, n, 2),
-        wide,
+        wide_weights(n),
     ] {
         for op in Op::ALL {
             let from_gpu = gpu
@@ -98,23 +129,7 @@ fn exact_reference_on_the_gpu(gpu: &Gpu) {
                 .unwrap()
                 .expect("finite, no -0");
             let cpu = Reference::compute(ReferenceKind::Exact, &t, &w, op);
-            for v in 0..n {
-                assert_eq!(
-                    from_gpu.value_exact(v),
-                    cpu.value_exact(v),
-                    "{op} vertex {v}"
-                );
-                assert_eq!(
-                    from_gpu.abs_sum_f64(v).to_bits(),
-                    cpu.abs_sum_f64(v).to_bits(),
-                    "{op} vertex {v}: Σ|terms|"
-                );
-                assert_eq!(
-                    from_gpu.value_f64(v).to_bits(),
-                    cpu.value_f64(v).to_bits(),
-                    "{op} vertex {v}: rounded"
-                );
-            }
+            assert_same_reference(&from_gpu, &cpu, &op.to_string());
         }
     }
     let mut zero = weights(WeightModel::Normal, n, 4);
@@ -160,6 +175,59 @@ fn exact_reference_on_the_gpu(gpu: &Gpu) {
         sweep("cpu") == sweep("gpu"),
         "results.csv differs with the exact reference computed on the GPU"
     );
+}
+
+/// The exact references of a sweep's batch come from the forest its kernels ran on, with no
+/// upload of its own: after vectorial-exact on the forest, the references of every tree equal
+/// the CPU's, though the forest's scale is finer than some trees' (integers beside weights near
+/// 2^-120: the words are read at each tree's own scale), and a tree with a −0 weight gets
+/// none (the CPU computes it). On a device of its own, so that no other test uploads meanwhile.
+fn exact_references_of_a_forest_reuse_its_upload(_: &Gpu) {
+    use analysis::{Reference, ReferenceKind};
+    let gpu = Gpu::with_options(GpuOptions {
+        exact_reference: true,
+        ..GpuOptions::default()
+    })
+    .unwrap();
+    let trees = [
+        tree(Topology::Chain, 3000, 1),
+        tree(Topology::RandomRecursive, 5000, 2),
+        tree(Topology::Star, 2000, 3),
+        tree(Topology::RandomRecursive, 1000, 4),
+    ];
+    let mut zero = weights(WeightModel::Normal, 1000, 4);
+    zero[7] = -0.0;
+    let ws = [
+        weights(WeightModel::Integers, 3000, 1),
+        wide_weights(5000),
+        weights(WeightModel::Gensum, 2000, 3),
+        zero,
+    ];
+    let jobs: Vec<(&Tree, &[f32])> = trees.iter().zip(&ws).map(|(t, w)| (t, &w[..])).collect();
+    for op in Op::ALL {
+        gpu.compute_many(&jobs, Algorithm::VECTORIAL_EXACT, op)
+            .unwrap();
+        let uploads = gpu.uploads();
+        let references = gpu.exact_references_of(&jobs, op).unwrap();
+        assert_eq!(
+            gpu.uploads(),
+            uploads,
+            "{op}: the references uploaded the trees again"
+        );
+        assert_eq!(uploads, 1, "one forest for the kernel and the references");
+        assert_eq!(references.len(), jobs.len());
+        for (k, ((t, w), r)) in jobs.iter().zip(&references).enumerate() {
+            match (k, r) {
+                (3, None) => {}
+                (3, Some(_)) => panic!("{op}: a −0 weight's tree got a GPU reference"),
+                (_, None) => panic!("{op}: tree {k} got no reference"),
+                (_, Some(r)) => {
+                    let cpu = Reference::compute(ReferenceKind::Exact, t, w, op);
+                    assert_same_reference(r, &cpu, &format!("{op} tree {k}"));
+                }
+            }
+        }
+    }
 }
 
 /// The CPU's exact treefix (`analysis::exact`, one walk of the tree's own order) against the
