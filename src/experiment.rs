@@ -69,6 +69,17 @@ pub trait Backend: Sync {
     ) -> Result<Option<Reference>, Error> {
         Ok(None)
     }
+    /// [`Backend::exact_reference`] of every job, in job order (a backend may compute them
+    /// together: the GPU scans the forests its kernels ran on).
+    fn exact_references(
+        &self,
+        jobs: &[(&Tree, &[f32])],
+        op: Op,
+    ) -> Result<Vec<Option<Reference>>, Error> {
+        jobs.iter()
+            .map(|&(tree, w)| self.exact_reference(tree, w, op))
+            .collect()
+    }
     /// [`Backend::compute`] on every job, results in job order: bit for bit those of one call
     /// per job (a backend may batch them; the GPU runs them as forests).
     fn compute_many(
@@ -85,10 +96,11 @@ pub trait Backend: Sync {
 
 /// Results computed before the evaluation, for the evaluation to assess instead of computing
 /// them (a GPU batch's forests): per (algorithm, op), one tree's values and the seconds its
-/// share of the batch took. Each is taken once, by key.
+/// share of the batch took; per op, the tree's exact reference. Each is taken once, by key.
 #[derive(Default)]
 pub struct Computed {
     values: HashMap<(Algorithm, Op), (Vec<f32>, f64)>,
+    references: HashMap<Op, Reference>,
 }
 
 impl Computed {
@@ -100,6 +112,16 @@ impl Computed {
     /// Takes the values of `algo` on `op`, if they were given.
     fn take(&mut self, algo: Algorithm, op: Op) -> Option<(Vec<f32>, f64)> {
         self.values.remove(&(algo, op))
+    }
+
+    /// Gives the exact reference of `op`.
+    pub fn insert_reference(&mut self, op: Op, reference: Reference) {
+        self.references.insert(op, reference);
+    }
+
+    /// Takes the exact reference of `op`, if it was given.
+    fn take_reference(&mut self, op: Op) -> Option<Reference> {
+        self.references.remove(&op)
     }
 }
 
@@ -330,7 +352,10 @@ pub fn evaluate_walked(
         .filter(|_| algos.contains(&Algorithm::CONTRACTION));
     for (k, &op) in ops.iter().enumerate() {
         let from_backend = match reference {
-            ReferenceKind::Exact => backend.exact_reference(tree, w, op)?,
+            ReferenceKind::Exact => match computed.take_reference(op) {
+                Some(given) => Some(given),
+                None => backend.exact_reference(tree, w, op)?,
+            },
             ReferenceKind::Dd => None,
         };
         let reference = from_backend.unwrap_or_else(|| Reference::compute(reference, tree, w, op));

@@ -1,5 +1,6 @@
-//! Shortest round-trip decimals: the one number format of the per-node files (`run --dump`,
-//! `gen`), of the terminal and of the report's tables where a number must read back exactly.
+//! The one form of each kind of number shown: shortest round-trip decimals (the per-node files
+//! of `run --dump` and `gen`, the terminal and the report's tables where a number must read
+//! back exactly), durations, and the units of speed (ns per vertex, GB/s).
 
 /// Shortest round-trip decimal of an f32 (exponent form outside [10⁻⁵, 10¹⁶)).
 pub fn f32_shortest(x: f32) -> String {
@@ -11,10 +12,26 @@ pub fn f64_shortest(x: f64) -> String {
     shortest(x, x)
 }
 
+/// A duration in seconds, without its unit: 2 decimals below 10 s, 1 above (`0.37`, `12.5`,
+/// `7260.0`). The one rule of the report's run times and of the terminal's time estimates.
+pub fn seconds(s: f64) -> String {
+    if s < 10.0 {
+        format!("{s:.2}")
+    } else {
+        format!("{s:.1}")
+    }
+}
+
 /// Nanoseconds per vertex, the one unit of every time per vertex shown (tables, report,
 /// terminal): `seconds` spent on `vertices` vertices (at least 1).
 pub fn ns_per_vertex(seconds: f64, vertices: usize) -> f64 {
     seconds * 1e9 / vertices.max(1) as f64
+}
+
+/// Gigabytes (10⁹ bytes) per second: `bytes` moved in `seconds`, the one unit of every
+/// bandwidth shown.
+pub fn gb_per_s(bytes: u64, seconds: f64) -> f64 {
+    bytes as f64 / seconds / 1e9
 }
 
 fn shortest<T: std::fmt::Display + std::fmt::LowerExp>(x: T, magnitude: f64) -> String {

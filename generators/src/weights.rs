@@ -77,7 +77,7 @@ impl WeightModel {
 }
 
 /// Subnormal f32 are flushed to zero by some GPUs (the H100 does; lavapipe keeps them, as
-/// tests/gpu.rs measures): keep data normal, so that GPU and CPU twin agree everywhere.
+/// tests/gpu/twins.rs measures): keep data normal, so that GPU and CPU twin agree everywhere.
 fn normal_or_zero(x: f32) -> f32 {
     if x.is_subnormal() { 0.0 } else { x }
 }

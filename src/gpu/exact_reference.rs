@@ -1,5 +1,6 @@
 //! The exact reference on the GPU: vectorial-exact's scan left unrounded, its 32-bit words
-//! read back and made the CPU's fixed point.
+//! read back and made the CPU's fixed point — of one tree, or of every tree of a forest
+//! already uploaded for its kernels (a sweep's batch), in one scan per weight vector.
 
 use super::context::Recorder;
 use super::layout::Forest;
@@ -9,30 +10,41 @@ use super::{Gpu, State};
 use crate::Error;
 use analysis::algorithms::ScanWord;
 use analysis::scan_plan::Plan;
-use analysis::{Op, Reference};
+use analysis::{Algorithm, Op, Reference};
 use generators::Tree;
 use generators::fixed::Scale;
+
+/// Whether `w` holds a −0, whose sign rules the CPU reference keeps (the GPU's fixed point
+/// has one zero).
+fn has_negative_zero(w: &[f32]) -> bool {
+    w.iter().any(|x| x.to_bits() == 0x8000_0000)
+}
+
+/// |w|, for the scan of Σ|terms|.
+fn magnitudes(w: &[f32]) -> Vec<f32> {
+    w.iter().map(|x| x.abs()).collect()
+}
 
 impl Gpu {
     /// The exact reference of `op`: every vertex's exact rootfix or leaffix and its
     /// Σ|terms|, from vectorial-exact's scan left unrounded (its 32-bit words read back and
-    /// made the CPU's fixed point here), the second over |w|. `None` where the weights hold a −0 (whose sign rules the
-    /// CPU reference keeps) or a non-finite value.
+    /// made the CPU's fixed point here), the second over |w|. `None` where the weights hold a
+    /// −0 (whose sign rules the CPU reference keeps) or a non-finite value.
     pub fn exact_reference_of(
         &self,
         tree: &Tree,
         w: &[f32],
         op: Op,
     ) -> Result<Option<Reference>, Error> {
-        if w.iter().any(|x| x.to_bits() == 0x8000_0000) {
+        if has_negative_zero(w) {
             return Ok(None);
         }
         let Some(scale) = Scale::for_weights(w) else {
             return Ok(None);
         };
-        let abs: Vec<f32> = w.iter().map(|x| x.abs()).collect();
-        let values = self.exact_words(tree, w, op, scale)?;
-        let abs_sums = self.exact_words(tree, &abs, op, scale)?;
+        let abs = magnitudes(w);
+        let values = self.exact_words(&[tree], &[w], op, scale)?;
+        let abs_sums = self.exact_words(&[tree], &[&abs], op, scale)?;
         Ok(Reference::exact_from_words(
             w,
             scale.unit(),
@@ -42,20 +54,77 @@ impl Gpu {
         ))
     }
 
-    /// One unrounded exact scan of `w` (of scale `scale`) on `tree`: each vertex's words, in
-    /// the tree's labels.
-    fn exact_words(&self, tree: &Tree, w: &[f32], op: Op, scale: Scale) -> Result<Vec<u32>, Error> {
-        assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    /// [`Gpu::exact_reference_of`] for every job, in job order, from the forests of
+    /// [`Backend::compute_many`](crate::experiment::Backend::compute_many) with
+    /// vectorial-exact: those forests, already uploaded for the kernels, are scanned whole
+    /// (one scan of the weights and one of their magnitudes per forest) at the forest's scale,
+    /// and each tree's words are read at its own. A forest with a non-finite weight has no
+    /// scale: its trees go one by one.
+    pub fn exact_references_of(
+        &self,
+        jobs: &[(&Tree, &[f32])],
+        op: Op,
+    ) -> Result<Vec<Option<Reference>>, Error> {
+        let mut out = Vec::with_capacity(jobs.len());
+        for forest in self.batches(jobs, Algorithm::VECTORIAL_EXACT) {
+            let (trees, parts): (Vec<&Tree>, Vec<&[f32]>) = forest.iter().copied().unzip();
+            let Some(scale) = Scale::for_parts(&parts) else {
+                for &(tree, w) in forest {
+                    out.push(self.exact_reference_of(tree, w, op)?);
+                }
+                continue;
+            };
+            let abs: Vec<Vec<f32>> = parts.iter().map(|w| magnitudes(w)).collect();
+            let abs: Vec<&[f32]> = abs.iter().map(Vec::as_slice).collect();
+            let values = self.exact_words(&trees, &parts, op, scale)?;
+            let abs_sums = self.exact_words(&trees, &abs, op, scale)?;
+            let per_vertex = scale.gpu_words();
+            let mut start = 0;
+            for w in parts {
+                let words = start..start + per_vertex * w.len();
+                start = words.end;
+                out.push(match has_negative_zero(w) {
+                    true => None,
+                    false => Reference::exact_from_words(
+                        w,
+                        scale.unit(),
+                        per_vertex,
+                        &values[words.clone()],
+                        &abs_sums[words],
+                    ),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// One unrounded exact scan of the weights `parts` (of scale `scale`) on the forest of
+    /// `trees` (uploaded if not resident yet): each vertex's words, trees end to end, each in
+    /// its tree's labels.
+    fn exact_words(
+        &self,
+        trees: &[&Tree],
+        parts: &[&[f32]],
+        op: Op,
+        scale: Scale,
+    ) -> Result<Vec<u32>, Error> {
+        for (tree, w) in trees.iter().zip(parts) {
+            assert_eq!(tree.len(), w.len(), "one weight per vertex");
+        }
         let ctx = &self.ctx;
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let State { residents, staging } = &mut *state;
-        let index = Self::resident_index(ctx, residents, &[tree])?;
+        let State {
+            residents,
+            staging,
+            uploads,
+        } = &mut *state;
+        let index = Self::resident_index(ctx, residents, uploads, trees)?;
         let res = &mut residents[index];
         let reusable = res
             .exact()
             .is_some_and(|v| v.scale() == Some(scale) && v.has_unrounded_read());
         if !reusable {
-            let forest = Forest::new(vec![tree]);
+            let forest = Forest::new(trees.to_vec());
             let exact = VectorialTree::new(
                 ctx,
                 &forest,
@@ -68,10 +137,10 @@ impl Gpu {
             res.put(Buffers::Scan(ScanWord::Exact), Uploaded::Scan(exact));
         }
         let kernel = res.exact().expect("made above");
-        let n = tree.len();
+        let n: usize = parts.iter().map(|w| w.len()).sum();
         let mut rec = Recorder::new(ctx);
         rec.encoder
-            .copy_buffer_to_buffer(staging.write(ctx, &[w])?, 0, &res.w, 0, 4 * n as u64);
+            .copy_buffer_to_buffer(staging.write(ctx, parts)?, 0, &res.w, 0, 4 * n as u64);
         kernel.labels.record_in(ctx, &mut rec.encoder);
         kernel.record_scan(ctx, op, Plan::Tiled, &mut rec);
         let (limbs, orig) = kernel

@@ -85,6 +85,8 @@ pub struct GpuOptions {
 struct State {
     residents: Vec<Resident>,
     staging: transfer::Staging,
+    /// Trees or forests uploaded so far (each a [`Resident`] made).
+    uploads: usize,
 }
 
 /// The GPU backend: one adapter, its device, every pipeline, and the uploaded trees.
@@ -149,6 +151,7 @@ impl Gpu {
             state: Mutex::new(State {
                 residents: Vec::new(),
                 staging: transfer::Staging::default(),
+                uploads: 0,
             }),
             exact_reference: options.exact_reference,
         })
@@ -179,6 +182,12 @@ impl Gpu {
     /// kernel's must be its recipe, [`analysis::algorithms::GpuKernel::stages`].
     pub fn stages_run(&self) -> Vec<Stage> {
         self.ctx.kernels.take_run()
+    }
+
+    /// How many trees or forests this device has uploaded (their structure's buffers made):
+    /// what a caller that means to reuse an upload can check.
+    pub fn uploads(&self) -> usize {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).uploads
     }
 
     /// The kernel sizes in use (for `accuracy info`).
@@ -241,11 +250,15 @@ impl Gpu {
         }
         let ctx = &self.ctx;
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let State { residents, staging } = &mut *state;
+        let State {
+            residents,
+            staging,
+            uploads,
+        } = &mut *state;
         let trees: Vec<&Tree> = jobs.iter().map(|(t, _)| *t).collect();
 
         let t0 = Instant::now();
-        let index = Self::resident_index(ctx, residents, &trees)?;
+        let index = Self::resident_index(ctx, residents, uploads, &trees)?;
         let res = &mut residents[index];
         let forest = Forest::new(trees);
         // The exact scan's buffers are sized by the weights' scale: made again for another.
@@ -271,8 +284,16 @@ impl Gpu {
         };
         if stale {
             let uploaded = match layout {
+                // With the exact reference on the GPU, the exact scan's buffers get its
+                // unrounded read too: the reference then scans the same upload.
                 GpuLayout::Scan { word, .. } => Uploaded::Scan(VectorialTree::new(
-                    ctx, &forest, &res.w, &res.out, word, scale, false,
+                    ctx,
+                    &forest,
+                    &res.w,
+                    &res.out,
+                    word,
+                    scale,
+                    word == ScanWord::Exact && self.exact_reference,
                 )?),
                 GpuLayout::Levels => {
                     Uploaded::Levels(ParallelTree::new(ctx, &forest, &res.w, &res.out)?)
@@ -367,10 +388,12 @@ impl Gpu {
         Ok((values, timing))
     }
 
-    /// The cached upload of `trees`, made (and the oldest dropped) if absent.
+    /// The cached upload of `trees`, made (counted in `uploads`, and the oldest dropped) if
+    /// absent.
     fn resident_index(
         ctx: &Context,
         residents: &mut Vec<Resident>,
+        uploads: &mut usize,
         trees: &[&Tree],
     ) -> Result<usize, Error> {
         if let Some(i) = residents.iter().position(|r| r.matches(trees)) {
@@ -379,6 +402,7 @@ impl Gpu {
         if residents.len() >= CACHE_TREES {
             residents.remove(0);
         }
+        *uploads += 1;
         residents.push(Self::resident(ctx, trees)?);
         Ok(residents.len() - 1)
     }
@@ -439,6 +463,19 @@ impl Backend for Gpu {
             return Ok(None);
         }
         self.exact_reference_of(tree, w, op)
+    }
+
+    /// The forests of [`Backend::compute_many`] with vectorial-exact, scanned whole
+    /// ([`Gpu::exact_references_of`]): a sweep's batch is not uploaded again.
+    fn exact_references(
+        &self,
+        jobs: &[(&Tree, &[f32])],
+        op: Op,
+    ) -> Result<Vec<Option<Reference>>, Error> {
+        if !self.exact_reference {
+            return Ok(jobs.iter().map(|_| None).collect());
+        }
+        self.exact_references_of(jobs, op)
     }
 
     /// The trees as forests, one call each: `parallel` runs level d of every tree in the same

@@ -19,6 +19,7 @@
 //! vertices and fails when the estimate is below the measured peak RSS or more than twice it.
 
 use crate::Error;
+use analysis::format::seconds;
 use analysis::{Algorithm, ReferenceKind};
 use generators::io::human_bytes;
 
@@ -304,29 +305,17 @@ pub struct SweepPlan {
 
 impl SweepPlan {
     /// "sweep: 1000 trees of up to 100000000 vertices, 2 at once (3 algorithms, 2 ops):
-    /// estimated peak memory 6.7 GB, time 14 h on 2 threads".
+    /// estimated peak memory 6.7 GB, time 50400.0 s on 2 threads" (seconds as in the report,
+    /// [`analysis::format::seconds`]).
     pub fn describe(&self) -> String {
         format!(
-            "sweep: {}: estimated peak memory {}, time {} on {} thread{}",
+            "sweep: {}: estimated peak memory {}, time {} s on {} thread{}",
             self.memory.what,
             human_bytes(self.memory.bytes),
-            human_seconds(self.seconds),
+            seconds(self.seconds),
             self.threads,
             plural(self.threads)
         )
-    }
-}
-
-/// `90 s`, `12 min`, `3.4 h`, `2.1 d`.
-pub fn human_seconds(s: f64) -> String {
-    if s < 120.0 {
-        format!("{:.0} s", s.max(1.0))
-    } else if s < 7200.0 {
-        format!("{:.0} min", s / 60.0)
-    } else if s < 172_800.0 {
-        format!("{:.1} h", s / 3600.0)
-    } else {
-        format!("{:.1} d", s / 86_400.0)
     }
 }
 
@@ -372,9 +361,16 @@ pub fn sweep(
     let file_vertices: u64 = files.iter().map(|f| f.file.tree.len() as u64).sum();
     let in_flight = in_flight(threads, trees);
     let per_tree = TREE_BUILD.max(TREE + WEIGHTS + eval.per_vertex(false));
-    // A GPU evaluates batches of up to 2^22 vertices of trees as one forest.
+    // A GPU evaluates batches of up to 2^22 vertices of trees as one forest; computing the
+    // exact reference too, it holds each op's references of the batch until assessed.
+    let references = match params.exact_on == crate::sweep::Device::Gpu
+        && params.reference == ReferenceKind::Exact
+    {
+        true => params.ops.len() as f64 * REFERENCE_EXACT,
+        false => 0.0,
+    };
     let gpu_batch = if gpu {
-        (n.max(1 << 22) as f64) * (TREE + WEIGHTS + GPU_HOST)
+        (n.max(1 << 22) as f64) * (TREE + WEIGHTS + GPU_HOST + references)
     } else {
         0.0
     };

@@ -1,12 +1,14 @@
 //! A sweep's batches: on a GPU, consecutive trees run as one forest per dispatch (the same
-//! bits as one tree at a time) before the CPU assesses each tree against those values; on the
-//! CPU, the trees are built and evaluated one by one, all in one batch.
+//! bits as one tree at a time), with their exact references when the GPU computes them (from
+//! the same upload), before the CPU assesses each tree against those values; on the CPU, the
+//! trees are built and evaluated one by one, all in one batch.
 
 use super::params::{Job, SweepParams};
 use super::tree::{Built, TreeDone, assess_with, build, evaluate_tree};
 use crate::Error;
 use crate::experiment::{Backend, Computed};
 use crate::inputs::LoadedTree;
+use analysis::ReferenceKind;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -52,7 +54,8 @@ impl<'a> Batching<'a> {
     }
 
     /// The batch's trees, each with the values computed for it: on a GPU, the trees built in
-    /// parallel, then each (algorithm, op) with a kernel run on all of them as forests.
+    /// parallel, then each (algorithm, op) with a kernel run on all of them as forests, then
+    /// (exact reference) each op's references from those forests, still uploaded.
     pub fn prepare(&self, batch: &[Job]) -> Result<Vec<Pending<'a>>, Error> {
         if self.backend.is_cpu() {
             return Ok(batch.iter().map(|_| Pending::Build).collect());
@@ -80,6 +83,17 @@ impl<'a> Batching<'a> {
                     if let Ok(b) = b {
                         let values = results.next().unwrap_or_default();
                         c.insert(algo, op, values, seconds * b.tree.len() as f64 / vertices);
+                    }
+                }
+            }
+            if params.reference == ReferenceKind::Exact {
+                // A tree without one (a −0 weight) gets the CPU's when assessed.
+                let mut references = self.backend.exact_references(&jobs, op)?.into_iter();
+                for (b, c) in built.iter().zip(&mut computed) {
+                    if b.is_ok()
+                        && let Some(r) = references.next().flatten()
+                    {
+                        c.insert_reference(op, r);
                     }
                 }
             }

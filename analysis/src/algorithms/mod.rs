@@ -18,12 +18,12 @@
 //! 3. Add it to [`Algorithm::ALL`] below.
 //! 4. Add its row to the algorithm tables of README.md and docs/design.md §5
 //!    (`tests/registry.rs` fails until both list [`Algorithm::ALL`] in its order).
-//! 5. With a kernel: its recipe of [`Stage`]s (each a file of `shaders/`; `tests/gpu.rs`
+//! 5. With a kernel: its recipe of [`Stage`]s (each a file of `shaders/`; `tests/gpu/limits.rs`
 //!    checks that the host dispatches exactly these) and, for a new layout, the host
 //!    code in `src/gpu/`.
 //! 6. Measure its cost: `peak_bytes` with `cargo bench --bench memory`,
 //!    `seconds` with `cargo bench --bench evaluation -- whole` (`src/memory.rs` says how).
-//! 7. Tests: `tests/bounds.rs` and `tests/gpu.rs` take it from [`Algorithm::ALL`]; record its
+//! 7. Tests: `tests/bounds.rs` and `tests/gpu/` take it from [`Algorithm::ALL`]; record its
 //!    lost bits with `accuracy check --update`.
 
 mod contraction;

@@ -1,7 +1,7 @@
 //! The GPU's stages as typed ids: one per WGSL stage file of `shaders/` that the host
 //! dispatches. A kernel's recipe ([`super::GpuKernel::stages`]) lists the stages the host runs
 //! for it, the host builds every pipeline from these ids in one place (`src/gpu/shaders.rs`),
-//! and `tests/gpu.rs` checks that the stages a kernel dispatches are those of its recipe.
+//! and `tests/gpu/limits.rs` checks that the stages a kernel dispatches are those of its recipe.
 //!
 //! The scan word's prelude (`sum_*.wgsl`, [`super::ScanWord::prelude_file`]) is not a stage:
 //! it is compiled in front of the scan stages, never dispatched.

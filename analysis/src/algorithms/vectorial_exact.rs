@@ -5,7 +5,7 @@
 //!
 //! Its CPU twin need not follow the kernel's order: any order of integer additions gives the
 //! same integers, so the twin is the exact treefix ([`crate::exact`]), one walk of the tree's
-//! own order; both are the correctly rounded values, bit for bit (`tests/gpu.rs`).
+//! own order; both are the correctly rounded values, bit for bit (`tests/gpu/exact.rs`).
 
 use super::{
     Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, Stage, exact_traffic,

@@ -109,15 +109,6 @@ pub fn value_text(v: &serde_json::Value) -> String {
     }
 }
 
-/// Seconds with 2 decimals below 10 s, 1 above.
-pub fn seconds(s: f64) -> String {
-    if s < 10.0 {
-        format!("{s:.2}")
-    } else {
-        format!("{s:.1}")
-    }
-}
-
 /// A command-line argument as a POSIX shell would need it quoted.
 pub fn shell_quote(arg: &str) -> String {
     if !arg.is_empty()

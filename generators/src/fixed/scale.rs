@@ -24,6 +24,24 @@ pub const MAX_LIMBS: usize = 5;
 /// 32-bit words of the GPU's exact scan enough for the same (310 bits).
 pub const MAX_GPU_WORDS: usize = 10;
 
+/// `k` (two's complement, 32-bit words, least significant first) shifted right by `bits`,
+/// sign-extended, into `out` (as many words as `k`).
+fn shift_right(k: &[u32], bits: usize, out: &mut [u32]) {
+    let sign = if k.last().is_some_and(|&top| top >> 31 == 1) {
+        u32::MAX
+    } else {
+        0
+    };
+    let word = |i: usize| k.get(i).copied().unwrap_or(sign);
+    let (q, r) = (bits / 32, bits % 32);
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = match r {
+            0 => word(i + q),
+            _ => (word(i + q) >> r) | (word(i + q + 1) << (32 - r)),
+        };
+    }
+}
+
 /// The fixed point of one weight vector: its unit's exponent and the bits its results need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Scale {
@@ -113,10 +131,18 @@ impl Scale {
     }
 
     /// k·2^unit from the GPU's serialised form (32-bit words, least significant first, two's
-    /// complement; `unit` ≥ this scale's) on this scale: a sum of the weights the scale was
-    /// made for, computed elsewhere.
+    /// complement; at most [`MAX_GPU_WORDS`]) on this scale: a sum of the weights the scale was
+    /// made for, computed elsewhere. `unit` may be finer than this scale's (a forest's scan,
+    /// whose lowest weight lies in another tree): the sum is a multiple of this scale's unit,
+    /// so the bits shifted out are zeros.
     pub fn from_words_u32<const L: usize>(self, k: &[u32], unit: i32) -> Fixed<L> {
-        Fixed::from_words_u32(k, (unit - self.unit) as usize)
+        if unit >= self.unit {
+            return Fixed::from_words_u32(k, (unit - self.unit) as usize);
+        }
+        let mut shifted = [0u32; MAX_GPU_WORDS];
+        let shifted = &mut shifted[..k.len()];
+        shift_right(k, (self.unit - unit) as usize, shifted);
+        Fixed::from_words_u32(shifted, 0)
     }
 
     /// `x` on this scale if it is a multiple of its unit below 2^(64·L − 2 + unit).

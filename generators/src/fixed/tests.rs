@@ -135,6 +135,24 @@ fn words_are_the_value() {
     assert!(Fixed::<2>::from_words_u32(&[0, 0], 3).is_zero());
 }
 
+/// Words on a finer unit than the scale's (a forest's scan) read back as the same value: every
+/// random value, serialised at 2^-d of the scale's unit, is itself again.
+#[test]
+fn finer_units_read_back() {
+    let mut rng = crate::rng(18);
+    let scale = Scale::for_weights(&[1.0]).unwrap();
+    for d in [1usize, 5, 31, 32, 33, 64, 70, 100] {
+        for _ in 0..300 {
+            let k: Vec<u32> = (0..3).map(|_| rng.random::<u32>()).collect();
+            let want = Fixed::<3>::from_words_u32(&k, 0);
+            let mut finer = [0u32; MAX_GPU_WORDS];
+            Fixed::<5>::from_words_u32(&k, d).to_words_u32(&mut finer);
+            let got: Fixed<3> = scale.from_words_u32(&finer, scale.unit() - d as i32);
+            assert_eq!(exact(got, 0), exact(want, 0), "{k:x?} at 2^-{d}");
+        }
+    }
+}
+
 /// The scale rule: the unit is the lowest bit, the bits hold n terms of the widest, and the
 /// GPU's words and the CPU's limbs follow from them (the GPU's as its scan has always had).
 #[test]

@@ -4,12 +4,14 @@
 //! (speed-up over the sequential CPU order), Fig. 4 (compute and transfer time per tree), a
 //! table of every row and the copy / upload / download baselines as effective bandwidth. With
 //! more than three kernels the figures are grids of panels, one per kernel
-//! (`small_multiples.rs`), and a small table compares the kernels side by side. The
-//! page is self-contained like `report.html`: inline SVG, the embedded font, no script.
+//! (`small_multiples.rs`), and a small table compares the kernels side by side. The tables
+//! are [`table`] models, shared with the terminal's (`accuracy bench`). The page is
+//! self-contained like `report.html`: inline SVG, the embedded font, no script.
 
 mod figures;
 mod series;
 mod small_multiples;
+pub mod table;
 mod tables;
 
 use super::fmt::escape;

@@ -1,8 +1,9 @@
 //! Run parameters and environment, from `sweep.json` and `summary.json`.
 
+use crate::format::seconds;
 use crate::report::answer::Threshold;
 use crate::report::data::{ANSWER_FIELD, ReportData};
-use crate::report::fmt::{NA, escape, sci, seconds, shell_quote, value_text};
+use crate::report::fmt::{NA, escape, sci, shell_quote, value_text};
 use serde_json::Value;
 use std::fmt::Write;
 
