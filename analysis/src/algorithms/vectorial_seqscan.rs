@@ -25,7 +25,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     },
     gpu: None,
     cost: Cost {
-        peak_bytes: 166.0,
+        peak_bytes: 174.0,
         seconds: 0.69e-6,
     },
 };
