@@ -22,6 +22,19 @@ pub fn seconds(s: f64) -> String {
     }
 }
 
+/// A duration with its unit, for estimates that can run to hours: [`seconds`] and "s" below
+/// two minutes, then minutes below two hours, then hours, one decimal (`3.43 s`, `12.0 min`,
+/// `14.0 h`).
+pub fn duration(s: f64) -> String {
+    if s < 120.0 {
+        format!("{} s", seconds(s))
+    } else if s < 7200.0 {
+        format!("{:.1} min", s / 60.0)
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
+}
+
 /// Nanoseconds per vertex, the one unit of every time per vertex shown (tables, report,
 /// terminal): `seconds` spent on `vertices` vertices (at least 1).
 pub fn ns_per_vertex(seconds: f64, vertices: usize) -> f64 {
@@ -46,6 +59,14 @@ fn shortest<T: std::fmt::Display + std::fmt::LowerExp>(x: T, magnitude: f64) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_pick_their_unit() {
+        assert_eq!(duration(3.434), "3.43 s");
+        assert_eq!(duration(119.94), "119.9 s");
+        assert_eq!(duration(720.0), "12.0 min");
+        assert_eq!(duration(50_400.0), "14.0 h");
+    }
 
     #[test]
     fn round_trips() {

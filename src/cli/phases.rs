@@ -10,7 +10,7 @@
 //! on such trees is what decides where a run fits.
 
 use analysis::Algorithm;
-use analysis::format::seconds;
+use analysis::format::duration;
 use generators::io::human_bytes;
 use indicatif::{HumanDuration, ProgressBar, ProgressState, ProgressStyle};
 use std::sync::{Arc, Mutex};
@@ -152,18 +152,18 @@ impl Drop for Phases {
     }
 }
 
-/// "about 120.0 s left (estimate)" until a phase of the evaluation is done, then "eta 1m 10s":
+/// "about 2.0 min left (estimate)" until a phase of the evaluation is done, then "eta 1m 10s":
 /// the estimated work left at this run's own pace (seconds per estimated second, as of the
 /// last finished phase), counting down while a phase runs.
 fn left(work: &Work) -> String {
     let (Some(start), Some(last)) = (work.start, work.last) else {
         return match work.start {
-            Some(_) => format!("about {} s left (estimate)", seconds(work.total)),
+            Some(_) => format!("about {} left (estimate)", duration(work.total)),
             None => "estimate after the tree".into(),
         };
     };
     if work.done <= 0.0 || work.total <= 0.0 {
-        return format!("about {} s left (estimate)", seconds(work.total));
+        return format!("about {} left (estimate)", duration(work.total));
     }
     let pace = last.duration_since(start).as_secs_f64() / work.done;
     let rest = (work.total - work.done).max(0.0) * pace - last.elapsed().as_secs_f64();
@@ -234,7 +234,7 @@ mod tests {
         // The model's estimate, in the one form of a duration shown (the report's).
         assert_eq!(
             left(&p.work.lock().unwrap()),
-            format!("about {} s left (estimate)", seconds(total))
+            format!("about {} left (estimate)", duration(total))
         );
         p.done("rootfix reference");
         p.done("rootfix vectorial-exact");

@@ -194,10 +194,10 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
         }
         if n >= phases::ESTIMATED {
             eprintln!(
-                "run: {n} vertices, {} algorithm(s) × {} op(s): estimated time {} s on {threads} thread(s)",
+                "run: {n} vertices, {} algorithm(s) × {} op(s): estimated time {} on {threads} thread(s)",
                 a.algos.algos.len(),
                 a.ops.ops.len(),
-                analysis::format::seconds(seconds)
+                analysis::format::duration(seconds)
             );
         }
     });

@@ -19,7 +19,7 @@
 //! vertices and fails when the estimate is below the measured peak RSS or more than twice it.
 
 use crate::Error;
-use analysis::format::seconds;
+use analysis::format::duration;
 use analysis::{Algorithm, ReferenceKind};
 use generators::io::human_bytes;
 
@@ -305,14 +305,13 @@ pub struct SweepPlan {
 
 impl SweepPlan {
     /// "sweep: 1000 trees of up to 100000000 vertices, 2 at once (3 algorithms, 2 ops):
-    /// estimated peak memory 6.7 GB, time 50400.0 s on 2 threads" (seconds as in the report,
-    /// [`analysis::format::seconds`]).
+    /// estimated peak memory 6.7 GB, time 14.0 h on 2 threads" ([`analysis::format::duration`]).
     pub fn describe(&self) -> String {
         format!(
-            "sweep: {}: estimated peak memory {}, time {} s on {} thread{}",
+            "sweep: {}: estimated peak memory {}, time {} on {} thread{}",
             self.memory.what,
             human_bytes(self.memory.bytes),
-            seconds(self.seconds),
+            duration(self.seconds),
             self.threads,
             plural(self.threads)
         )
