@@ -361,9 +361,9 @@ pub fn evaluate_walked(
         let reference = from_backend.unwrap_or_else(|| Reference::compute(reference, tree, w, op));
         done(&format!("{op} reference"));
         // The last outcome, kept while the next algorithm walks the same order: on the same
-        // values its bounds and measures are that outcome's, copied rather than walked and
-        // measured again (parallel after sequential; a GPU result that differs from its
-        // twin's bits is walked and measured as usual).
+        // values its bounds and measures are that outcome's, shared (its per-node arrays are
+        // `Arc`s) rather than walked and measured again (parallel after sequential; a GPU
+        // result that differs from its twin's bits is walked and measured as usual).
         let mut shared: Option<Outcome> = None;
         for (i, &algorithm) in algos.iter().enumerate() {
             let values = match computed.take(algorithm, op) {
