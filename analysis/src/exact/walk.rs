@@ -202,8 +202,9 @@ fn rootfix_block<T: Exact>(
     let (depth, parents) = (tree.depths(), tree.parents());
     let mut segments = Vec::new();
     // The block's vertices on the current root path by depth: path[d − top] is the one of
-    // depth d (entries past the current vertex's depth are stale).
-    let mut path: Vec<T> = vec![T::ZERO; 64];
+    // depth d. Its room is reserved once, for the deepest path the block can hold: grown by
+    // doubling, a chain's path would be zeroed and copied again at each step.
+    let mut path: Vec<T> = Vec::new();
     let mut top = u32::MAX;
     let mut inputs = [(0f32, 0u32); GATHER];
     for (c, chunk) in block.chunks(GATHER).enumerate() {
@@ -214,12 +215,8 @@ fn rootfix_block<T: Exact>(
             let r = if d > top {
                 // The parent, at depth d − 1, is on the path.
                 let at = (d - top) as usize;
-                if at == path.len() {
-                    path.resize(2 * at, T::ZERO);
-                }
-                let r = path[at - 1] + t;
-                path[at] = r;
-                r
+                path.truncate(at);
+                path[at - 1] + t
             } else {
                 // The parent lies before the block: a new anchor if shallower than the last.
                 if d < top {
@@ -227,11 +224,15 @@ fn rootfix_block<T: Exact>(
                         start: (start + i) as u32,
                         anchor: parents[v as usize],
                     });
+                    if top == u32::MAX {
+                        path.reserve_exact(block.len().min((tree.height() - d) as usize + 1));
+                    }
                     top = d;
                 }
-                path[0] = t;
+                path.clear();
                 t
             };
+            path.push(r);
             store(start + i, v as usize, r);
         }
     }
@@ -341,8 +342,9 @@ fn leaffix_block<T: Exact>(
     store: &impl Fn(usize, usize, T),
 ) -> LeafBlock<T> {
     let depth = tree.depths();
-    // Finished subtrees whose parent is not reached yet: backwards in preorder, the children
-    // of v are the entries of depth d + 1 on top when v is reached.
+    // Finished subtrees whose parent is not reached yet, summed by depth (depths ascending
+    // upwards): backwards in preorder, the children of v are the entry of depth d + 1 on top
+    // when v is reached. A star's leaves or a chain take one entry, not one each.
     let mut finished: Vec<(u32, T)> = Vec::with_capacity(64);
     let mut spine = Vec::new();
     // The depth of the next spine vertex to find: the ancestor of `next` at that depth is the
@@ -358,13 +360,13 @@ fn leaffix_block<T: Exact>(
         for (j, (&v, &(x, d))) in chunk.iter().zip(&inputs[..n]).enumerate().rev() {
             let pos = start + from + j;
             let mut acc = term(x);
-            while let Some(&(cd, c)) = finished.last()
+            if let Some(&(cd, c)) = finished.last()
                 && cd == d + 1
             {
                 acc = acc + c;
                 finished.pop();
             }
-            finished.push((d, acc));
+            push_point(&mut finished, d, acc);
             store(pos, v as usize, acc);
             min_depth = min_depth.min(d);
             if d as i64 == wanted {
