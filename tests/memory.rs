@@ -15,8 +15,8 @@ use treefix_accuracy::memory;
 const BIN: &str = env!("CARGO_BIN_EXE_accuracy");
 
 /// The estimate against the kernel's peak resident set: at least the peak, at most 2.5 times
-/// it (the estimate counts the widest exact reference, over the whole f32 range, which the
-/// weights' span decides at run time: narrower weights leave it high).
+/// it (the estimate counts the widest exact reference the weights can need, five limbs for
+/// finite weights, which their span decides at run time: narrower weights leave it high).
 ///
 /// The model's constants are themselves fitted to peaks measured this way
 /// (`examples/memory_model.rs`, at 10^5, 10^6 and 4·10^6 vertices), so at those sizes the

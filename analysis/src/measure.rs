@@ -62,13 +62,15 @@ pub fn measure(reference: &Reference, values: &[f32], bounds: &NodeBounds) -> Me
                 for (i, e) in chunk.iter_mut().enumerate() {
                     let v = first + i;
                     let x = values[v];
-                    *e = reference.error(v, x, scratch);
+                    // The reference's roundings, made once for all that reads them.
+                    let r = reference.roundings(v);
+                    *e = reference.error_at(v, x, r);
                     part.counts.add(e);
-                    let d = ulps(x, reference.rounded_f32(v)).map_or(f64::INFINITY, |d| d as f64);
+                    let d = ulps(x, r.1).map_or(f64::INFINITY, |d| d as f64);
                     part.max_ulps = part.max_ulps.max(d);
                     let overflow = in_order.next_if_eq(&(v as u32)).is_some();
                     part.tally
-                        .node(reference, bounds, (v, x, e, overflow), scratch);
+                        .node(reference, bounds, (v, x, e, overflow), r, scratch);
                 }
                 part
             },

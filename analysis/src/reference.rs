@@ -6,7 +6,7 @@
 //! paths.
 
 use crate::Op;
-use crate::exact::{self, ExactTreefix, ExactValues};
+use crate::exact::{self, ExactSums};
 use crate::orders::{Abs, ScanValue, tree};
 use generators::Tree;
 use generators::exact_sum::{EXACT_PREC, ExactSum};
@@ -48,15 +48,8 @@ impl FromStr for ReferenceKind {
 
 /// Per-node reference values of one operation on one weighted tree.
 pub enum Reference {
-    Exact {
-        values: ExactValues,
-        /// `values` rounded to f64 (to nearest), read for every error.
-        rounded: Vec<f64>,
-        /// Σ|terms| of each node, exact, then rounded to f64 (to nearest).
-        abs_sums: Vec<f64>,
-        /// `values` rounded to the nearest f32: the correctly rounded results.
-        rounded_f32: Vec<f32>,
-    },
+    /// The exact values and Σ|terms|, rounded when read.
+    Exact(ExactSums),
     Dd {
         values: Vec<TwoFloat>,
         abs_sums: Vec<f64>,
@@ -70,7 +63,7 @@ impl Reference {
     /// Computes the reference of `op` on `tree` with weights `w`.
     pub fn compute(kind: ReferenceKind, tree: &Tree, w: &[f32], op: Op) -> Reference {
         match kind {
-            ReferenceKind::Exact => Reference::from(exact::treefix(tree, w, op)),
+            ReferenceKind::Exact => Reference::Exact(exact::sums(tree, w, op)),
             ReferenceKind::Dd => Reference::Dd {
                 values: incremental(tree, w, op),
                 abs_sums: incremental::<Abs<f64>>(tree, w, op)
@@ -92,7 +85,7 @@ impl Reference {
         values: &[u32],
         abs_sums: &[u32],
     ) -> Option<Reference> {
-        exact::from_words(w, unit, words, values, abs_sums).map(Reference::from)
+        exact::from_words(w, unit, words, values, abs_sums).map(Reference::Exact)
     }
 
     pub fn kind(&self) -> ReferenceKind {
@@ -104,7 +97,7 @@ impl Reference {
 
     pub fn len(&self) -> usize {
         match self {
-            Reference::Exact { rounded, .. } => rounded.len(),
+            Reference::Exact(s) => s.abs_sums.len(),
             Reference::Dd { values, .. } => values.len(),
         }
     }
@@ -116,7 +109,7 @@ impl Reference {
     /// The reference value of node v rounded to f64.
     pub fn value_f64(&self, v: usize) -> f64 {
         match self {
-            Reference::Exact { rounded, .. } => rounded[v],
+            Reference::Exact(s) => s.to_f64(v),
             Reference::Dd { values, .. } => values[v].hi() + values[v].lo(),
         }
     }
@@ -124,7 +117,9 @@ impl Reference {
     /// Σ|terms| of node v's sum, rounded to f64.
     pub fn abs_sum_f64(&self, v: usize) -> f64 {
         match self {
-            Reference::Exact { abs_sums, .. } | Reference::Dd { abs_sums, .. } => abs_sums[v],
+            Reference::Exact(ExactSums { abs_sums, .. }) | Reference::Dd { abs_sums, .. } => {
+                abs_sums[v]
+            }
         }
     }
 
@@ -143,8 +138,17 @@ impl Reference {
     /// pair (rounded to odd at 53 bits, then to f32) for `dd`, whose pair may itself be off.
     pub fn rounded_f32(&self, v: usize) -> f32 {
         match self {
-            Reference::Exact { rounded_f32, .. } => rounded_f32[v],
+            Reference::Exact(s) => s.to_f32(v),
             Reference::Dd { values, .. } => dd_to_f32(values[v]),
+        }
+    }
+
+    /// Node v's reference rounded to f64 and to f32 ([`Reference::value_f64`],
+    /// [`Reference::rounded_f32`]) at once: what a measure reads of it, once per node.
+    pub fn roundings(&self, v: usize) -> (f64, f32) {
+        match self {
+            Reference::Exact(s) => s.roundings(v),
+            Reference::Dd { values, .. } => (values[v].hi() + values[v].lo(), dd_to_f32(values[v])),
         }
     }
 
@@ -163,7 +167,7 @@ impl Reference {
     /// The reference of node v as an MPFR number (exact: a double-double pair is added exactly).
     pub fn value_exact(&self, v: usize) -> Float {
         match self {
-            Reference::Exact { values, .. } => values.get(v).to_float(),
+            Reference::Exact(s) => s.exact.get(v).to_float(),
             Reference::Dd { values, .. } => {
                 let mut f = Float::with_val(EXACT_PREC, values[v].hi());
                 f += values[v].lo();
@@ -183,8 +187,13 @@ impl Reference {
     /// `_scratch` is no longer used (the exact difference needs no MPFR number); it stays for
     /// the callers.
     pub fn error(&self, v: usize, computed: f32, _scratch: &mut Float) -> NodeError {
+        self.error_at(v, computed, self.roundings(v))
+    }
+
+    /// [`Reference::error`] given node v's [`Reference::roundings`] `(x, x32)`.
+    pub fn error_at(&self, v: usize, computed: f32, (x, x32): (f64, f32)) -> NodeError {
         if !computed.is_finite() {
-            let class = if computed == self.rounded_f32(v) {
+            let class = if computed == x32 {
                 ErrorClass::Overflow
             } else {
                 ErrorClass::NonFinite
@@ -199,18 +208,14 @@ impl Reference {
                 class,
             };
         }
-        let (diff, x) = match self {
-            Reference::Exact {
-                values, rounded, ..
-            } => (values.diff_f64(v, computed).abs(), rounded[v].abs()),
+        let diff = match self {
+            Reference::Exact(s) => s.exact.diff_f64(v, computed).abs(),
             Reference::Dd { values, .. } => {
                 let d = TwoFloat::from(computed as f64) - values[v];
-                (
-                    (d.hi() + d.lo()).abs(),
-                    (values[v].hi() + values[v].lo()).abs(),
-                )
+                (d.hi() + d.lo()).abs()
             }
         };
+        let x = x.abs();
         if x == 0.0 {
             NodeError {
                 rel: 0.0,
@@ -241,17 +246,6 @@ fn dd_to_f32(x: TwoFloat) -> f32 {
     }
     let toward = if (lo > 0.0) == (hi > 0.0) { 1 } else { -1i64 };
     (f64::from_bits((hi.to_bits() as i64 + toward) as u64)) as f32
-}
-
-impl From<ExactTreefix> for Reference {
-    fn from(t: ExactTreefix) -> Reference {
-        Reference::Exact {
-            values: t.exact,
-            rounded: t.nearest_f64,
-            abs_sums: t.abs_sums,
-            rounded_f32: t.rounded,
-        }
-    }
 }
 
 /// Decimal with 30 significant digits ("0" for zero).

@@ -150,10 +150,17 @@ impl Evaluation<'_> {
     /// keeps every outcome until its cells are made) the earlier ops' references and outcomes
     /// stay too.
     pub fn per_vertex(&self, held: bool) -> f64 {
+        self.per_vertex_of(held, false)
+    }
+
+    /// [`Evaluation::per_vertex`], knowing whether every weight is `finite` (generated): the
+    /// exact reference then stays on a fixed-point scale (`model::REFERENCE_EXACT_FINITE`).
+    pub fn per_vertex_of(&self, held: bool, finite: bool) -> f64 {
         use model::*;
-        let (reference, reference_peak) = match self.reference {
-            ReferenceKind::Exact => (REFERENCE_EXACT, REFERENCE_EXACT_PEAK),
-            ReferenceKind::Dd => (REFERENCE_DD, REFERENCE_DD_PEAK),
+        let (reference, reference_peak) = match (self.reference, finite) {
+            (ReferenceKind::Exact, false) => (REFERENCE_EXACT, REFERENCE_EXACT_PEAK),
+            (ReferenceKind::Exact, true) => (REFERENCE_EXACT_FINITE, REFERENCE_EXACT_PEAK_FINITE),
+            (ReferenceKind::Dd, _) => (REFERENCE_DD, REFERENCE_DD_PEAK),
         };
         let a = self.algos.len();
         let largest = self
@@ -212,9 +219,10 @@ pub fn run(
     threads: usize,
 ) -> Estimate {
     use model::*;
+    // A tree file may carry non-finite weights; generated ones are finite.
     let per_vertex = TREE
         + WEIGHTS
-        + eval.per_vertex(false)
+        + eval.per_vertex_of(false, !from_file)
         + if dump { DUMP } else { 0.0 }
         + if from_file { FILE } else { 0.0 };
     Estimate::new(

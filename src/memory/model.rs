@@ -61,16 +61,24 @@ pub const TREE_BUILD: f64 = 57.0;
 pub const WEIGHTS: f64 = 4.0;
 /// One op's reference, held and at the peak of its computation. Exact: the widest case, which
 /// the weights' exponent span decides at run time, not their count — values over the whole f32
-/// range (`ExactSum`, 48 bytes), their f64 rounding and Σ|terms| held (64), and while they are
-/// computed, the running (value, Σ|terms|) pair of every vertex besides (96 more: 160).
+/// range (`ExactSum`, 48 bytes) and Σ|terms| held (56: the roundings are made when read), and
+/// while they are computed, the running (value, Σ|terms|) pair of every vertex besides (96
+/// more: 152).
 /// Measured: `run --topology chain --algos parallel --ops rootfix` with gensum weights at
 /// κ = 1e3 takes the whole range from 6.5·10^6 vertices on, and its peak RSS grows by 56 bytes
 /// per vertex there against `--reference dd` (169.6 → 225.3 B per vertex); the 1 to 4 limbs
 /// of narrower spans, which the model counted before (32 held, 78 at the peak), let a run of
 /// 1.7·10^7 vertices under `ulimit -v 4000000` through to abort on that pair vector.
 /// Double-double: 24 held, 45 at the peak.
-pub const REFERENCE_EXACT: f64 = 64.0;
-pub const REFERENCE_EXACT_PEAK: f64 = 160.0;
+pub const REFERENCE_EXACT: f64 = 56.0;
+pub const REFERENCE_EXACT_PEAK: f64 = 152.0;
+/// The exact reference where every weight is finite (generated weights always are): the
+/// weights' fixed-point scale, at most 5 limbs — the values (40) and Σ|terms| (8) held (48),
+/// and while they are computed on several threads, the walk's (value, Σ|terms|) pair per
+/// preorder position besides (80 more: 128). Counted from the layouts, as the whole-range
+/// case is.
+pub const REFERENCE_EXACT_FINITE: f64 = 48.0;
+pub const REFERENCE_EXACT_PEAK_FINITE: f64 = 128.0;
 pub const REFERENCE_DD: f64 = 24.0;
 pub const REFERENCE_DD_PEAK: f64 = 45.0;
 /// One algorithm's outcome on one op, held: f32 values, per-node errors, four bounds

@@ -123,8 +123,8 @@ pub(crate) fn exceeds(
         return false;
     }
     match reference {
-        Reference::Exact { values, .. } => {
-            (ExactSum::from_f32(computed) - values.get(v))
+        Reference::Exact(sums) => {
+            (ExactSum::from_f32(computed) - sums.exact.get(v))
                 .abs()
                 .assign_to(scratch);
             *scratch > bound
@@ -145,7 +145,8 @@ pub fn summarize(
     let mut overflowed = bounds.overflowed.iter().copied().peekable();
     for (v, e) in errors.iter().enumerate() {
         let in_order = overflowed.next_if_eq(&(v as u32)).is_some();
-        tally.node(reference, bounds, (v, values[v], e, in_order), scratch);
+        let x = reference.roundings(v);
+        tally.node(reference, bounds, (v, values[v], e, in_order), x, scratch);
     }
     tally.finish(reference, errors, bounds, &mut Vec::new())
 }
@@ -179,28 +180,33 @@ pub(crate) struct Tally {
     prob_violations: usize,
     violations: Vec<Violation>,
     overflow: Overflow,
+    /// The nodes whose exact value lies beyond f32's range, ascending.
+    beyond: Vec<u32>,
     /// The largest bound / |x| (deterministic, sharp) over the counted nodes with x ≠ 0.
     top: (f64, f64),
 }
 
 impl Tally {
-    /// Node v, its value, its error and whether a partial sum of the order overflowed there.
+    /// Node v, its value, its error and whether a partial sum of the order overflowed there,
+    /// with its reference's [`Reference::roundings`] `(x, x32)`.
     pub(crate) fn node(
         &mut self,
         reference: &Reference,
         bounds: &NodeBounds,
         (v, value, e, in_order): (usize, f32, &NodeError, bool),
+        (x, x32): (f64, f32),
         scratch: &mut Float,
     ) {
-        if reference.beyond_f32(v) {
+        // Beyond f32's range exactly when its correct rounding is ±∞.
+        if x32.is_infinite() {
             self.overflow.beyond_range += 1;
+            self.beyond.push(v as u32);
             return;
         }
         if in_order {
             self.overflow.partial_sum += 1;
             return;
         }
-        let x = reference.value_f64(v);
         let mut check = |kind: Bound, bound: f64| {
             if exceeds(reference, v, value, e.abs, bound, scratch) {
                 *match kind {
@@ -245,6 +251,7 @@ impl Tally {
             .extend(later.violations.into_iter().take(room));
         self.overflow.beyond_range += later.overflow.beyond_range;
         self.overflow.partial_sum += later.overflow.partial_sum;
+        self.beyond.extend(later.beyond);
         self.top = (self.top.0.max(later.top.0), self.top.1.max(later.top.1));
         self
     }
@@ -260,8 +267,9 @@ impl Tally {
         buf: &mut Vec<f64>,
     ) -> BoundSummary {
         let none_overflowed = bounds.overflowed.is_empty();
+        let none_beyond = self.beyond.is_empty();
         let counted = |v: usize| {
-            !reference.beyond_f32(v)
+            (none_beyond || self.beyond.binary_search(&(v as u32)).is_err())
                 && (none_overflowed || bounds.overflowed.binary_search(&(v as u32)).is_err())
         };
         let mut median_max_of = |bound: &[f64]| {

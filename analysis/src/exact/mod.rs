@@ -75,6 +75,71 @@ pub struct ExactTreefix {
     pub abs_sums: Vec<f64>,
 }
 
+/// What the exact reference holds of a treefix: the exact values, Σ|terms| and the signs of
+/// exact zeros; the f64 and f32 roundings are made when read (an error reads the exact value
+/// anyway, and 12 bytes per vertex less are held through every evaluation).
+#[derive(Debug, Clone)]
+pub struct ExactSums {
+    /// The exact values.
+    pub exact: ExactValues,
+    /// Σ|terms| of each vertex's sum, exact, then rounded to the nearest f64.
+    pub abs_sums: Vec<f64>,
+    /// The vertices whose sum is −0 (every term −0), ascending; an exact zero elsewhere is +0.
+    pub negative_zeros: Vec<u32>,
+}
+
+impl ExactSums {
+    /// Vertex v's exact value rounded to the nearest f64, ties to even (IEEE's sign of zero).
+    #[inline]
+    pub fn to_f64(&self, v: usize) -> f64 {
+        let x = self.exact.to_f64(v);
+        if x == 0.0 && self.is_negative_zero(v) {
+            -0.0
+        } else {
+            x
+        }
+    }
+
+    /// Vertex v's exact value rounded to the nearest f32, ties to even: the correctly rounded
+    /// result (±∞ beyond f32's range; IEEE's sign of zero).
+    #[inline]
+    pub fn to_f32(&self, v: usize) -> f32 {
+        let x = self.exact.to_f32(v);
+        if x == 0.0 && self.is_negative_zero(v) {
+            -0.0
+        } else {
+            x
+        }
+    }
+
+    /// [`ExactSums::to_f64`] and [`ExactSums::to_f32`] from one normalisation.
+    #[inline]
+    pub fn roundings(&self, v: usize) -> (f64, f32) {
+        let (x, x32) = self.exact.roundings(v);
+        if x == 0.0 && self.is_negative_zero(v) {
+            (-0.0, -0.0)
+        } else {
+            (x, x32)
+        }
+    }
+
+    fn is_negative_zero(&self, v: usize) -> bool {
+        !self.negative_zeros.is_empty() && self.negative_zeros.binary_search(&(v as u32)).is_ok()
+    }
+}
+
+impl From<ExactSums> for ExactTreefix {
+    fn from(s: ExactSums) -> ExactTreefix {
+        let n = s.abs_sums.len();
+        ExactTreefix {
+            rounded: (0..n).into_par_iter().map(|v| s.to_f32(v)).collect(),
+            nearest_f64: (0..n).into_par_iter().map(|v| s.to_f64(v)).collect(),
+            abs_sums: s.abs_sums,
+            exact: s.exact,
+        }
+    }
+}
+
 /// The exact rootfix or leaffix of every vertex of `tree` with weights `w`: its correctly
 /// rounded f32, its f64 rounding, Σ|terms| and the exact value itself ([`ExactTreefix`]).
 /// Non-finite weights follow IEEE's rules (their sums are ±∞ or NaN).
@@ -96,13 +161,19 @@ pub struct ExactTreefix {
 /// assert_eq!(leaf.rounded, [1.5, -99_999_999.0, -1e8, 0.5]);
 /// ```
 pub fn treefix(tree: &Tree, w: &[f32], op: Op) -> ExactTreefix {
+    ExactTreefix::from(sums(tree, w, op))
+}
+
+/// The exact values of `op` on `tree` with weights `w` and Σ|terms| ([`ExactSums`]): what
+/// [`treefix`] rounds, in one walk.
+pub fn sums(tree: &Tree, w: &[f32], op: Op) -> ExactSums {
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
     let Some(scale) = Scale::for_weights(w) else {
         return full_range(tree, w, op);
     };
     let mut out = with_limbs!(scale.limbs(), L => scaled::<L>(tree, w, op, scale));
     if w.iter().any(|x| x.to_bits() == 0x8000_0000) {
-        signed_zeros(tree, w, op, &mut out);
+        out.negative_zeros = negative_zeros(tree, w, op);
     }
     out
 }
@@ -172,24 +243,17 @@ fn rounded_with<R: Send + Copy + Default>(
     out
 }
 
-/// [`treefix`] on the weights' scale with L limbs: the value and Σ|terms| in one walk (the
-/// magnitudes fit the same scale), each vertex rounded as it is finished.
-fn scaled<const L: usize>(tree: &Tree, w: &[f32], op: Op, scale: Scale) -> ExactTreefix
+/// [`sums`] on the weights' scale with L limbs: the value and Σ|terms| in one walk (the
+/// magnitudes fit the same scale).
+fn scaled<const L: usize>(tree: &Tree, w: &[f32], op: Op, scale: Scale) -> ExactSums
 where
     Fixed<L>: Held,
 {
     let n = w.len();
     let mut exact = vec![Fixed::<L>::ZERO; n];
-    let mut rounded = vec![0f32; n];
-    let mut nearest_f64 = vec![0f64; n];
     let mut abs_sums = vec![0f64; n];
     {
-        let (k, r, f, a) = (
-            Disjoint::new(&mut exact),
-            Disjoint::new(&mut rounded),
-            Disjoint::new(&mut nearest_f64),
-            Disjoint::new(&mut abs_sums),
-        );
+        let (k, a) = (Disjoint::new(&mut exact), Disjoint::new(&mut abs_sums));
         walk(
             tree,
             w,
@@ -201,55 +265,48 @@ where
             },
             // Each vertex is finished once.
             |v, WithAbs(x, m): WithAbs<Fixed<L>>| unsafe {
-                let (nearest, x32, _) = scale.roundings(x);
                 k.set(v, x);
-                r.set(v, x32);
-                f.set(v, nearest);
                 a.set(v, scale.to_f64(m));
             },
         );
     }
-    ExactTreefix {
+    ExactSums {
         exact: Fixed::<L>::held(scale, exact),
-        rounded,
-        nearest_f64,
         abs_sums,
+        negative_zeros: Vec::new(),
     }
 }
 
-/// The sign of exact zeros: −0 where every term of the sum is −0. Counts, by the same walk,
-/// each vertex's terms that are not −0.
-fn signed_zeros(tree: &Tree, w: &[f32], op: Op, out: &mut ExactTreefix) {
+/// The vertices whose sum is −0: every term −0. Counts, by the same walk, each vertex's terms
+/// that are not −0.
+fn negative_zeros(tree: &Tree, w: &[f32], op: Op) -> Vec<u32> {
     let not_negative_zero = Fixed::<1>::from_words_u32(&[1], 0);
-    let (r, f) = (
-        Disjoint::new(&mut out.rounded),
-        Disjoint::new(&mut out.nearest_f64),
-    );
-    walk(
-        tree,
-        w,
-        op,
-        |x| {
-            if x.to_bits() == 0x8000_0000 {
-                Fixed::ZERO
-            } else {
-                not_negative_zero
-            }
-        },
-        // Each vertex is finished once.
-        |v, others: Fixed<1>| {
-            if others.is_zero() {
-                unsafe {
-                    r.set(v, -0.0);
-                    f.set(v, -0.0);
+    let mut all_negative = vec![false; w.len()];
+    {
+        let to = Disjoint::new(&mut all_negative);
+        walk(
+            tree,
+            w,
+            op,
+            |x| {
+                if x.to_bits() == 0x8000_0000 {
+                    Fixed::ZERO
+                } else {
+                    not_negative_zero
                 }
-            }
-        },
-    );
+            },
+            // Each vertex is finished once.
+            |v, others: Fixed<1>| unsafe { to.set(v, others.is_zero()) },
+        );
+    }
+    (0..w.len() as u32)
+        .filter(|&v| all_negative[v as usize])
+        .collect()
 }
 
-/// [`treefix`] where a weight is not finite: [`ExactSum`]s along the sequential orders.
-fn full_range(tree: &Tree, w: &[f32], op: Op) -> ExactTreefix {
+/// [`sums`] where a weight is not finite: [`ExactSum`]s along the sequential orders (their
+/// roundings give IEEE's signs of zero themselves).
+fn full_range(tree: &Tree, w: &[f32], op: Op) -> ExactSums {
     let n = tree.len();
     let mut values = vec![ExactSum::ZERO; n];
     let mut abs_sums = vec![0.0; n];
@@ -261,38 +318,37 @@ fn full_range(tree: &Tree, w: &[f32], op: Op) -> ExactTreefix {
         Op::Rootfix => tree_orders::rootfix_sequential_each(tree, w, emit),
         Op::Leaffix => tree_orders::leaffix_sequential_each(tree, w, emit),
     }
-    ExactTreefix {
-        rounded: values.iter().map(ExactSum::to_f32).collect(),
-        nearest_f64: values.iter().map(ExactSum::to_f64).collect(),
-        abs_sums,
+    ExactSums {
         exact: ExactValues::Full(values),
+        abs_sums,
+        negative_zeros: Vec::new(),
     }
 }
 
-/// The exact treefix from sums computed elsewhere (the GPU's exact scan of `w`): per vertex,
+/// The exact sums of a treefix computed elsewhere (the GPU's exact scan of `w`): per vertex,
 /// `words` 32-bit two's-complement words of the value and of Σ|terms|, in units of 2^unit.
-/// Held as [`treefix`] holds them. None where `w` has no fixed point (a non-finite weight).
+/// Held as [`sums`] holds them (every exact zero +0: the caller keeps the CPU's where a weight
+/// is −0). None where `w` has no fixed point (a non-finite weight).
 pub fn from_words(
     w: &[f32],
     unit: i32,
     words: usize,
     values: &[u32],
     abs_sums: &[u32],
-) -> Option<ExactTreefix> {
+) -> Option<ExactSums> {
     let scale = Scale::for_weights(w)?;
     Some(with_limbs!(scale.limbs(), L => {
         let exact: Vec<Fixed<L>> = values
             .par_chunks_exact(words)
             .map(|x| scale.from_words_u32(x, unit))
             .collect();
-        ExactTreefix {
-            rounded: exact.par_iter().map(|&x| scale.to_f32(x)).collect(),
-            nearest_f64: exact.par_iter().map(|&x| scale.to_f64(x)).collect(),
+        ExactSums {
             abs_sums: abs_sums
                 .par_chunks_exact(words)
                 .map(|x| scale.to_f64(scale.from_words_u32::<L>(x, unit)))
                 .collect(),
             exact: Fixed::<L>::held(scale, exact),
+            negative_zeros: Vec::new(),
         }
     }))
 }

@@ -57,6 +57,35 @@ impl ExactValues {
         on_values!(self, |scale, k| scale.to_exact(k[v]), |values| values[v])
     }
 
+    /// Vertex v's exact value rounded to the nearest f64, ties to even (+0 for zero).
+    #[inline]
+    pub fn to_f64(&self, v: usize) -> f64 {
+        on_values!(self, |scale, k| scale.to_f64(k[v]), |values| values[v]
+            .to_f64())
+    }
+
+    /// Vertex v's exact value rounded to the nearest f32, ties to even (±∞ beyond f32's
+    /// range; +0 for zero).
+    #[inline]
+    pub fn to_f32(&self, v: usize) -> f32 {
+        on_values!(self, |scale, k| scale.to_f32(k[v]), |values| values[v]
+            .to_f32())
+    }
+
+    /// Vertex v's exact value rounded to the nearest f64 and to the nearest f32, ties to even
+    /// (+0 for zero), from one normalisation.
+    #[inline]
+    pub fn roundings(&self, v: usize) -> (f64, f32) {
+        on_values!(
+            self,
+            |scale, k| {
+                let (x, x32, _) = scale.roundings(k[v]);
+                (x, x32)
+            },
+            |values| (values[v].to_f64(), values[v].to_f32())
+        )
+    }
+
     /// `computed − x[v]` exactly, rounded to the nearest f64 (the sign of a zero aside).
     #[inline]
     pub fn diff_f64(&self, v: usize, computed: f32) -> f64 {

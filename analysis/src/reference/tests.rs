@@ -133,8 +133,8 @@ fn check_against_mpfr(tree: &Tree, w: &[f32], what: &str) -> Option<usize> {
     let mut limbs = None;
     for op in Op::ALL {
         let r = Reference::compute(ReferenceKind::Exact, tree, w, op);
-        if let Reference::Exact { values, .. } = &r {
-            limbs = values.limbs();
+        if let Reference::Exact(sums) = &r {
+            limbs = sums.exact.limbs();
         }
         let values = mpfr_reference(tree, w, op, false);
         let abs_sums = mpfr_reference(tree, w, op, true);
