@@ -53,3 +53,36 @@ impl NodeError {
         matches!(self.class, ErrorClass::Relative | ErrorClass::NonFinite)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each class answers the three questions as its definition says: only NonFinite is
+    /// non-finite, only Flagged is flagged, Relative and NonFinite enter the statistics.
+    #[test]
+    fn each_class_enters_its_statistics() {
+        use ErrorClass::*;
+        let error = |class, rel| NodeError {
+            rel,
+            abs: 1.0,
+            class,
+        };
+        for (class, rel, flagged, nonfinite, has_rel) in [
+            (Relative, 0.5, false, false, true),
+            (Flagged, 0.0, true, false, false),
+            (NonFinite, f64::INFINITY, false, true, true),
+            (Overflow, 0.0, false, false, false),
+        ] {
+            let e = error(class, rel);
+            assert_eq!(
+                (e.flagged(), e.nonfinite(), e.has_rel()),
+                (flagged, nonfinite, has_rel),
+                "{class:?}"
+            );
+        }
+        // A relative error of 2u costs one bit: log2(2^-23) + 24.
+        assert_eq!(error(Relative, 2f64.powi(-23)).lost_bits(), 1.0);
+        assert_eq!(error(NonFinite, f64::INFINITY).lost_bits(), f64::INFINITY);
+    }
+}

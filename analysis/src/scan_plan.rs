@@ -419,6 +419,33 @@ mod tests {
         }
     }
 
+    /// The chain's operands: the totals are the documented tiles' totals, bit for bit, the
+    /// blocks their left-to-right running sums (none for a single tile), and the tiles are
+    /// scanned in place as the documented tile scan does.
+    #[test]
+    fn chained_scan_keeps_the_tile_totals() {
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for (seed, len) in [5, TILE, 3 * TILE + 7].into_iter().enumerate() {
+            let x = non_associative(len, 200 + seed as u64);
+            let mut data = x.clone();
+            let (blocks, totals) = chained_scan_tiles_with_totals(&mut data);
+            let tiles: Vec<(Vec<f32>, f32)> = x.chunks(TILE).map(documented_tile).collect();
+            let expected: Vec<f32> = tiles.iter().map(|t| t.1).collect();
+            assert_eq!(bits(&totals), bits(&expected), "len {len}");
+            let running: Vec<f32> = expected
+                .iter()
+                .scan(0f32, |p, &t| {
+                    *p += t;
+                    Some(*p)
+                })
+                .collect();
+            let running = if len > TILE { running } else { Vec::new() };
+            assert_eq!(bits(&blocks), bits(&running), "len {len}");
+            let local: Vec<f32> = tiles.into_iter().flat_map(|t| t.0).collect();
+            assert_eq!(bits(&data), bits(&local), "len {len}");
+        }
+    }
+
     #[test]
     fn levels() {
         assert_eq!(level_sizes(5), vec![5]);
