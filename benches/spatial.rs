@@ -21,7 +21,7 @@ const N: usize = 1 << 22;
 fn layout_and_count(c: &mut Criterion) {
     let mut group = c.benchmark_group("spatial-2^22");
     group.throughput(Throughput::Elements(N as u64));
-    for topology in ["random-recursive", "kary:2", "chain"] {
+    for topology in ["prufer", "random-recursive", "kary:2", "chain"] {
         let topology: Topology = topology.parse().unwrap();
         let tree = topology
             .generate(N, ChildOrder::Natural, &mut generators::rng(1))

@@ -1,8 +1,11 @@
 //! Where the time of laying out and counting a tree goes (`analysis::spatial`,
-//! docs/design.md §12): each stage timed once, sequentially — light-first layout, renaming,
-//! Hilbert placement, the degree-4 virtual tree, contraction's schedule, then each pattern's
-//! count — and last the whole `Laid::new` + `count` as `accuracy spatial` runs it (2 threads).
-//! The criterion bench `benches/spatial.rs` guards the total; this splits it.
+//! docs/design.md §12): each stage timed once, one after another — light-first layout,
+//! renaming, Hilbert placement, the degree-4 virtual tree, contraction's schedule, then each
+//! pattern's count — and last the whole `Laid::new` + `count` as `accuracy spatial` runs it,
+//! each in wall and CPU seconds (a stage that runs in parallel shows more CPU than wall; on a
+//! busy machine, wall time measures the neighbours too). `RAYON_NUM_THREADS=1` gives every
+//! stage's work on one thread. The criterion bench `benches/spatial.rs` guards the total;
+//! this splits it.
 //!
 //! `cargo run --release --example spatial_profile [N [TOPOLOGY]]` (default 2^22 random-recursive)
 
@@ -31,6 +34,22 @@ fn cpu_seconds() -> f64 {
         .map_or(f64::NAN, |(u, s)| (u + s) / 100.0)
 }
 
+/// A stage's start: prints as its wall and CPU seconds since.
+struct Clock(Instant, f64);
+
+impl Clock {
+    fn now() -> Clock {
+        Clock(Instant::now(), cpu_seconds())
+    }
+}
+
+impl std::fmt::Display for Clock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let wall = self.0.elapsed().as_secs_f64();
+        write!(f, "{wall:.2} s wall, {:.2} s CPU", cpu_seconds() - self.1)
+    }
+}
+
 fn main() {
     let n: usize = std::env::args()
         .nth(1)
@@ -46,62 +65,58 @@ fn main() {
         .unwrap();
     let t0 = Instant::now();
     let cpu0 = cpu_seconds();
-    let t = Instant::now();
+    let t = Clock::now();
     let layout = Layout::new(&tree, LinearOrder::LightFirst);
-    println!("layout {:.2}", t.elapsed().as_secs_f64());
-    let t = Instant::now();
+    println!("layout {t}");
+    let t = Clock::now();
     let r = layout.renamed(&tree);
-    println!("renamed {:.2}", t.elapsed().as_secs_f64());
-    let t = Instant::now();
+    println!("renamed {t}");
+    let t = Clock::now();
     let pl = [Placement::new(Curve::Hilbert, n).unwrap()];
-    println!("placement {:.2}", t.elapsed().as_secs_f64());
-    let t = Instant::now();
+    println!("placement {t}");
+    let t = Clock::now();
     let vt = virtual_tree::VirtualTree::new(&r);
-    println!("virtual tree {:.2}", t.elapsed().as_secs_f64());
-    let t = Instant::now();
+    println!("virtual tree {t}");
+    let t = Clock::now();
     let s = analysis::orders::contraction::Schedule::new(&r);
-    println!("schedule {:.2}", t.elapsed().as_secs_f64());
-    let pos: Vec<u32> = (0..n as u32).collect();
-    let pos = &pos[..];
-    let t = Instant::now();
+    println!("schedule {t}");
+    // The counts' processors: the tree is renamed by position.
+    let pos = Renamed;
+    let t = Clock::now();
     local::local_messaging(&vt, pos, &pl);
-    println!("local {:.2}", t.elapsed().as_secs_f64());
-    let t = Instant::now();
+    println!("local {t}");
+    let t = Clock::now();
     parallel::parallel(&r, pos, Op::Rootfix, &pl);
-    println!("parallel {:.2}", t.elapsed().as_secs_f64());
-    let t = Instant::now();
+    println!("parallel {t}");
+    let t = Clock::now();
     euler::euler_tour(&r, pos, Op::Rootfix, &pl);
-    println!("euler {:.2}", t.elapsed().as_secs_f64());
-    let t = Instant::now();
+    println!("euler {t}");
+    let t = Clock::now();
     contraction::contraction(&r, &s, pos, Op::Leaffix, &pl);
-    println!("contraction leaffix {:.2}", t.elapsed().as_secs_f64());
-    let t = Instant::now();
+    println!("contraction leaffix {t}");
+    let t = Clock::now();
     contraction::contraction(&r, &s, pos, Op::Rootfix, &pl);
-    println!("contraction rootfix {:.2}", t.elapsed().as_secs_f64());
+    println!("contraction rootfix {t}");
     let id = Layout::identity(LinearOrder::LightFirst, n);
-    let t = Instant::now();
+    let t = Clock::now();
     let lca = lca::BatchedLca::new(&r, &id).unwrap();
-    println!(
-        "lca new {:.2} layers {}",
-        t.elapsed().as_secs_f64(),
-        lca.layers()
-    );
-    let t = Instant::now();
+    println!("lca new {t} layers {}", lca.layers());
+    let t = Clock::now();
     lca.cost(&vt, &pl);
-    println!("lca cost {:.2}", t.elapsed().as_secs_f64());
+    println!("lca cost {t}");
+    let t = Clock::now();
+    pram::pointer_jumping(&r, pos, &pl);
+    println!("pointer jumping {t}");
     println!(
-        "sequential total {:.2} s wall, {:.2} s CPU",
+        "stages total {:.2} s wall, {:.2} s CPU",
         t0.elapsed().as_secs_f64(),
         cpu_seconds() - cpu0
     );
-    let t = Instant::now();
-    let cpu = cpu_seconds();
+    let t = Clock::now();
     let laid = Laid::new(&tree, LinearOrder::LightFirst);
+    println!("Laid::new {t}");
+    let t = Clock::now();
     let pl = [Placement::new(Curve::Hilbert, n).unwrap()];
     count(&laid, &pl, &Op::ALL, 2);
-    println!(
-        "Laid::new + count (parallel) {:.2} s wall, {:.2} s CPU",
-        t.elapsed().as_secs_f64(),
-        cpu_seconds() - cpu
-    );
+    println!("placement + count {t}");
 }

@@ -3,6 +3,8 @@
 //! Built once from a parent array; everything downstream (children in CSR, depth, levels,
 //! pre/postorder, Euler tour) is derived here so that kernels, references and bounds agree.
 
+mod preorder;
+
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -27,6 +29,8 @@ pub enum TreeError {
     SelfLoop { vertex: u32 },
     #[error("vertex {vertex} lies on a cycle (it is not reachable from root {root})")]
     Cycle { vertex: u32, root: u32 },
+    #[error("the renaming is no preorder of the tree: {0}")]
+    NotPreorder(String),
 }
 
 /// The order of the children of every vertex. It fixes the Euler tour and so the rounding of

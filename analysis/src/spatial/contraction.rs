@@ -21,7 +21,7 @@
 //! nothing when p is the root's cluster, where R\[v\] = A\[v\]).
 
 use super::curve::Placement;
-use super::messages::{Cost, Counter};
+use super::messages::{Cost, Counter, Processors};
 use crate::Op;
 use crate::orders::contraction::Schedule;
 use generators::Tree;
@@ -93,17 +93,17 @@ fn levels(m: usize) -> usize {
 }
 
 /// The messages of `contraction` `op` on `tree` with its schedule `s`, vertex v on processor
-/// `pos[v]`.
+/// `pos.of(v)`.
 pub fn contraction(
     tree: &Tree,
     s: &Schedule,
-    pos: &[u32],
+    pos: impl Processors,
     op: Op,
     placements: &[Placement],
 ) -> Cost {
     let n = tree.len();
     let c = &mut Counter::new(placements, n);
-    let at = |v: u32| pos[v as usize];
+    let at = |v: u32| pos.of(v);
     // The clusters' state, replayed from the schedule as it ran.
     let mut nchild: Vec<u32> = (0..n as u32)
         .map(|v| tree.children(v).len() as u32)

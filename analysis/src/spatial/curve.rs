@@ -13,6 +13,7 @@
 //!
 //! No tree types here: a curve only maps numbers to cells.
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -363,9 +364,10 @@ impl Placement {
     /// The smallest grid of `curve` holding `count` positions, and their cells.
     pub fn new(curve: Curve, count: usize) -> Result<Placement, CurveError> {
         let grid = Grid::for_cells(curve, count as u64)?;
-        let cells = (0..count as u64)
+        let cells = (0..count)
+            .into_par_iter()
             .map(|i| {
-                let p = grid.point_unchecked(i);
+                let p = grid.point_unchecked(i as u64);
                 [p.x as u16, p.y as u16]
             })
             .collect();

@@ -19,7 +19,7 @@
 //! size.
 
 use super::curve::Placement;
-use super::messages::{Cost, Counter};
+use super::messages::{Cost, Counter, Processors};
 use super::scan;
 use crate::Op;
 use generators::Tree;
@@ -56,15 +56,15 @@ impl TourCost {
 }
 
 /// The messages of the Euler-tour family's `op` on `tree` (its child order fixes the tour).
-pub fn euler_tour(tree: &Tree, pos: &[u32], op: Op, placements: &[Placement]) -> TourCost {
+pub fn euler_tour(tree: &Tree, pos: impl Processors, op: Op, placements: &[Placement]) -> TourCost {
     let n = tree.len();
     let c = &mut Counter::new(placements, n);
     let (open, close) = (tree.open(), tree.close());
     let cell = |t: u32| t / 2;
     for v in 0..n {
-        c.send(pos[v], cell(open[v]), 1);
+        c.send(pos.of(v as u32), cell(open[v]), 1);
         if op == Op::Rootfix {
-            c.send(pos[v], cell(close[v]), 1);
+            c.send(pos.of(v as u32), cell(close[v]), 1);
         }
     }
     c.end_phase();
@@ -73,11 +73,11 @@ pub fn euler_tour(tree: &Tree, pos: &[u32], op: Op, placements: &[Placement]) ->
     let e1 = c.energy().to_vec();
     for v in 0..n {
         match op {
-            Op::Rootfix => c.send(cell(open[v]), pos[v], 1),
+            Op::Rootfix => c.send(cell(open[v]), pos.of(v as u32), 1),
             Op::Leaffix => {
-                c.send(cell(close[v]), pos[v], 1);
+                c.send(cell(close[v]), pos.of(v as u32), 1);
                 if open[v] > 0 {
-                    c.send(cell(open[v] - 1), pos[v], 1);
+                    c.send(cell(open[v] - 1), pos.of(v as u32), 1);
                 }
             }
         }

@@ -94,48 +94,14 @@ pub struct Layout {
 impl Layout {
     /// The layout of `tree` in `order`, whatever the tree's own child order: the siblings are
     /// sorted by the order's child order (ascending id; ascending or descending subtree size,
-    /// ties by ascending id), then the vertices are listed level by level or in preorder.
+    /// ties by ascending id), then the vertices are listed level by level or in preorder. A
+    /// preorder is computed level by level in parallel ([`Tree::preorder_positions`]: a
+    /// child's position is its parent's plus the sizes of the siblings before it).
     pub fn new(tree: &Tree, order: LinearOrder) -> Layout {
-        let n = tree.len();
-        let (start, children) = tree.csr();
-        let mut kids = children.to_vec();
-        let size = tree.subtree_sizes();
-        let sorted = tree.child_order() == order.child_order();
-        for v in (0..n).filter(|_| !sorted) {
-            let k = &mut kids[start[v] as usize..start[v + 1] as usize];
-            match order.child_order() {
-                ChildOrder::Natural => k.sort_unstable(),
-                ChildOrder::LightFirst => k.sort_unstable_by_key(|&c| (size[c as usize], c)),
-                ChildOrder::HeavyFirst => {
-                    k.sort_unstable_by_key(|&c| (std::cmp::Reverse(size[c as usize]), c))
-                }
-            }
-        }
-        let of = |v: u32| &kids[start[v as usize] as usize..start[v as usize + 1] as usize];
-        let mut pos = vec![0u32; n];
-        let mut next = 0u32;
-        let mut visit = |v: u32| {
-            pos[v as usize] = next;
-            next += 1;
+        let pos = match order {
+            LinearOrder::BreadthFirst => breadth_first(tree),
+            _ => tree.preorder_positions(order.child_order()),
         };
-        if n > 0 {
-            match order {
-                LinearOrder::BreadthFirst => {
-                    let mut queue = std::collections::VecDeque::from([tree.root()]);
-                    while let Some(v) = queue.pop_front() {
-                        visit(v);
-                        queue.extend(of(v).iter().copied());
-                    }
-                }
-                _ => {
-                    let mut stack = vec![tree.root()];
-                    while let Some(v) = stack.pop() {
-                        visit(v);
-                        stack.extend(of(v).iter().rev().copied());
-                    }
-                }
-            }
-        }
         Layout { order, pos }
     }
 
@@ -151,8 +117,23 @@ impl Layout {
     /// The tree with every vertex renamed by its position (vertex i is the vertex at position
     /// i), in natural child order — which is this layout's sibling order, since siblings get
     /// ascending positions in it. A spatial machine names its processors so; the counts then
-    /// walk memory in position order (nearby vertices, nearby addresses).
+    /// walk memory in position order (nearby vertices, nearby addresses). A preorder layout's
+    /// renamed tree is built in parallel from the sizes and depths
+    /// ([`Tree::renamed_in_preorder`]); a breadth-first one through [`Tree::from_parents`].
     pub fn renamed(&self, tree: &Tree) -> Tree {
+        if self.order.is_preorder() {
+            // Refused only for positions that are no preorder of `tree` (an identity layout
+            // of another tree): the general construction below holds for any permutation.
+            if let Ok(renamed) = tree.renamed_in_preorder(&self.pos) {
+                return renamed;
+            }
+        }
+        self.renamed_by_parents(tree)
+    }
+
+    /// [`Layout::renamed`] through the renamed parent array and [`Tree::from_parents`]
+    /// (sequential), for any layout.
+    fn renamed_by_parents(&self, tree: &Tree) -> Tree {
         let mut parent = vec![NO_PARENT; tree.len()];
         for (v, &p) in tree.parents().iter().enumerate() {
             if p != NO_PARENT {
@@ -187,6 +168,35 @@ impl Layout {
     pub fn is_empty(&self) -> bool {
         self.pos.is_empty()
     }
+}
+
+/// Breadth-first positions: level by level, each level in frontier order with the children
+/// in ascending id.
+fn breadth_first(tree: &Tree) -> Vec<u32> {
+    let n = tree.len();
+    let mut pos = vec![0u32; n];
+    let mut next = 0u32;
+    if tree.child_order() == ChildOrder::Natural {
+        // The tree's own levels are that order.
+        for d in 0..tree.num_levels() {
+            for &v in tree.level(d) {
+                pos[v as usize] = next;
+                next += 1;
+            }
+        }
+        return pos;
+    }
+    let mut queue = std::collections::VecDeque::from([tree.root()]);
+    let mut kids = Vec::new();
+    while let Some(v) = queue.pop_front() {
+        pos[v as usize] = next;
+        next += 1;
+        kids.clear();
+        kids.extend_from_slice(tree.children(v));
+        kids.sort_unstable();
+        queue.extend(kids.iter().copied());
+    }
+    pos
 }
 
 #[cfg(test)]
@@ -234,6 +244,42 @@ mod tests {
                 let same = t.with_order(order.child_order());
                 let open: Vec<u32> = layout.by_position(same.open());
                 assert_eq!(r.open(), &open[..], "{topo} {order}");
+            }
+        }
+    }
+
+    /// The parallel constructions equal the sequential ones: a preorder layout's positions
+    /// are the preorder of the tree in the layout's child order, and its renamed tree (never
+    /// refused) equals the one `from_parents` builds, array for array.
+    #[test]
+    fn parallel_layouts_equal_the_sequential_ones() {
+        use generators::Topology;
+        for topo in Topology::all_defaults() {
+            let t = topo
+                .generate(20_000, ChildOrder::Natural, &mut generators::rng(9))
+                .unwrap();
+            for order in LinearOrder::ALL.into_iter().filter(|o| o.is_preorder()) {
+                let layout = Layout::new(&t, order);
+                let sequential = t.with_order(order.child_order());
+                let mut want = vec![0u32; t.len()];
+                for (i, &v) in sequential.preorder().iter().enumerate() {
+                    want[v as usize] = i as u32;
+                }
+                assert_eq!(layout.pos(), &want[..], "{topo} {order}");
+                let r = t.renamed_in_preorder(layout.pos()).unwrap();
+                let s = layout.renamed_by_parents(&t);
+                assert_eq!(r.parents(), s.parents(), "{topo} {order}");
+                assert_eq!(r.csr(), s.csr(), "{topo} {order}");
+                assert_eq!(r.depths(), s.depths(), "{topo} {order}");
+                assert_eq!(r.subtree_sizes(), s.subtree_sizes(), "{topo} {order}");
+                assert_eq!(r.preorder(), s.preorder(), "{topo} {order}");
+                assert_eq!(r.postorder(), s.postorder(), "{topo} {order}");
+                assert_eq!(r.open(), s.open(), "{topo} {order}");
+                assert_eq!(r.close(), s.close(), "{topo} {order}");
+                assert_eq!(r.num_levels(), s.num_levels(), "{topo} {order}");
+                for d in 0..r.num_levels() {
+                    assert_eq!(r.level(d), s.level(d), "{topo} {order} level {d}");
+                }
             }
         }
     }

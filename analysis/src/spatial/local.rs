@@ -5,41 +5,33 @@
 //! light-first layout; its depth is 1 + ⌈log₂ Δ⌉ each way (Δ the largest degree).
 
 use super::curve::Placement;
-use super::messages::{Cost, Counter};
+use super::messages::{Cost, Counter, Processors};
 use super::virtual_tree::VirtualTree;
 
 /// A local broadcast of `words` words: the real parents send to their current children
 /// (phase 0), then each sibling forwards to its appended children, one phase per hop.
-pub fn broadcast(vt: &VirtualTree, pos: &[u32], c: &mut Counter, words: u32) {
+pub fn broadcast(vt: &VirtualTree, pos: impl Processors, c: &mut Counter, words: u32) {
     for h in 0..vt.hops() {
         for &v in vt.at_hop(h) {
-            c.send(
-                pos[vt.parents()[v as usize] as usize],
-                pos[v as usize],
-                words,
-            );
+            c.send(pos.of(vt.parents()[v as usize]), pos.of(v), words);
         }
         c.end_phase();
     }
 }
 
 /// A local reduce of `words` words: the mirror of [`broadcast`], deepest hop first.
-pub fn reduce(vt: &VirtualTree, pos: &[u32], c: &mut Counter, words: u32) {
+pub fn reduce(vt: &VirtualTree, pos: impl Processors, c: &mut Counter, words: u32) {
     for h in (0..vt.hops()).rev() {
         for &v in vt.at_hop(h) {
-            c.send(
-                pos[v as usize],
-                pos[vt.parents()[v as usize] as usize],
-                words,
-            );
+            c.send(pos.of(v), pos.of(vt.parents()[v as usize]), words);
         }
         c.end_phase();
     }
 }
 
 /// Local messaging: every parent to its children, and back (one word each way).
-pub fn local_messaging(vt: &VirtualTree, pos: &[u32], placements: &[Placement]) -> Cost {
-    let c = &mut Counter::new(placements, pos.len());
+pub fn local_messaging(vt: &VirtualTree, pos: impl Processors, placements: &[Placement]) -> Cost {
+    let c = &mut Counter::new(placements, vt.parents().len());
     broadcast(vt, pos, c, 1);
     reduce(vt, pos, c, 1);
     c.cost()

@@ -8,7 +8,7 @@ use super::euler::euler_tour;
 use super::layout::{Layout, LinearOrder};
 use super::lca::BatchedLca;
 use super::local::local_messaging;
-use super::messages::Cost;
+use super::messages::{Cost, Renamed};
 use super::parallel::parallel;
 use super::pram::pointer_jumping;
 use super::virtual_tree::VirtualTree;
@@ -99,27 +99,23 @@ pub struct Counted {
 }
 
 /// A tree laid out and ready to count: renamed by position ([`Layout::renamed`]: vertex i on
-/// processor i, its children in the layout's sibling order), with its virtual tree and the
-/// contraction schedule of the renamed tree — the schedule its twin runs on it.
+/// processor i, its children in the layout's sibling order). Its virtual tree and the
+/// contraction schedule of the renamed tree (the schedule its twin runs on it) are built by
+/// [`count`], beside the patterns that do not need them.
 pub struct Laid {
     /// Where each vertex of the given tree went.
     pub layout: Layout,
     /// The tree renamed by position.
     pub tree: Tree,
-    vt: VirtualTree,
-    schedule: Schedule,
 }
 
 impl Laid {
     pub fn new(tree: &Tree, order: LinearOrder) -> Laid {
         let layout = Layout::new(tree, order);
         let renamed = layout.renamed(tree);
-        let (vt, schedule) = rayon::join(|| VirtualTree::new(&renamed), || Schedule::new(&renamed));
         Laid {
             layout,
             tree: renamed,
-            vt,
-            schedule,
         }
     }
 }
@@ -127,54 +123,69 @@ impl Laid {
 /// Every pattern of `ops` on a laid-out tree, with the energy on each placement.
 /// `limbs`: the words of `vectorial-exact`'s fixed point on this tree's weights.
 pub fn count(laid: &Laid, placements: &[Placement], ops: &[Op], limbs: u32) -> Vec<Counted> {
-    let Laid {
-        layout,
-        tree,
-        vt,
-        schedule,
-    } = laid;
+    let Laid { layout, tree } = laid;
     let n = tree.len();
+    // LCA's ranges are positions of a layout; every other count names processors by vertex.
     let identity = Layout::identity(layout.order(), n);
-    let pos = identity.pos();
-    let lca = BatchedLca::new(tree, &identity);
-    // The pieces, in parallel: local messaging, then per op parallel, the tour and contraction
-    // (both ops of contraction: LCA runs them) and LCA's own steps, the longest first.
+    let pos = Renamed;
+    // The pieces, in parallel. Contraction (both ops: LCA runs them) waits for its schedule,
+    // the longest chain: it starts at once, and the other pieces fill the other threads —
+    // the virtual tree first, then local messaging and LCA on it, pointer jumping, and per op
+    // parallel and the tour.
     enum Piece {
         Local(Cost),
         Parallel(Op, Cost),
         Tour(super::euler::TourCost),
-        Contraction(Op, Cost),
-        Lca(Option<Cost>),
+        Lca(Result<Cost, String>),
         Pram(Cost),
     }
-    let mut jobs: Vec<(u8, Op)> = vec![(4, Op::Rootfix), (5, Op::Rootfix), (0, Op::Rootfix)];
-    for &op in ops {
-        jobs.push((1, op));
-        jobs.push((2, op));
-    }
-    jobs.extend(Op::ALL.iter().map(|&op| (3, op)));
-    let pieces: Vec<Piece> = jobs
-        .par_iter()
-        .map(|&(kind, op)| match kind {
-            0 => Piece::Local(local_messaging(vt, pos, placements)),
-            1 => Piece::Parallel(op, parallel(tree, pos, op, placements)),
-            2 => Piece::Tour(euler_tour(tree, pos, op, placements)),
-            3 => Piece::Contraction(op, contraction(tree, schedule, pos, op, placements)),
-            5 => Piece::Pram(pointer_jumping(tree, pos, placements)),
-            _ => Piece::Lca(lca.as_ref().ok().map(|l| l.cost(vt, placements))),
-        })
-        .collect();
+    let (contracted, pieces) = rayon::join(
+        || {
+            let schedule = Schedule::new(tree);
+            rayon::join(
+                || contraction(tree, &schedule, pos, Op::Leaffix, placements),
+                || contraction(tree, &schedule, pos, Op::Rootfix, placements),
+            )
+        },
+        || {
+            let vt = VirtualTree::new(tree);
+            let mut jobs: Vec<(u8, Op)> =
+                vec![(3, Op::Rootfix), (4, Op::Rootfix), (0, Op::Rootfix)];
+            for &op in ops {
+                jobs.push((2, op));
+                jobs.push((1, op));
+            }
+            jobs.par_iter()
+                .map(|&(kind, op)| match kind {
+                    0 => Piece::Local(local_messaging(&vt, pos, placements)),
+                    1 => Piece::Parallel(op, parallel(tree, pos, op, placements)),
+                    2 => Piece::Tour(euler_tour(tree, pos, op, placements)),
+                    4 => Piece::Pram(pointer_jumping(tree, pos, placements)),
+                    _ => Piece::Lca(
+                        BatchedLca::new(tree, &identity)
+                            .map(|l| l.cost(&vt, placements))
+                            .map_err(|e| e.to_string()),
+                    ),
+                })
+                .collect::<Vec<Piece>>()
+        },
+    );
+    let (sizes, layers) = contracted;
+    let contraction_of = |op| match op {
+        Op::Leaffix => sizes.clone(),
+        Op::Rootfix => layers.clone(),
+    };
     let find = |want: Pattern| -> Option<Cost> {
+        if let Pattern::Treefix(a, op) = want
+            && a == Algorithm::CONTRACTION
+        {
+            return Some(contraction_of(op));
+        }
         pieces.iter().find_map(|p| match (p, want) {
             (Piece::Local(c), Pattern::Local) => Some(c.clone()),
             (Piece::Pram(c), Pattern::PointerJumping) => Some(c.clone()),
             (Piece::Parallel(o, c), Pattern::Treefix(a, op))
                 if a == Algorithm::PARALLEL && *o == op =>
-            {
-                Some(c.clone())
-            }
-            (Piece::Contraction(o, c), Pattern::Treefix(a, op))
-                if a == Algorithm::CONTRACTION && *o == op =>
             {
                 Some(c.clone())
             }
@@ -186,24 +197,24 @@ pub fn count(laid: &Laid, placements: &[Placement], ops: &[Op], limbs: u32) -> V
             _ => None,
         })
     };
-    let own = pieces.iter().find_map(|p| match p {
-        Piece::Lca(c) => c.as_ref(),
-        _ => None,
-    });
-    let contraction_of = |op| find(Pattern::Treefix(Algorithm::CONTRACTION, op));
+    let lca = pieces
+        .iter()
+        .find_map(|p| match p {
+            Piece::Lca(c) => Some(c),
+            _ => None,
+        })
+        .expect("counted above");
     Pattern::all(ops)
         .into_iter()
         .map(|pattern| Counted {
             pattern,
             cost: match pattern {
-                Pattern::Lca => match &lca {
-                    Ok(_) => {
-                        let sizes = contraction_of(Op::Leaffix).expect("counted above");
-                        let layers = contraction_of(Op::Rootfix).expect("counted above");
-                        Ok(sizes.then(&layers).then(own.expect("counted above")))
-                    }
-                    Err(e) => Err(e.to_string()),
-                },
+                // LCA: sizes by contraction leaffix, layers by contraction rootfix, then its own
+                // steps.
+                Pattern::Lca => lca
+                    .as_ref()
+                    .map(|own| sizes.clone().then(&layers).then(own))
+                    .map_err(Clone::clone),
                 _ => Ok(find(pattern).expect("every other pattern is counted above")),
             },
         })

@@ -16,6 +16,31 @@
 
 use super::curve::Placement;
 
+/// Where the vertices live: the processor of vertex v. A layout's positions (`&[u32]`,
+/// `pos[v]`), or [`Renamed`] for a tree renamed by position, where the lookup would only read
+/// back v — one memory access per message end saved, on trees of millions of vertices.
+pub trait Processors: Copy + Sync {
+    fn of(self, v: u32) -> u32;
+}
+
+impl Processors for &[u32] {
+    #[inline]
+    fn of(self, v: u32) -> u32 {
+        self[v as usize]
+    }
+}
+
+/// Vertex v on processor v: the tree renamed by position (`super::Layout::renamed`).
+#[derive(Debug, Clone, Copy)]
+pub struct Renamed;
+
+impl Processors for Renamed {
+    #[inline]
+    fn of(self, v: u32) -> u32 {
+        v
+    }
+}
+
 /// What a pattern cost.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Cost {

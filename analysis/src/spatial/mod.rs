@@ -32,4 +32,4 @@ pub mod virtual_tree;
 pub use curve::{Curve, CurveError, Grid, Placement, Point};
 pub use layout::{Layout, LinearOrder};
 pub use measure::{ALGORITHMS, Counted, Laid, Pattern, count};
-pub use messages::Cost;
+pub use messages::{Cost, Processors, Renamed};

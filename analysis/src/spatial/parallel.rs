@@ -6,18 +6,18 @@
 //! virtual tree): a vertex of k children sends or receives k messages in one phase.
 
 use super::curve::Placement;
-use super::messages::{Cost, Counter};
+use super::messages::{Cost, Counter, Processors};
 use crate::Op;
 use generators::Tree;
 
-/// The messages of `parallel` `op` on `tree`, vertex v on processor `pos[v]`.
-pub fn parallel(tree: &Tree, pos: &[u32], op: Op, placements: &[Placement]) -> Cost {
+/// The messages of `parallel` `op` on `tree`, vertex v on processor `pos.of(v)`.
+pub fn parallel(tree: &Tree, pos: impl Processors, op: Op, placements: &[Placement]) -> Cost {
     let c = &mut Counter::new(placements, tree.len());
     let levels = tree.num_levels();
     let level = |d: usize, c: &mut Counter| {
         for &v in tree.level(d) {
             for &k in tree.children(v) {
-                let (a, b) = (pos[v as usize], pos[k as usize]);
+                let (a, b) = (pos.of(v), pos.of(k));
                 match op {
                     Op::Rootfix => c.send(a, b, 1),
                     Op::Leaffix => c.send(b, a, 1),

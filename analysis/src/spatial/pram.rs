@@ -9,19 +9,19 @@
 //! n^1.5 — the PRAM simulation's price the seed's treefix avoids.
 
 use super::curve::Placement;
-use super::messages::{Cost, Counter};
+use super::messages::{Cost, Counter, Processors};
 use generators::{NO_PARENT, Tree};
 
-/// The messages of pointer-jumping rootfix on `tree`, vertex v on processor `pos[v]`.
-pub fn pointer_jumping(tree: &Tree, pos: &[u32], placements: &[Placement]) -> Cost {
+/// The messages of pointer-jumping rootfix on `tree`, vertex v on processor `pos.of(v)`.
+pub fn pointer_jumping(tree: &Tree, pos: impl Processors, placements: &[Placement]) -> Cost {
     let c = &mut Counter::new(placements, tree.len());
     let mut jump: Vec<u32> = tree.parents().to_vec();
-    let mut next = jump.clone();
+    let mut next = vec![NO_PARENT; jump.len()];
     loop {
         let mut any = false;
         for (v, &j) in jump.iter().enumerate() {
             if j != NO_PARENT {
-                c.send(pos[v], pos[j as usize], 1);
+                c.send(pos.of(v as u32), pos.of(j), 1);
                 any = true;
             }
         }
@@ -30,14 +30,15 @@ pub fn pointer_jumping(tree: &Tree, pos: &[u32], placements: &[Placement]) -> Co
         }
         c.end_phase();
         for (v, &j) in jump.iter().enumerate() {
-            if j != NO_PARENT {
-                c.send(pos[j as usize], pos[v], 2);
-                next[v] = jump[j as usize];
-            }
+            next[v] = if j != NO_PARENT {
+                c.send(pos.of(j), pos.of(v as u32), 2);
+                jump[j as usize]
+            } else {
+                NO_PARENT
+            };
         }
         c.end_phase();
         std::mem::swap(&mut jump, &mut next);
-        next.copy_from_slice(&jump);
     }
     c.cost()
 }
@@ -64,7 +65,7 @@ mod tests {
         let t = chain(4);
         let pos: Vec<u32> = (0..4).collect();
         let pl = [Placement::new(Curve::RowMajor, 4).unwrap()];
-        let c = pointer_jumping(&t, &pos, &pl);
+        let c = pointer_jumping(&t, &pos[..], &pl);
         // Requests of 1 word and replies of 2: 3 words per read, distances 1+2+1 then 1+1.
         assert_eq!(c.energy, [3 * (1 + 2 + 1) + 3 * (1 + 1)]);
         assert_eq!(c.messages, 2 * (3 + 2));
@@ -79,7 +80,7 @@ mod tests {
             let pos: Vec<u32> = (0..n as u32).collect();
             let pl = [Placement::new(Curve::Hilbert, n).unwrap()];
             let steps = usize::BITS - (n - 1).leading_zeros();
-            assert_eq!(pointer_jumping(&t, &pos, &pl).depth, 2 * steps, "n={n}");
+            assert_eq!(pointer_jumping(&t, &pos[..], &pl).depth, 2 * steps, "n={n}");
         }
     }
 }
