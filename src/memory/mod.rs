@@ -528,7 +528,9 @@ mod tests {
         let n = 16_240_000u64;
         let big = run(n, "profile", &eval, false, false, 2);
         assert!(big.eager);
-        let kept = process(2) + n as f64 * (model::TREE + model::WEIGHTS + eval.per_vertex(false));
+        // Generated weights: finite.
+        let kept = process(2)
+            + n as f64 * (model::TREE + model::WEIGHTS + eval.per_vertex_of(false, true));
         let saved = n as f64 * (model::ALLOCATOR_PER_VERTEX - model::ALLOCATOR_PER_VERTEX_EAGER);
         assert_eq!(big.bytes, bytes(kept - saved));
     }
