@@ -92,11 +92,8 @@ fn main() {
     euler::euler_tour(&r, pos, Op::Rootfix, &pl);
     println!("euler {t}");
     let t = Clock::now();
-    contraction::contraction(&r, &s, pos, Op::Leaffix, &pl);
-    println!("contraction leaffix {t}");
-    let t = Clock::now();
-    contraction::contraction(&r, &s, pos, Op::Rootfix, &pl);
-    println!("contraction rootfix {t}");
+    contraction::contraction_ops(&r, &s, pos, [Op::Leaffix, Op::Rootfix], &pl);
+    println!("contraction, both ops {t}");
     let id = Layout::identity(LinearOrder::LightFirst, n);
     let t = Clock::now();
     let lca = lca::BatchedLca::new(&r, &id).unwrap();

@@ -2,7 +2,7 @@
 //! (docs/design.md §12): local messaging, the communication of each treefix algorithm that has
 //! a spatial schedule, and batched LCA.
 
-use super::contraction::contraction;
+use super::contraction::contraction_ops;
 use super::curve::Placement;
 use super::euler::euler_tour;
 use super::layout::{Layout, LinearOrder};
@@ -128,10 +128,10 @@ pub fn count(laid: &Laid, placements: &[Placement], ops: &[Op], limbs: u32) -> V
     // LCA's ranges are positions of a layout; every other count names processors by vertex.
     let identity = Layout::identity(layout.order(), n);
     let pos = Renamed;
-    // The pieces, in parallel. Contraction (both ops: LCA runs them) waits for its schedule,
-    // the longest chain: it starts at once, and the other pieces fill the other threads —
-    // the virtual tree first, then local messaging and LCA on it, pointer jumping, and per op
-    // parallel and the tour.
+    // The pieces, in parallel. Contraction (both ops, in one replay: LCA runs them) waits for
+    // its schedule, the longest chain: it starts at once, and the other pieces fill the other
+    // threads — the virtual tree first, then local messaging and LCA on it, pointer jumping,
+    // and per op parallel and the tour.
     enum Piece {
         Local(Cost),
         Parallel(Op, Cost),
@@ -142,10 +142,7 @@ pub fn count(laid: &Laid, placements: &[Placement], ops: &[Op], limbs: u32) -> V
     let (contracted, pieces) = rayon::join(
         || {
             let schedule = Schedule::new(tree);
-            rayon::join(
-                || contraction(tree, &schedule, pos, Op::Leaffix, placements),
-                || contraction(tree, &schedule, pos, Op::Rootfix, placements),
-            )
+            contraction_ops(tree, &schedule, pos, [Op::Leaffix, Op::Rootfix], placements)
         },
         || {
             let vt = VirtualTree::new(tree);
@@ -170,7 +167,7 @@ pub fn count(laid: &Laid, placements: &[Placement], ops: &[Op], limbs: u32) -> V
                 .collect::<Vec<Piece>>()
         },
     );
-    let (sizes, layers) = contracted;
+    let [sizes, layers] = contracted;
     let contraction_of = |op| match op {
         Op::Leaffix => sizes.clone(),
         Op::Rootfix => layers.clone(),
