@@ -39,7 +39,7 @@ run real --tree $data/ape_bird_families.nwk --tree $data/HB_494_bus.mtx.gz \
   --tree $data/biopython_bats.nex --tree $data/3elt.mtx.gz \
   --order breadth-first,depth-first,light-first,heavy-first --curve hilbert,z,peano,row-major
 python3 - "$out" <<'PY'
-import json, sys, glob, os
+import json, sys, glob, os, math
 out = sys.argv[1]
 def load(name):
     with open(os.path.join(out, name + ".json")) as f:
@@ -89,4 +89,23 @@ for path in names:
                 line.append(f"{algo} {q['energy']/base:5.2f} (d {q['depth']})")
             if line:
                 print(f"{rec['trees'][0]['name']:<18} {l['order'] + ' ' + l['curve']:<22} {op:<8} " + "; ".join(line))
+print()
+print("batched LCA against the seed's n log n: energy / (n log2 n) over the sizes (min, max) and the")
+print("exponent of energy / log2 n, light-first + Hilbert")
+for path in names:
+    name = os.path.basename(path)[:-5]
+    if not (name.startswith("lf-") or name == "real"):
+        continue
+    rec = load(name)
+    p = pat(rec, "light-first", "hilbert", "lca")
+    if not p:
+        continue
+    pts = p["points"]
+    c = [q["energy"] / (q["n"] * math.log2(q["n"])) for q in pts]
+    xs = [math.log(q["n"]) for q in pts]
+    ys = [math.log(q["energy"] / math.log2(q["n"])) for q in pts]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    tree = rec["trees"][0]["name"] if name != "real" else "real (6 files)"
+    print(f"{tree:<18} c {min(c):5.2f} … {max(c):5.2f}   exponent of energy/log2 n {slope:6.3f}")
 PY

@@ -1,34 +1,16 @@
 //! Trees on a spatial computer (docs/design.md §12): energy and depth counted on tiny trees by
-//! hand, the seed's theorems at sizes CI affords, batched LCA against binary lifting on ≥ 10⁶
-//! random queries, and `accuracy spatial` end to end.
+//! hand, the seed's theorems at sizes CI affords, and `accuracy spatial` end to end (batched LCA:
+//! tests/spatial_lca.rs).
 
 mod common;
 use analysis::records::spatial::SpatialRecord;
-use analysis::spatial::lca::BatchedLca;
-use analysis::spatial::lifting::BinaryLifting;
-use analysis::spatial::{Cost, Curve, Laid, Layout, LinearOrder, Pattern, Placement, count, fit};
+use analysis::spatial::{Curve, LinearOrder, Pattern, fit};
 use analysis::{Algorithm, Op};
 use common::html::{assert_every_char_in_the_font, assert_self_contained, parse, sel};
+use common::spatial::{costs, find};
 use common::{accuracy, scratch, stderr};
-use generators::io::{ReadOptions, read_tree};
 use generators::{ChildOrder, NO_PARENT, Topology, Tree};
-use rand::RngExt as _;
 use std::path::Path;
-
-/// Every pattern of `tree` in `order` on one curve: (pattern, cost), `limbs` for
-/// vectorial-exact.
-fn costs(tree: &Tree, order: LinearOrder, curve: Curve, limbs: u32) -> Vec<(Pattern, Cost)> {
-    let placements = [Placement::new(curve, tree.len()).unwrap()];
-    count(&Laid::new(tree, order), &placements, &Op::ALL, limbs)
-        .into_iter()
-        .filter_map(|c| c.cost.ok().map(|cost| (c.pattern, cost)))
-        .collect()
-}
-
-fn find(costs: &[(Pattern, Cost)], p: Pattern) -> (u64, u32, u64) {
-    let c = &costs.iter().find(|(q, _)| *q == p).expect("counted").1;
-    (c.energy[0], c.depth, c.messages)
-}
 
 /// The chain 0 – 1 – 2 – 3 on the 2 × 2 Hilbert grid: positions 0, 1, 2, 3 at (0,0), (0,1),
 /// (1,1), (1,0), so the distances are 1 between neighbours, 2 across (0–2, 1–3), 1 for 0–3.
@@ -172,62 +154,6 @@ fn a_pram_treefix_costs_n_to_the_one_and_a_half() {
         contraction <= 1.1,
         "contraction on a chain: exponent {contraction:.3}"
     );
-}
-
-/// The real trees of the test data, with their layouts.
-fn real_trees() -> Vec<(String, Tree)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("generators/tests/data");
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(&dir).unwrap() {
-        let path = e.unwrap().path();
-        if path.extension().is_some_and(|x| x == "md") {
-            continue;
-        }
-        let file = read_tree(&path, &ReadOptions::default()).unwrap();
-        out.push((path.display().to_string(), file.tree));
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
-}
-
-/// Batched LCA answers as binary lifting does on 1.1 × 10⁶ random queries: 10⁵ on each of the
-/// nine topologies (20 000 vertices, light-first and depth-first layouts) and 20 000 on each of
-/// the six real trees.
-#[test]
-fn lca_matches_binary_lifting_on_a_million_queries() {
-    let mut rng = generators::rng(2024);
-    let mut topologies = Topology::all_defaults();
-    topologies.push("kary:2".parse().unwrap());
-    let mut trees: Vec<(String, Tree, usize)> = topologies
-        .iter()
-        .map(|t| {
-            let tree = t
-                .generate(20_000, ChildOrder::Natural, &mut generators::rng(9))
-                .unwrap();
-            (t.to_string(), tree, 100_000)
-        })
-        .collect();
-    assert_eq!(real_trees().len(), 6);
-    trees.extend(real_trees().into_iter().map(|(n, t)| (n, t, 20_000)));
-    let mut total = 0;
-    for (name, tree, queries) in &trees {
-        for (order, share) in [(LinearOrder::LightFirst, 2), (LinearOrder::DepthFirst, 2)] {
-            let tree = tree.with_order(order.child_order());
-            let layout = Layout::new(&tree, order);
-            let lca = BatchedLca::new(&tree, &layout).unwrap();
-            let reference = BinaryLifting::new(&tree);
-            let n = tree.len() as u32;
-            let mut scratch = Default::default();
-            let mut mismatches = 0;
-            for _ in 0..queries / share {
-                let (u, v) = (rng.random_range(0..n), rng.random_range(0..n));
-                mismatches += usize::from(lca.answer(u, v, &mut scratch) != reference.lca(u, v));
-            }
-            assert_eq!(mismatches, 0, "{name} {order}");
-            total += queries / share;
-        }
-    }
-    assert!(total >= 1_000_000, "{total} queries");
 }
 
 #[test]

@@ -8,6 +8,7 @@ pub mod html;
 pub mod mpfr;
 #[cfg(unix)]
 pub mod peak;
+pub mod spatial;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
