@@ -76,14 +76,14 @@ pub struct Estimate {
 pub const EAGER_PURGE_FROM: u64 = 1 << 30;
 
 impl Estimate {
-    /// An estimate of `total` bytes when the allocator keeps freed pages, `vertices` of whose
-    /// per-vertex arrays are alive at once; from [`EAGER_PURGE_FROM`] on, counted with freed
-    /// pages given back at once.
-    fn new(total: f64, vertices: f64, what: String) -> Estimate {
+    /// An estimate of `total` bytes when the allocator keeps freed pages (`retention` bytes for
+    /// each of `vertices`, whose per-vertex arrays are alive at once); from [`EAGER_PURGE_FROM`]
+    /// on, counted with freed pages given back at once.
+    fn new(total: f64, vertices: f64, retention: f64, what: String) -> Estimate {
         use model::*;
         let eager = total >= EAGER_PURGE_FROM as f64;
         let total = match eager {
-            true => total - vertices * (ALLOCATOR_PER_VERTEX - ALLOCATOR_PER_VERTEX_EAGER),
+            true => total - vertices * (retention - ALLOCATOR_PER_VERTEX_EAGER).max(0.0),
             false => total,
         };
         Estimate {
@@ -183,6 +183,17 @@ impl Evaluation<'_> {
         kept + (reference + largest).max(reference_peak) + gpu + ALLOCATOR_PER_VERTEX
     }
 
+    /// Bytes per vertex of freed pages the allocator keeps while one tree is evaluated alone
+    /// (`accuracy run`): fewer where that is at most two steps
+    /// (`model::ALLOCATOR_PER_VERTEX_FEW_STEPS`). Sweeps and `score` take many steps, tree
+    /// after tree or algorithm after algorithm.
+    pub fn one_tree_retention(&self) -> f64 {
+        match self.algos.len() * self.ops {
+            0..=2 => model::ALLOCATOR_PER_VERTEX_FEW_STEPS,
+            _ => model::ALLOCATOR_PER_VERTEX,
+        }
+    }
+
     /// The fixed part of a GPU backend.
     fn fixed(&self) -> f64 {
         if self.gpu { model::GPU_DRIVER } else { 0.0 }
@@ -220,14 +231,17 @@ pub fn run(
 ) -> Estimate {
     use model::*;
     // A tree file may carry non-finite weights; generated ones are finite.
+    let retention = eval.one_tree_retention();
     let per_vertex = TREE
         + WEIGHTS
         + eval.per_vertex_of(false, !from_file)
+        + (retention - ALLOCATOR_PER_VERTEX)
         + if dump { DUMP } else { 0.0 }
         + if from_file { FILE } else { 0.0 };
     Estimate::new(
         process(threads) + eval.fixed() + n as f64 * per_vertex,
         n as f64,
+        retention,
         format!("{n} vertices ({name}, {})", eval.describe()),
     )
 }
@@ -252,6 +266,7 @@ pub fn score(n: u64, name: &str, ops: usize, reference: ReferenceKind) -> Estima
     Estimate::new(
         process(threads()) + n as f64 * per_vertex,
         n as f64,
+        ALLOCATOR_PER_VERTEX,
         format!("{n} vertices ({name}, {ops} op{})", plural(ops)),
     )
 }
@@ -295,6 +310,7 @@ pub fn grid(instances: usize, n: u64, eval: &Evaluation<'_>, threads: usize) -> 
     Estimate::new(
         total,
         in_flight as f64 * n as f64,
+        model::ALLOCATOR_PER_VERTEX,
         format!(
             "{instances} trees of {n} vertices, {in_flight} at once ({})",
             eval.describe()
@@ -399,6 +415,7 @@ pub fn sweep(
         memory: Estimate::new(
             total,
             in_flight as f64 * n as f64,
+            model::ALLOCATOR_PER_VERTEX,
             format!(
                 "{trees} tree{} of {}{n} vertices, {in_flight} at once ({})",
                 plural(trees),

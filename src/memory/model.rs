@@ -46,6 +46,16 @@ pub const ALLOCATOR_PER_THREAD: f64 = 11e6;
 /// --nodes 300000 --cond 1e5` (release, all algorithms) peaked at 193.5 and 201.8 MB against
 /// 174.8 and 176.6 before; 180 covers them.
 pub const ALLOCATOR_PER_VERTEX: f64 = 180.0;
+/// The same for an evaluation of at most two steps (one algorithm, one or both ops): the second
+/// step's arrays have the first's sizes, and mimalloc gives it the first's freed pages. Peak
+/// RSS of `run --cond 1e5 --algos parallel` (release, 2 threads), against the fixed part and
+/// the counted allocations (tree 44, weights 4, the widest exact reference 48, parallel's peak
+/// 116: 212 per vertex): both ops, chain 1, 2 and 4·10^6 vertices 237, 233 and 208 bytes per
+/// vertex in all, star 265, 222 and 204, random-recursive at 2·10^6 160 (the counts and the
+/// fixed part, 281, 247 and 229 per vertex at those sizes, cover every one); rootfix alone,
+/// chain 235 and 208, star 166 and 146 at 1 and 4·10^6. The test build's chain at 2·10^6 came to
+/// 252, 5 above the counts; 45 covers it with the margin the many-step figure has.
+pub const ALLOCATOR_PER_VERTEX_FEW_STEPS: f64 = 45.0;
 /// The same once freed pages are given back at once ([`super::EAGER_PURGE_FROM`]): peak
 /// RSS of `run --topology profile` (all algorithms) exceeded the counted allocations (the
 /// tree, the weights, 120.5 for the evaluation) and the fixed part by 45 (2^22 vertices:
