@@ -134,27 +134,32 @@ pub(crate) fn rootfix<T: Exact>(
     let (open, depth, parents) = (tree.open(), tree.depths(), tree.parents());
     // Preorder position of x: open counts each step down and up before it.
     let position = |x: usize| (open[x] as usize + depth[x] as usize) / 2;
-    // Pass 1: per block, the sums along the part of its last vertex's root path that lies
-    // inside it (found by parent links, not a walk of the block): from the last vertex up,
-    // each vertex's sum of the weights from it down to the last vertex; the total is the top
-    // one's. A vertex's sum from the top down to it is the total less the sums strictly below.
-    let ends: Vec<Vec<T>> = pre
+    // Pass 1: per block, the part of its last vertex's root path that lies inside it (found by
+    // parent links, not a walk of the block), summed from the last vertex up.
+    let ends: Vec<EndPath<T>> = pre
         .par_chunks(len)
         .enumerate()
         .map(|(b, block)| {
             let mut x = *block.last().expect("blocks are not empty") as usize;
-            // Room for the longest such path, once (a chain's is the whole block).
-            let mut up = Vec::with_capacity(block.len().min(depth[x] as usize + 1));
-            up.push(term(w[x]));
+            let mut up = term(w[x]);
+            let (mut marks, mut count) = (vec![(x as u32, up)], 1);
             loop {
                 let p = parents[x];
                 if p == generators::NO_PARENT || position(p as usize) < b * len {
                     break;
                 }
                 x = p as usize;
-                up.push(*up.last().unwrap() + term(w[x]));
+                up = up + term(w[x]);
+                if count % MARK == 0 {
+                    marks.push((x as u32, up));
+                }
+                count += 1;
             }
-            up
+            EndPath {
+                len: count,
+                marks,
+                total: up,
+            }
         })
         .collect();
     // Settled block after block: the root path of the last vertex walked so far, as pieces
@@ -165,16 +170,21 @@ pub(crate) fn rootfix<T: Exact>(
     let mut pieces: Vec<(u32, T, usize)> = Vec::new();
     let value = |pieces: &[(u32, T, usize)], d: u32| {
         let (d0, above, b) = pieces[pieces.partition_point(|p| p.0 <= d) - 1];
-        // ends[b][i] is at depth d0 + len − 1 − i.
-        let up = &ends[b];
-        let i = up.len() - 1 - (d - d0) as usize;
-        let total = *up.last().unwrap();
-        above + if i == 0 { total } else { total - up[i - 1] }
+        let end = &ends[b];
+        // The vertex at depth d is the i-th up from the last; from the mark at or below it,
+        // the sum up to it; from the top down to it is the total less what lies below it.
+        let i = end.len - 1 - (d - d0) as usize;
+        let (mut x, mut up) = end.marks[i / MARK];
+        for _ in 0..i % MARK {
+            x = parents[x as usize];
+            up = up + term(w[x as usize]);
+        }
+        above + (end.total - up + term(w[x as usize]))
     };
     let mut aboves: Vec<Vec<T>> = Vec::with_capacity(ends.len());
     for (b, end) in ends.iter().enumerate() {
         let (first, last) = (pre[b * len], pre[(b * len + len).min(pre.len()) - 1]);
-        let top = depth[last as usize] + 1 - end.len() as u32;
+        let top = depth[last as usize] + 1 - end.len as u32;
         let above: Vec<T> = (top.max(1) - 1..depth[first as usize])
             .map(|d| value(&pieces, d))
             .collect();
@@ -188,6 +198,22 @@ pub(crate) fn rootfix<T: Exact>(
     pre.par_chunks(len)
         .zip(&aboves)
         .for_each(|(block, above)| rootfix_block(tree, w, &term, block, above, &finish));
+}
+
+/// Every how many vertices of a block's end path pass 1 keeps the sum (a chain's end path is
+/// its whole block: a sum per vertex would be the L-limb value per vertex the walks no longer
+/// store); a value on it costs at most this many parent links.
+const MARK: usize = 64;
+
+/// A block's end path: the part of its last vertex's root path inside it.
+struct EndPath<T> {
+    /// Its vertices.
+    len: usize,
+    /// (vertex, sum of the weights from it down to the last vertex) for every [`MARK`]-th
+    /// vertex from the last up, the last first.
+    marks: Vec<(u32, T)>,
+    /// The sum of its weights.
+    total: T,
 }
 
 /// Vertices whose inputs are gathered at once before they are walked: the gathers' loads
