@@ -85,8 +85,8 @@ pub const REFERENCE_EXACT_PEAK: f64 = 152.0;
 /// The exact reference where every weight is finite (generated weights always are): the
 /// weights' fixed-point scale, at most 5 limbs — the values (40) and Σ|terms| (8) held (48),
 /// and while they are computed on several threads, the walk's (value, Σ|terms|) pair per
-/// preorder position besides (80 more: 128). Counted from the layouts, as the whole-range
-/// case is.
+/// vertex of the blocks' root paths besides (80 more: 128; every vertex on a chain, a few per
+/// block on bushy trees). Counted from the layouts, as the whole-range case is.
 pub const REFERENCE_EXACT_FINITE: f64 = 48.0;
 pub const REFERENCE_EXACT_PEAK_FINITE: f64 = 128.0;
 pub const REFERENCE_DD: f64 = 24.0;

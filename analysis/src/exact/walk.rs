@@ -10,22 +10,27 @@
 //! vertex, at non-increasing depths (preorder's depth rises by at most one per step). In a
 //! block:
 //!
-//! - rootfix: a vertex whose parent lies before the block starts a *segment*; the segment's
-//!   vertices get their path sum from that parent (the segment's *anchor*) down. The anchor's
-//!   own value is its block-local value plus the base of its own segment, known once the
-//!   blocks before are settled.
+//! - rootfix: a vertex whose parent lies before the block hangs from an ancestor of the
+//!   block's first vertex, so a block walks as the whole tree does once it holds those
+//!   ancestors' values. They lie on the root path the block before ends on: pass 1 sums, per
+//!   block, only the part of that path inside it (by parent links from its last vertex, not a
+//!   walk of the block), the path is settled block after block, and pass 2 walks every block
+//!   from its ancestors' values, each vertex final as it is made.
 //! - leaffix: a vertex whose parent lies before the block sends its (block-local) subtree sum
 //!   to that parent, by depth; the block's *spine*, the vertices whose subtrees go on past the
 //!   block (the ancestors of the next block's first vertex), receives what the later blocks
-//!   sent to it or below it.
+//!   sent to it or below it. Every other vertex is final in pass 1; the spines are finished in
+//!   pass 2.
 
 use generators::Tree;
 use rayon::prelude::*;
 use std::marker::PhantomData;
-use std::ops::Add;
+use std::ops::{Add, Sub};
 
 /// A value the walks add: a fixed-point integer, or a pair of them.
-pub(crate) trait Exact: Copy + Send + Sync + Add<Output = Self> {
+pub(crate) trait Exact:
+    Copy + Send + Sync + Add<Output = Self> + Sub<Output = Self>
+{
     const ZERO: Self;
 }
 
@@ -42,6 +47,14 @@ impl<T: Exact> Add for WithAbs<T> {
     #[inline(always)]
     fn add(self, rhs: Self) -> Self {
         WithAbs(self.0 + rhs.0, self.1 + rhs.1)
+    }
+}
+
+impl<T: Exact> Sub for WithAbs<T> {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, rhs: Self) -> Self {
+        WithAbs(self.0 - rhs.0, self.1 - rhs.1)
     }
 }
 
@@ -86,6 +99,7 @@ impl<'a, T: Copy> Disjoint<'a, T> {
 
     /// # Safety
     /// No other thread writes element `i` meanwhile.
+    #[cfg(test)]
     #[inline(always)]
     pub(crate) unsafe fn get(&self, i: usize) -> T {
         assert!(i < self.len);
@@ -114,65 +128,92 @@ pub(crate) fn rootfix<T: Exact>(
     assert_eq!(tree.len(), w.len());
     let pre = tree.preorder();
     if pre.len() <= len {
-        // One block: every value is final as it is made.
-        rootfix_block(tree, w, &term, pre, 0, &|_, v, x| finish(v, x));
+        rootfix_block(tree, w, &term, pre, &[], &finish);
         return;
     }
-    // Pass 1: each block from zero at its anchors, the local values kept by preorder
-    // position (written and read again in streams, not by vertex).
-    let mut local = vec![T::ZERO; pre.len()];
-    let local = Disjoint::new(&mut local);
-    let store = |pos: usize, _v: usize, x: T| unsafe { local.set(pos, x) };
-    let segments: Vec<Vec<Segment>> = pre
+    let (open, depth, parents) = (tree.open(), tree.depths(), tree.parents());
+    // Preorder position of x: open counts each step down and up before it.
+    let position = |x: usize| (open[x] as usize + depth[x] as usize) / 2;
+    // Pass 1: per block, the part of its last vertex's root path that lies inside it (found by
+    // parent links, not a walk of the block), summed from the last vertex up.
+    let ends: Vec<EndPath<T>> = pre
         .par_chunks(len)
         .enumerate()
-        .map(|(b, block)| rootfix_block(tree, w, &term, block, b * len, &store))
-        .collect();
-    // Every anchor lies in an earlier block: its value is its own segment's base plus its
-    // local value, settled block by block.
-    let (open, depth) = (tree.open(), tree.depths());
-    let mut bases: Vec<Vec<T>> = Vec::with_capacity(segments.len());
-    for segs in &segments {
-        let mine = segs
-            .iter()
-            .map(|s| {
-                if s.anchor == generators::NO_PARENT {
-                    return T::ZERO;
+        .map(|(b, block)| {
+            let mut x = *block.last().expect("blocks are not empty") as usize;
+            let mut up = term(w[x]);
+            let (mut marks, mut count) = (vec![(x as u32, up)], 1);
+            loop {
+                let p = parents[x];
+                if p == generators::NO_PARENT || position(p as usize) < b * len {
+                    break;
                 }
-                let x = s.anchor as usize;
-                let pos = (open[x] as usize + depth[x] as usize) / 2;
-                let (b, theirs) = (pos / len, &segments[pos / len]);
-                let j = theirs.partition_point(|t| t.start as usize <= pos) - 1;
-                bases[b][j] + unsafe { local.get(pos) }
-            })
-            .collect();
-        bases.push(mine);
-    }
-    // Pass 2: each vertex's local value plus its segment's base.
-    pre.par_chunks(len)
-        .zip(&segments)
-        .zip(&bases)
-        .enumerate()
-        .for_each(|(b, ((block, segs), bases))| {
-            for (k, (s, &base)) in segs.iter().zip(bases).enumerate() {
-                let (from, to) = (
-                    s.start as usize - b * len,
-                    segs.get(k + 1)
-                        .map_or(block.len(), |t| t.start as usize - b * len),
-                );
-                for (i, &v) in block[from..to].iter().enumerate() {
-                    finish(v as usize, base + unsafe { local.get(b * len + from + i) });
+                x = p as usize;
+                up = up + term(w[x]);
+                if count % MARK == 0 {
+                    marks.push((x as u32, up));
                 }
+                count += 1;
             }
-        });
+            EndPath {
+                len: count,
+                marks,
+                total: up,
+            }
+        })
+        .collect();
+    // Settled block after block: the root path of the last vertex walked so far, as pieces
+    // (depth of the piece's first vertex, the value above it, the block whose end path it is),
+    // and for each block b > 0 the values of the first vertex's ancestors from the depth above
+    // the block's shallowest vertex (the top of its end path, every vertex of the block lying
+    // in that vertex's parent's subtree) to its parent.
+    let mut pieces: Vec<(u32, T, usize)> = Vec::new();
+    let value = |pieces: &[(u32, T, usize)], d: u32| {
+        let (d0, above, b) = pieces[pieces.partition_point(|p| p.0 <= d) - 1];
+        let end = &ends[b];
+        // The vertex at depth d is the i-th up from the last; from the mark at or below it,
+        // the sum up to it; from the top down to it is the total less what lies below it.
+        let i = end.len - 1 - (d - d0) as usize;
+        let (mut x, mut up) = end.marks[i / MARK];
+        for _ in 0..i % MARK {
+            x = parents[x as usize];
+            up = up + term(w[x as usize]);
+        }
+        above + (end.total - up + term(w[x as usize]))
+    };
+    let mut aboves: Vec<Vec<T>> = Vec::with_capacity(ends.len());
+    for (b, end) in ends.iter().enumerate() {
+        let (first, last) = (pre[b * len], pre[(b * len + len).min(pre.len()) - 1]);
+        let top = depth[last as usize] + 1 - end.len as u32;
+        let above: Vec<T> = (top.max(1) - 1..depth[first as usize])
+            .map(|d| value(&pieces, d))
+            .collect();
+        while pieces.last().is_some_and(|p| p.0 >= top) {
+            pieces.pop();
+        }
+        pieces.push((top, above.first().copied().unwrap_or(T::ZERO), b));
+        aboves.push(above);
+    }
+    // Pass 2: every block walked from its ancestors' values.
+    pre.par_chunks(len)
+        .zip(&aboves)
+        .for_each(|(block, above)| rootfix_block(tree, w, &term, block, above, &finish));
 }
 
-/// A run of a block's preorder whose vertices reach outside the block through one anchor.
-struct Segment {
-    /// Its first preorder position.
-    start: u32,
-    /// The parent of its first vertex (before the block), or `NO_PARENT` for the root.
-    anchor: u32,
+/// Every how many vertices of a block's end path pass 1 keeps the sum (a chain's end path is
+/// its whole block: a sum per vertex would be the L-limb value per vertex the walks no longer
+/// store); a value on it costs at most this many parent links.
+const MARK: usize = 64;
+
+/// A block's end path: the part of its last vertex's root path inside it.
+struct EndPath<T> {
+    /// Its vertices.
+    len: usize,
+    /// (vertex, sum of the weights from it down to the last vertex) for every [`MARK`]-th
+    /// vertex from the last up, the last first.
+    marks: Vec<(u32, T)>,
+    /// The sum of its weights.
+    total: T,
 }
 
 /// Vertices whose inputs are gathered at once before they are walked: the gathers' loads
@@ -189,54 +230,42 @@ fn gather(w: &[f32], depth: &[u32], vertices: &[u32], into: &mut [(f32, u32); GA
     vertices.len()
 }
 
-/// Pass 1 of rootfix on the block `block` of the preorder, starting at position `start`: each
-/// vertex's sum from its segment's anchor down, handed to `store` with its preorder position.
+/// Rootfix on the block `block` of the preorder, whose first vertex's ancestors from the
+/// depth above the block's shallowest vertex down have the values `above` (none for the block
+/// of the root): each vertex's value handed to `finish`.
 fn rootfix_block<T: Exact>(
     tree: &Tree,
     w: &[f32],
     term: &impl Fn(f32) -> T,
     block: &[u32],
-    start: usize,
-    store: &impl Fn(usize, usize, T),
-) -> Vec<Segment> {
-    let (depth, parents) = (tree.depths(), tree.parents());
-    let mut segments = Vec::new();
-    // The block's vertices on the current root path by depth: path[d − top] is the one of
-    // depth d. Its room is reserved once, for the deepest path the block can hold: grown by
-    // doubling, a chain's path would be zeroed and copied again at each step.
-    let mut path: Vec<T> = Vec::new();
-    let mut top = u32::MAX;
+    above: &[T],
+    finish: &impl Fn(usize, T),
+) {
+    let depth = tree.depths();
+    // The values on the current root path by depth, from the depth of above[0] (0 for the
+    // root's block): a vertex's parent is on it, in the block or above it (an ancestor of the
+    // first vertex, never overwritten: a vertex of the block at that depth would lie outside
+    // the ancestor's subtree, which holds every vertex between). Sized once for the deepest
+    // path the block can hold, and indexed by depth, as the sequential twin's path is.
+    let first = block[0] as usize;
+    let base = if above.is_empty() {
+        0
+    } else {
+        depth[first] as usize - above.len()
+    };
+    let mut path = vec![T::ZERO; (block.len() + above.len()).min(tree.height() as usize + 1)];
+    path[..above.len()].copy_from_slice(above);
     let mut inputs = [(0f32, 0u32); GATHER];
-    for (c, chunk) in block.chunks(GATHER).enumerate() {
+    for chunk in block.chunks(GATHER) {
         let n = gather(w, depth, chunk, &mut inputs);
-        for (j, (&v, &(x, d))) in chunk.iter().zip(&inputs[..n]).enumerate() {
-            let i = c * GATHER + j;
+        for (&v, &(x, d)) in chunk.iter().zip(&inputs[..n]) {
             let t = term(x);
-            let r = if d > top {
-                // The parent, at depth d − 1, is on the path.
-                let at = (d - top) as usize;
-                path.truncate(at);
-                path[at - 1] + t
-            } else {
-                // The parent lies before the block: a new anchor if shallower than the last.
-                if d < top {
-                    segments.push(Segment {
-                        start: (start + i) as u32,
-                        anchor: parents[v as usize],
-                    });
-                    if top == u32::MAX {
-                        path.reserve_exact(block.len().min((tree.height() - d) as usize + 1));
-                    }
-                    top = d;
-                }
-                path.clear();
-                t
-            };
-            path.push(r);
-            store(start + i, v as usize, r);
+            let at = d as usize - base;
+            let r = if d == 0 { t } else { path[at - 1] + t };
+            path[at] = r;
+            finish(v as usize, r);
         }
     }
-    segments
 }
 
 /// Every vertex's leaffix (the sum of its subtree's weights), handed to `finish` once per
@@ -252,18 +281,16 @@ pub(crate) fn leaffix<T: Exact>(
     assert_eq!(tree.len(), w.len());
     let pre = tree.preorder();
     if pre.len() <= len {
-        leaffix_block(tree, w, &term, pre, 0, None, &|_, v, x| finish(v, x));
+        leaffix_block(tree, w, &term, pre, None, &finish);
         return;
     }
-    let mut local = vec![T::ZERO; pre.len()];
-    let local = Disjoint::new(&mut local);
-    let store = |pos: usize, _v: usize, x: T| unsafe { local.set(pos, x) };
+    // Pass 1: every vertex off the block's spine is final.
     let blocks: Vec<LeafBlock<T>> = pre
         .par_chunks(len)
         .enumerate()
         .map(|(b, block)| {
             let next = pre.get((b + 1) * len).copied();
-            leaffix_block(tree, w, &term, block, b * len, next, &store)
+            leaffix_block(tree, w, &term, block, next, &finish)
         })
         .collect();
     // From the last block back: `points` holds, by ascending depth, what the blocks after
@@ -286,27 +313,21 @@ pub(crate) fn leaffix<T: Exact>(
         carried.push(mine);
     }
     carried.reverse();
-    pre.par_chunks(len)
-        .zip(&blocks)
+    // Pass 2: each spine from its deepest vertex up, each adding the points at its depth or
+    // deeper to its block-local sum.
+    blocks
+        .par_iter()
         .zip(&carried)
-        .enumerate()
-        .for_each(|(b, ((vertices, block), carried))| {
-            // The spine from its deepest vertex up, each adding the points at its depth or
-            // deeper; then every vertex is final.
+        .for_each(|(block, carried)| {
             let (mut sum, mut j) = (T::ZERO, carried.len());
-            for &(pos, d) in &block.spine {
+            for &(v, d, local) in &block.spine {
                 while j > 0 && carried[j - 1].0 >= d {
                     sum = sum + carried[j - 1].1;
                     j -= 1;
                 }
-                if j < carried.len() {
-                    unsafe { local.set(pos as usize, sum + local.get(pos as usize)) };
-                }
+                finish(v as usize, sum + local);
             }
             debug_assert_eq!(j, 0, "every point lands on the spine");
-            for (i, &v) in vertices.iter().enumerate() {
-                finish(v as usize, unsafe { local.get(b * len + i) });
-            }
         });
 }
 
@@ -325,21 +346,21 @@ struct LeafBlock<T> {
     /// Its subtree sums sent to ancestors before it: (the ancestor's depth, the sum), by
     /// ascending depth.
     sends: Vec<(u32, T)>,
-    /// Its vertices whose subtrees go on past it: (preorder position, depth), deepest first.
-    spine: Vec<(u32, u32)>,
+    /// Its vertices whose subtrees go on past it, not finished yet: (vertex, depth, block-local
+    /// subtree sum), deepest first.
+    spine: Vec<(u32, u32, T)>,
 }
 
-/// Pass 1 of leaffix on the block `block` of the preorder, starting at position `start`,
-/// walked backwards, each vertex's block-local subtree sum handed to `store` with its preorder
-/// position; `next` is the first vertex of the block after it.
+/// Pass 1 of leaffix on the block `block` of the preorder, walked backwards: each vertex's
+/// block-local subtree sum, handed to `finish` unless the vertex is on the spine (an ancestor
+/// of `next`, the first vertex of the block after it), whose sums are kept instead.
 fn leaffix_block<T: Exact>(
     tree: &Tree,
     w: &[f32],
     term: &impl Fn(f32) -> T,
     block: &[u32],
-    start: usize,
     next: Option<u32>,
-    store: &impl Fn(usize, usize, T),
+    finish: &impl Fn(usize, T),
 ) -> LeafBlock<T> {
     let depth = tree.depths();
     // Finished subtrees whose parent is not reached yet, summed by depth (depths ascending
@@ -357,8 +378,7 @@ fn leaffix_block<T: Exact>(
         let from = end.saturating_sub(GATHER);
         let chunk = &block[from..end];
         let n = gather(w, depth, chunk, &mut inputs);
-        for (j, (&v, &(x, d))) in chunk.iter().zip(&inputs[..n]).enumerate().rev() {
-            let pos = start + from + j;
+        for (&v, &(x, d)) in chunk.iter().zip(&inputs[..n]).rev() {
             let mut acc = term(x);
             if let Some(&(cd, c)) = finished.last()
                 && cd == d + 1
@@ -367,11 +387,12 @@ fn leaffix_block<T: Exact>(
                 finished.pop();
             }
             push_point(&mut finished, d, acc);
-            store(pos, v as usize, acc);
             min_depth = min_depth.min(d);
             if d as i64 == wanted {
-                spine.push((pos as u32, d));
+                spine.push((v, d, acc));
                 wanted -= 1;
+            } else {
+                finish(v as usize, acc);
             }
         }
         end = from;
