@@ -148,20 +148,13 @@ impl Reference {
     pub fn roundings(&self, v: usize) -> (f64, f32) {
         match self {
             Reference::Exact(s) => s.roundings(v),
-            Reference::Dd { values, .. } => (values[v].hi() + values[v].lo(), dd_to_f32(values[v])),
+            Reference::Dd { .. } => (self.value_f64(v), self.rounded_f32(v)),
         }
     }
 
     /// Whether node v's exact value lies beyond f32's range (its rounding is ±∞).
     pub fn beyond_f32(&self, v: usize) -> bool {
-        // f64 rounding is monotone: |x| rounds to at least 2^128·(1 − 2^-25), the smallest
-        // value whose f32 rounding is ∞, only if |x| is near it; decide those exactly.
-        let x = self.value_f64(v).abs();
-        if x < 3.4e38 {
-            false
-        } else {
-            self.rounded_f32(v).is_infinite()
-        }
+        self.rounded_f32(v).is_infinite()
     }
 
     /// The reference of node v as an MPFR number (exact: a double-double pair is added exactly).

@@ -92,48 +92,52 @@ impl ExactSums {
     /// Vertex v's exact value rounded to the nearest f64, ties to even (IEEE's sign of zero).
     #[inline]
     pub fn to_f64(&self, v: usize) -> f64 {
-        let x = self.exact.to_f64(v);
-        if x == 0.0 && self.is_negative_zero(v) {
-            -0.0
-        } else {
-            x
-        }
+        self.signed(v, self.exact.to_f64(v))
     }
 
     /// Vertex v's exact value rounded to the nearest f32, ties to even: the correctly rounded
     /// result (±∞ beyond f32's range; IEEE's sign of zero).
     #[inline]
     pub fn to_f32(&self, v: usize) -> f32 {
-        let x = self.exact.to_f32(v);
-        if x == 0.0 && self.is_negative_zero(v) {
-            -0.0
-        } else {
-            x
-        }
+        self.signed(v, self.exact.to_f32(v))
     }
 
     /// [`ExactSums::to_f64`] and [`ExactSums::to_f32`] from one normalisation.
     #[inline]
     pub fn roundings(&self, v: usize) -> (f64, f32) {
         let (x, x32) = self.exact.roundings(v);
-        if x == 0.0 && self.is_negative_zero(v) {
-            (-0.0, -0.0)
-        } else {
-            (x, x32)
-        }
+        (self.signed(v, x), self.signed(v, x32))
     }
 
-    fn is_negative_zero(&self, v: usize) -> bool {
-        !self.negative_zeros.is_empty() && self.negative_zeros.binary_search(&(v as u32)).is_ok()
+    /// A rounding `x` of vertex v's value with IEEE's sign of zero: −0 where every term is −0
+    /// (the roundings give +0 for every zero).
+    #[inline]
+    fn signed<F: Copy + Default + PartialEq + std::ops::Neg<Output = F>>(
+        &self,
+        v: usize,
+        x: F,
+    ) -> F {
+        if x == F::default()
+            && !self.negative_zeros.is_empty()
+            && self.negative_zeros.binary_search(&(v as u32)).is_ok()
+        {
+            -x
+        } else {
+            x
+        }
     }
 }
 
 impl From<ExactSums> for ExactTreefix {
     fn from(s: ExactSums) -> ExactTreefix {
-        let n = s.abs_sums.len();
+        // Both roundings from one normalisation per vertex.
+        let (nearest_f64, rounded) = (0..s.abs_sums.len())
+            .into_par_iter()
+            .map(|v| s.roundings(v))
+            .unzip();
         ExactTreefix {
-            rounded: (0..n).into_par_iter().map(|v| s.to_f32(v)).collect(),
-            nearest_f64: (0..n).into_par_iter().map(|v| s.to_f64(v)).collect(),
+            rounded,
+            nearest_f64,
             abs_sums: s.abs_sums,
             exact: s.exact,
         }
