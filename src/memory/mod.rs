@@ -156,6 +156,12 @@ impl Evaluation<'_> {
     /// [`Evaluation::per_vertex`], knowing whether every weight is `finite` (generated): the
     /// exact reference then stays on a fixed-point scale (`model::REFERENCE_EXACT_FINITE`).
     pub fn per_vertex_of(&self, held: bool, finite: bool) -> f64 {
+        self.allocations_of(held, finite) + model::ALLOCATOR_PER_VERTEX
+    }
+
+    /// [`Evaluation::per_vertex_of`] without the allocator's retained pages: what the
+    /// evaluation itself allocates.
+    fn allocations_of(&self, held: bool, finite: bool) -> f64 {
         use model::*;
         let (reference, reference_peak) = match (self.reference, finite) {
             (ReferenceKind::Exact, false) => (REFERENCE_EXACT, REFERENCE_EXACT_PEAK),
@@ -180,7 +186,7 @@ impl Evaluation<'_> {
         } else {
             0.0
         };
-        kept + (reference + largest).max(reference_peak) + gpu + ALLOCATOR_PER_VERTEX
+        kept + (reference + largest).max(reference_peak) + gpu
     }
 
     /// Bytes per vertex of freed pages the allocator keeps while one tree is evaluated alone
@@ -230,12 +236,12 @@ pub fn run(
     threads: usize,
 ) -> Estimate {
     use model::*;
-    // A tree file may carry non-finite weights; generated ones are finite.
     let retention = eval.one_tree_retention();
+    // A tree file may carry non-finite weights; generated ones are finite.
     let per_vertex = TREE
         + WEIGHTS
-        + eval.per_vertex_of(false, !from_file)
-        + (retention - ALLOCATOR_PER_VERTEX)
+        + eval.allocations_of(false, !from_file)
+        + retention
         + if dump { DUMP } else { 0.0 }
         + if from_file { FILE } else { 0.0 };
     Estimate::new(
@@ -528,6 +534,37 @@ mod tests {
                 .max(model::REFERENCE_EXACT_PEAK)
                 + slack
         );
+    }
+
+    /// One tree evaluated in at most two steps counts the few-step retention, more steps the
+    /// many-step one; a sweep of one algorithm counts the many-step one (tree after tree).
+    #[test]
+    fn retention_follows_the_steps() {
+        let one = Evaluation {
+            algos: &[Algorithm::PARALLEL],
+            ops: 2,
+            reference: ReferenceKind::Exact,
+            gpu: false,
+        };
+        let two = Evaluation {
+            algos: &[Algorithm::PARALLEL, Algorithm::SEQUENTIAL],
+            ..one
+        };
+        assert_eq!(
+            one.one_tree_retention(),
+            model::ALLOCATOR_PER_VERTEX_FEW_STEPS
+        );
+        assert_eq!(two.one_tree_retention(), model::ALLOCATOR_PER_VERTEX);
+        let n = 100_000u64;
+        let per_vertex = |e: &Evaluation<'_>| {
+            (run(n, "chain", e, false, false, 2).bytes as f64 - process(2)) / n as f64
+        };
+        let counted =
+            |e: &Evaluation<'_>| model::TREE + model::WEIGHTS + e.allocations_of(false, true);
+        assert!(
+            (per_vertex(&one) - counted(&one) - model::ALLOCATOR_PER_VERTEX_FEW_STEPS).abs() < 1e-3
+        );
+        assert!((per_vertex(&two) - counted(&two) - model::ALLOCATOR_PER_VERTEX).abs() < 1e-3);
     }
 
     /// A big run counts on freed pages given back at once, and says so; a small one does not.
