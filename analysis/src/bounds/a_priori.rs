@@ -220,7 +220,7 @@ impl<R: Roundoff> ScanValue for APrioriIn<R> {
     /// same with u·|s|̄ for the sharp bound, evaluated to nearest; exact if an operand is an
     /// exact zero (all its terms are 0; for float-float too: `dw_add` of (0, 0) and x
     /// returns x).
-    #[inline]
+    #[inline(always)]
     fn plus(self, rhs: Self) -> Self {
         if self.mag == 0.0 {
             return rhs;

@@ -44,6 +44,7 @@ impl Running {
     }
 
     /// fl(a ∘ b) where `s` is that result and `b` already carries the sign of the operation.
+    #[inline(always)]
     fn combine(a: Running, b: Running, b_value: f32, s: f32) -> Running {
         if !s.is_finite() {
             // Overflow (the weights are finite): no bound, and NaN never enters the sums.
@@ -81,7 +82,7 @@ impl ScanValue for Running {
     fn term(w: f32) -> Self {
         Running::term(w)
     }
-    #[inline]
+    #[inline(always)]
     fn plus(self, rhs: Self) -> Self {
         // The same f32 addition, operands in the same order, as the f32 twin.
         let s = self.value + rhs.value;

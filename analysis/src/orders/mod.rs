@@ -99,11 +99,11 @@ impl<T: ScanValue> ScanValue for Abs<T> {
 
 /// Two sums carried through the same order at once (say, a value and its magnitude).
 impl<A: ScanValue, B: ScanValue> ScanValue for (A, B) {
-    #[inline]
+    #[inline(always)]
     fn term(w: f32) -> Self {
         (A::term(w), B::term(w))
     }
-    #[inline]
+    #[inline(always)]
     fn plus(self, rhs: Self) -> Self {
         (self.0.plus(rhs.0), self.1.plus(rhs.1))
     }
