@@ -85,7 +85,7 @@ pub fn measure(reference: &Reference, values: &[f32], bounds: &NodeBounds) -> Me
     let mut buf: Vec<f64> = Vec::with_capacity(n);
     buf.extend(errors.iter().filter(|e| e.has_rel()).map(|e| e.rel));
     let summary = ErrorSummary::of(&mut buf, part.counts);
-    let bound_summary = part.tally.finish(reference, &errors, bounds, &mut buf);
+    let bound_summary = part.tally.finish(&errors, bounds, &mut buf);
     Measures {
         errors,
         summary,
@@ -97,7 +97,7 @@ pub fn measure(reference: &Reference, values: &[f32], bounds: &NodeBounds) -> Me
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bounds::summarize;
+    use crate::bounds::{bound_lost_bits, summarize};
     use crate::metrics::max_ulps;
     use crate::orders::Walker;
     use crate::{Algorithm, Op, ReferenceKind};
@@ -148,6 +148,23 @@ mod tests {
                 assert_eq!(format!("{:?}", got.summary), format!("{summary:?}"));
                 let b = summarize(&reference, &values, &errors, &bounds, &mut scratch);
                 assert_eq!(format!("{:?}", got.bound_summary), format!("{b:?}"));
+                // The largest bound lost bits, taken as the nodes go, are log2 of every
+                // counted node's ratio, maxed.
+                let counted = |v: usize| {
+                    !reference.beyond_f32(v)
+                        && bounds.overflowed.binary_search(&(v as u32)).is_err()
+                };
+                let most = |bound: &[f64]| {
+                    (0..n)
+                        .filter(|&v| counted(v))
+                        .filter_map(|v| bound_lost_bits(bound[v], reference.value_f64(v)))
+                        .fold(0.0, f64::max)
+                };
+                assert_eq!(b.max_bound_lost_bits.to_bits(), most(&bounds.det).to_bits());
+                assert_eq!(
+                    b.max_sharp_lost_bits.to_bits(),
+                    most(&bounds.sharp).to_bits()
+                );
                 exercised.0 |= b.violations.len() == crate::bounds::MAX_REPORTED;
                 exercised.1 |= b.overflow.partial_sum > 0;
                 exercised.2 |= b.overflow.beyond_range > 0;

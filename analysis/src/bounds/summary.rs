@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::stats::median_max;
-use rayon::prelude::*;
 
 /// `lost_bits(bound / |x|)`: the most bits the bound allows node v to lose (None if x = 0).
 pub fn bound_lost_bits(bound: f64, x: f64) -> Option<f64> {
@@ -148,7 +147,7 @@ pub fn summarize(
         let x = reference.roundings(v);
         tally.node(reference, bounds, (v, values[v], e, in_order), x, scratch);
     }
-    tally.finish(reference, errors, bounds, &mut Vec::new())
+    tally.finish(errors, bounds, &mut Vec::new())
 }
 
 /// The rigorous bounds a node is checked against.
@@ -184,6 +183,10 @@ pub(crate) struct Tally {
     beyond: Vec<u32>,
     /// The largest bound / |x| (deterministic, sharp) over the counted nodes with x ≠ 0.
     top: (f64, f64),
+    /// The largest `lost_bits` of those ratios (deterministic, sharp), taken of the ratios
+    /// near the largest one so far ([`near_largest`]): those near the final largest are
+    /// among them, and the others lie below it by more than log2 can reorder.
+    bits: (f64, f64),
 }
 
 impl Tally {
@@ -233,9 +236,15 @@ impl Tally {
             self.prob_violations += 1;
         }
         if x != 0.0 {
-            self.top = (
-                self.top.0.max(bounds.det[v] / x.abs()),
-                self.top.1.max(bounds.sharp[v] / x.abs()),
+            let (det, sharp) = (bounds.det[v] / x.abs(), bounds.sharp[v] / x.abs());
+            self.top = (self.top.0.max(det), self.top.1.max(sharp));
+            let bits = |r: f64, top: f64, bits: f64| match r >= near_largest(top) {
+                true => bits.max(lost_bits(r)),
+                false => bits,
+            };
+            self.bits = (
+                bits(det, self.top.0, self.bits.0),
+                bits(sharp, self.top.1, self.bits.1),
             );
         }
     }
@@ -253,15 +262,15 @@ impl Tally {
         self.overflow.partial_sum += later.overflow.partial_sum;
         self.beyond.extend(later.beyond);
         self.top = (self.top.0.max(later.top.0), self.top.1.max(later.top.1));
+        self.bits = (self.bits.0.max(later.bits.0), self.bits.1.max(later.bits.1));
         self
     }
 
-    /// The summary of every node tallied: the tightness medians and the largest bound lost
-    /// bits need a pass of their own over the counted nodes, `buf` (reused, one f64 per node)
-    /// holding the ratios of one median at a time.
+    /// The summary of every node tallied: the tightness medians need a pass of their own over
+    /// the counted nodes, `buf` (reused, one f64 per node) holding the ratios of one median at
+    /// a time.
     pub(crate) fn finish(
         self,
-        reference: &Reference,
         errors: &[NodeError],
         bounds: &NodeBounds,
         buf: &mut Vec<f64>,
@@ -285,22 +294,7 @@ impl Tally {
         };
         let (median_tightness, max_tightness) = median_max_of(&bounds.det);
         let (median_sharp_tightness, max_sharp_tightness) = median_max_of(&bounds.sharp);
-        // = the largest bound_lost_bits(bound, x): a second pass over the same nodes takes
-        // log2 of the ratios near the largest only, and no per-node vector of ratios is kept.
-        let near = (near_largest(self.top.0), near_largest(self.top.1));
-        let (max_bound_lost_bits, max_sharp_lost_bits) = (0..errors.len())
-            .into_par_iter()
-            .with_min_len(1 << 14)
-            .filter_map(|v| {
-                let x = reference.value_f64(v);
-                if x == 0.0 || !counted(v) {
-                    return None;
-                }
-                let (det, sharp) = (bounds.det[v] / x.abs(), bounds.sharp[v] / x.abs());
-                let bits = |r: f64, near: f64| if r >= near { lost_bits(r) } else { 0.0 };
-                Some((bits(det, near.0), bits(sharp, near.1)))
-            })
-            .reduce(|| (0.0, 0.0), |a, b| (a.0.max(b.0), a.1.max(b.1)));
+        let (max_bound_lost_bits, max_sharp_lost_bits) = self.bits;
         BoundSummary {
             bound_violations: self.bound_violations,
             sharp_violations: self.sharp_violations,
@@ -321,7 +315,9 @@ impl Tally {
 /// The ratios from which the largest `lost_bits(r)` is found, given the largest ratio `top`:
 /// lost_bits is monotone, and libm's log2 (error below 1 ulp) cannot reorder ratios a relative
 /// 2^-30 apart — their logarithms differ by ≥ 2^-30/ln 2, thousands of ulps — so log2 is
-/// evaluated only for ratios ≥ top·(1 − 2^-30).
+/// evaluated only for ratios ≥ top·(1 − 2^-30). A ratio near a smaller top than the final
+/// one may be evaluated too: it lies at or below the final top, so its lost bits do not
+/// exceed the final top's.
 fn near_largest(top: f64) -> f64 {
     top * (1.0 - 1.0 / (1u64 << 30) as f64)
 }
