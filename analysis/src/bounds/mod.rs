@@ -200,12 +200,13 @@ impl NodeBounds {
 }
 
 /// Σ|w| over every subtree, rounded upward (≥ |leaffix(v)|): the sequential leaffix order
-/// on `UpMagnitude` values.
-pub fn subtree_magnitudes(tree: &Tree, w: &[f32]) -> Vec<f64> {
-    orders::tree::leaffix_sequential::<UpMagnitude>(tree, w)
-        .into_iter()
-        .map(|m| m.0)
-        .collect()
+/// on `UpMagnitude` values, in postorder (the k-th entry is the k-th vertex of
+/// [`Tree::postorder`], the order in which the Euler tour closes them: its reads then come in
+/// sequence, not one cache miss each by vertex).
+pub fn subtree_magnitudes_in_postorder(tree: &Tree, w: &[f32]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(tree.len());
+    orders::tree::leaffix_sequential_each::<UpMagnitude>(tree, w, |_, m| out.push(m.0));
+    out
 }
 
 /// Σ|t| rounded upward.

@@ -16,12 +16,13 @@ pub(super) trait TourRead<T: Charged>: Sync {
     type Out: Copy + Send;
     /// Rootfix: from `S[open v]`.
     fn prefix(&self, x: &T) -> Self::Out;
-    /// Leaffix of vertex v: from `S[close v]` and `S[open v − 1]` (`None`: v opens the tour,
-    /// S[−1] = 0), with the bound on the difference's error that cancels what both prefixes
-    /// share ([`Scan::diff_bound`]).
+    /// Leaffix of vertex v, whose rank in postorder (the order of the tour's closes) is
+    /// `rank`: from `S[close v]` and `S[open v − 1]` (`None`: v opens the tour, S[−1] = 0),
+    /// with the bound on the difference's error that cancels what both prefixes share
+    /// ([`Scan::diff_bound`]).
     fn difference(
         &self,
-        v: usize,
+        rank: usize,
         close: &T,
         before: Option<&T>,
         diff_bound: impl Fn() -> T::Charge,
@@ -43,7 +44,7 @@ impl<A: Charged, B: Charged, RA: TourRead<A>, RB: TourRead<B>> TourRead<(A, B)>
     #[inline]
     fn difference(
         &self,
-        v: usize,
+        rank: usize,
         close: &(A, B),
         before: Option<&(A, B)>,
         diff_bound: impl Fn() -> (A::Charge, B::Charge),
@@ -53,9 +54,9 @@ impl<A: Charged, B: Charged, RA: TourRead<A>, RB: TourRead<B>> TourRead<(A, B)>
         let d = || d.expect("a difference bound is asked for only with a position before");
         (
             self.0
-                .difference(v, &close.0, before.map(|b| &b.0), || d().0),
+                .difference(rank, &close.0, before.map(|b| &b.0), || d().0),
             self.1
-                .difference(v, &close.1, before.map(|b| &b.1), || d().1),
+                .difference(rank, &close.1, before.map(|b| &b.1), || d().1),
         )
     }
 }
@@ -89,6 +90,29 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
         Op::Leaffix => Vec::with_capacity(tree.height() as usize + 1),
     };
     let opened_after = |b: &Before<T>| tour.vertex(b.p + 1);
+    // Leaffix: the closes before each tile, so that a tile's task knows the postorder rank of
+    // each vertex it closes.
+    let closes_before: Vec<usize> = match op {
+        Op::Rootfix => Vec::new(),
+        Op::Leaffix => {
+            let per_tile: Vec<usize> = (0..len.div_ceil(scan_plan::TILE))
+                .into_par_iter()
+                .map(|k| {
+                    (k * scan_plan::TILE..len.min((k + 1) * scan_plan::TILE))
+                        .filter(|&p| !opens(p))
+                        .count()
+                })
+                .collect();
+            std::iter::once(0)
+                .chain(per_tile.iter().scan(0, |sum, &c| {
+                    *sum += c;
+                    Some(*sum)
+                }))
+                .collect()
+        }
+    };
+    // The positions of the vertices opened in a batch and not closed yet, ascending.
+    let mut opened: Vec<usize> = Vec::new();
     // The reads of a batch's positions, each tile's made by a task of its own, then given
     // out in order.
     let mut reads: Vec<Option<(u32, Rd::Out)>> = Vec::new();
@@ -104,20 +128,31 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
             .zip(batch.par_chunks(scan_plan::TILE))
             .enumerate()
             .for_each(|(k, (reads, batch))| {
+                let first = start + k * scan_plan::TILE;
+                let mut rank = closes_before.get(first / scan_plan::TILE).copied();
                 for (i, (read, at)) in reads.iter_mut().zip(batch).enumerate() {
-                    let p = start + k * scan_plan::TILE + i;
+                    let p = first + i;
                     let v = tour.vertex(p);
-                    *read = match (op, opens(p)) {
-                        (Op::Rootfix, true) => Some(reader.prefix(&at.out)),
-                        (Op::Leaffix, false) => Some(match tour.open_of(p).checked_sub(1) {
-                            None => reader.difference(v, &at.out, None, || unreachable!()),
-                            Some(o) => {
-                                let b = before(o);
-                                reader.difference(v, &at.out, Some(&b.out), || {
-                                    scan.diff_bound(p, at, &b)
-                                })
-                            }
-                        }),
+                    *read = match (op, opens(p), rank.as_mut()) {
+                        (Op::Rootfix, true, _) => Some(reader.prefix(&at.out)),
+                        (Op::Leaffix, false, Some(rank)) => {
+                            let r = *rank;
+                            *rank += 1;
+                            debug_assert_eq!(
+                                tree.postorder()[r] as usize,
+                                v,
+                                "closes in postorder"
+                            );
+                            Some(match tour.open_of(p).checked_sub(1) {
+                                None => reader.difference(r, &at.out, None, || unreachable!()),
+                                Some(o) => {
+                                    let b = before(o);
+                                    reader.difference(r, &at.out, Some(&b.out), || {
+                                        scan.diff_bound(p, at, &b)
+                                    })
+                                }
+                            })
+                        }
                         _ => None,
                     }
                     .map(|out| (v as u32, out));
@@ -131,11 +166,23 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
             // opened after a position of this batch and still open.
             let still_open = open_path.partition_point(|b| close[opened_after(b)] as usize >= end);
             open_path.truncate(still_open);
-            for (i, at) in batch.iter().enumerate() {
-                let o = start + i;
-                if o + 1 < len && opens(o + 1) && close[tour.vertex(o + 1)] as usize >= end {
-                    open_path.push(scan.before(o, at));
+            // The vertices opened at start + 1 ..= end and open past the batch, found in
+            // sequence: Euler-tour intervals nest, so a close inside the batch closes the
+            // last vertex opened in it and not closed yet, if there is one (the vertex opened
+            // at `start` belongs to the batch before, whose last position precedes it).
+            opened.clear();
+            for p in start + 1..end {
+                if opens(p) {
+                    opened.push(p);
+                } else {
+                    opened.pop();
                 }
+            }
+            if end < len && opens(end) {
+                opened.push(end);
+            }
+            for &q in &opened {
+                open_path.push(scan.before(q - 1, &batch[q - 1 - start]));
             }
         }
     });
@@ -180,7 +227,7 @@ fn read_a_priori<R: Roundoff>(
 
 /// The vectorial read on a priori values: (deterministic, sharp, probabilistic) per vertex.
 pub(crate) struct APrioriRead<R: Roundoff> {
-    /// Σ|w| over every subtree (leaffix only).
+    /// Σ|w| over every subtree, in postorder (leaffix only).
     sub: Vec<f64>,
     gammas: GammaTilde,
     /// Whether the read rounds the float-float value to f32 ([`Roundoff::READ_ROUNDS_TO_F32`];
@@ -194,7 +241,7 @@ impl<R: Roundoff> APrioriRead<R> {
         APrioriRead {
             sub: match op {
                 Op::Rootfix => Vec::new(),
-                Op::Leaffix => subtree_magnitudes(tree, w),
+                Op::Leaffix => subtree_magnitudes_in_postorder(tree, w),
             },
             gammas,
             round_to_f32: R::READ_ROUNDS_TO_F32,
@@ -225,7 +272,7 @@ impl<R: Roundoff> TourRead<APrioriIn<R>> for APrioriRead<R> {
     }
     fn difference(
         &self,
-        v: usize,
+        rank: usize,
         close: &APrioriIn<R>,
         before: Option<&APrioriIn<R>>,
         diff_bound: impl Fn() -> f64,
@@ -234,7 +281,7 @@ impl<R: Roundoff> TourRead<APrioriIn<R>> for APrioriRead<R> {
             // S[open − 1] is an exact zero: the subtraction is exact.
             return self.read_one(close);
         };
-        let sub_v = self.sub[v];
+        let sub_v = self.sub[rank];
         // (1 + u)(B(S_close) + B(S_open−1)) + u·|l|, |l| ≤ Σ|w| over the subtree, u the unit
         // of R's subtraction; the sharp bound encloses l = S_close − S_open−1 itself and lets
         // the roundings both prefixes share cancel.
@@ -271,7 +318,7 @@ impl TourRead<Running> for ReadRunning {
     }
     fn difference(
         &self,
-        _v: usize,
+        _rank: usize,
         close: &Running,
         before: Option<&Running>,
         diff_bound: impl Fn() -> f64,
@@ -302,7 +349,7 @@ impl TourRead<RunningDw> for ReadRunning {
     }
     fn difference(
         &self,
-        _v: usize,
+        _rank: usize,
         close: &RunningDw,
         before: Option<&RunningDw>,
         diff_bound: impl Fn() -> f64,
