@@ -80,7 +80,7 @@ pub fn walk_tree(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
         Op::Rootfix => tree::rootfix_sequential_each(tree, w, emit),
         Op::Leaffix => tree::leaffix_sequential_each(tree, w, emit),
     }
-    Walked::from_nodes(nodes, tree.len())
+    Walked::from_pages(nodes, tree.len(), |x| x)
 }
 
 /// One node's walk results side by side. The walks reach the vertices in their order's
@@ -117,8 +117,9 @@ impl Node {
 }
 
 impl Walked {
-    /// The per-vertex arrays of the records, taken page by page.
-    fn from_nodes(nodes: Paged<Node>, n: usize) -> Walked {
+    /// The per-vertex arrays of `n` values in pages, each made a record by `record` and
+    /// each page given back once taken.
+    fn from_pages<T>(pages: Paged<T>, n: usize, record: impl Fn(T) -> Node) -> Walked {
         let mut out = Walked {
             values: Vec::with_capacity(n),
             running: Vec::with_capacity(n),
@@ -128,8 +129,8 @@ impl Walked {
                 prob: Vec::with_capacity(n),
             },
         };
-        for page in nodes.pages {
-            for x in page {
+        for page in pages.pages {
+            for x in page.into_iter().map(&record) {
                 out.values.push(x.value);
                 out.running.push(x.running);
                 out.a_priori.det.push(x.det);
@@ -156,26 +157,9 @@ pub fn walk_contraction(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walk
         Op::Leaffix => contraction::leaffix_in(schedule, &mut slots),
     }
     let gammas = GammaTilde::new(lambda);
-    let mut out = Walked {
-        values: Vec::with_capacity(n),
-        running: Vec::with_capacity(n),
-        a_priori: APrioriBounds {
-            det: Vec::with_capacity(n),
-            sharp: Vec::with_capacity(n),
-            prob: Vec::with_capacity(n),
-        },
-    };
-    for page in slots.pages.into_iter() {
-        for (r, a) in page {
-            let (det, sharp, prob) = gammas.bounds(&a);
-            out.values.push(r.value);
-            out.running.push(r.err_up());
-            out.a_priori.det.push(det);
-            out.a_priori.sharp.push(sharp);
-            out.a_priori.prob.push(prob);
-        }
-    }
-    out
+    Walked::from_pages(slots, n, |(r, a): Both| {
+        Node::new((r.value, r.err_up()), gammas.bounds(&a))
+    })
 }
 
 /// One value per vertex in pages of [`Paged::PAGE`], indexed like a slice.
@@ -251,5 +235,5 @@ where
         batch_tiles(),
         |v, (running, a)| nodes[v] = Node::new(running, a),
     );
-    Walked::from_nodes(nodes, tree.len())
+    Walked::from_pages(nodes, tree.len(), |x| x)
 }
