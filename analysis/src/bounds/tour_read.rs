@@ -129,15 +129,19 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
             .enumerate()
             .for_each(|(k, (reads, batch))| {
                 let first = start + k * scan_plan::TILE;
-                let mut rank = closes_before.get(first / scan_plan::TILE).copied();
+                // Leaffix: the postorder rank of the next vertex closed.
+                let mut rank = closes_before
+                    .get(first / scan_plan::TILE)
+                    .copied()
+                    .unwrap_or(0);
                 for (i, (read, at)) in reads.iter_mut().zip(batch).enumerate() {
                     let p = first + i;
                     let v = tour.vertex(p);
-                    *read = match (op, opens(p), rank.as_mut()) {
-                        (Op::Rootfix, true, _) => Some(reader.prefix(&at.out)),
-                        (Op::Leaffix, false, Some(rank)) => {
-                            let r = *rank;
-                            *rank += 1;
+                    *read = match (op, opens(p)) {
+                        (Op::Rootfix, true) => Some(reader.prefix(&at.out)),
+                        (Op::Leaffix, false) => {
+                            let r = rank;
+                            rank += 1;
                             debug_assert_eq!(
                                 tree.postorder()[r] as usize,
                                 v,
