@@ -1,9 +1,9 @@
 //! The main jobs, whole, as the CLI runs them, so that a slower one is seen:
 //!
 //! - `main-job/default-sweep`: `accuracy sweep --cond 1e1..1e10` (its defaults: 10 targets ×
-//!   10 chains of 10^4 vertices, gensum, sequential, parallel and vectorial, both ops, exact
-//!   reference, CPU) through `sweep::run` in this process, into a fresh directory each time,
-//!   on every core;
+//!   10 chains of 10^4 vertices, gensum, sequential, parallel, vectorial and vectorial-exact,
+//!   both ops, exact reference, CPU) through `sweep::run` in this process, into a fresh
+//!   directory each time, on every core;
 //! - `main-job/whole-2^22`: one evaluation of a 2^22-vertex `profile` tree (20 levels,
 //!   branching 2, gensum κ = 1e8) by all 8 algorithms, both ops, against the exact reference
 //!   (`experiment::evaluate_into`, what `accuracy run` does), on one thread: its throughput is
