@@ -338,7 +338,7 @@ fn one_ulp_off_violates_the_bound() {
     let mut scratch = Float::new(PREC);
     let mut summarize = |values: &[f32]| {
         let errors: Vec<_> = (0..tree.len())
-            .map(|v| reference.error(v, values[v], &mut scratch))
+            .map(|v| reference.error(v, values[v]))
             .collect();
         let node_bounds = bounds::node_bounds(tree, w, Algorithm::VECTORIAL_EXACT, op, values);
         bounds::summarize(&reference, values, &errors, &node_bounds, &mut scratch)

@@ -140,9 +140,8 @@ mod tests {
                 }
                 let bounds = NodeBounds::of(algo.walk(&walker, &w, op, 10.0), &values);
                 let got = measure(&reference, &values, &bounds);
-                let errors: Vec<NodeError> = (0..n)
-                    .map(|v| reference.error(v, values[v], &mut scratch))
-                    .collect();
+                let errors: Vec<NodeError> =
+                    (0..n).map(|v| reference.error(v, values[v])).collect();
                 assert_eq!(got.errors, errors, "{algo} {op}");
                 let summary = ErrorSummary::from_errors(&errors);
                 assert_eq!(format!("{:?}", got.summary), format!("{summary:?}"));

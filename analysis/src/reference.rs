@@ -177,9 +177,7 @@ impl Reference {
     /// The error of `computed` at node v. The difference is formed exactly (exact reference)
     /// or in double-double, then divided in f64. A NaN or ±∞ result is an infinite loss,
     /// unless it is the correct rounding of a value beyond f32's range ([`ErrorClass`]).
-    /// `_scratch` is no longer used (the exact difference needs no MPFR number); it stays for
-    /// the callers.
-    pub fn error(&self, v: usize, computed: f32, _scratch: &mut Float) -> NodeError {
+    pub fn error(&self, v: usize, computed: f32) -> NodeError {
         self.error_at(v, computed, self.roundings(v))
     }
 

@@ -226,9 +226,7 @@ fn score_op(
     let n = tree.len();
     let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
     let reference = Reference::compute(options.reference, tree, weights, op);
-    let errors: Vec<_> = (0..n)
-        .map(|v| reference.error(v, values[v], &mut scratch))
-        .collect();
+    let errors: Vec<_> = (0..n).map(|v| reference.error(v, values[v])).collect();
     let summary = ErrorSummary::from_errors(&errors);
     let reference_f32: Vec<f32> = (0..n).map(|v| reference.rounded_f32(v)).collect();
     let ulps: Vec<Option<u64>> = (0..n)
