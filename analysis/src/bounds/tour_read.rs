@@ -90,27 +90,13 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
         Op::Leaffix => Vec::with_capacity(tree.height() as usize + 1),
     };
     let opened_after = |b: &Before<T>| tour.vertex(b.p + 1);
-    // Leaffix: the closes before each tile, so that a tile's task knows the postorder rank of
-    // each vertex it closes.
-    let closes_before: Vec<usize> = match op {
-        Op::Rootfix => Vec::new(),
-        Op::Leaffix => {
-            let per_tile: Vec<usize> = (0..len.div_ceil(scan_plan::TILE))
-                .into_par_iter()
-                .map(|k| {
-                    (k * scan_plan::TILE..len.min((k + 1) * scan_plan::TILE))
-                        .filter(|&p| !opens(p))
-                        .count()
-                })
-                .collect();
-            std::iter::once(0)
-                .chain(per_tile.iter().scan(0, |sum, &c| {
-                    *sum += c;
-                    Some(*sum)
-                }))
-                .collect()
-        }
-    };
+    // Leaffix: the closes before position p, the postorder rank of the next vertex closed,
+    // from the tree alone: the positions before p hold both ends of every vertex closed
+    // before it and the opens of the vertices still open, the root path of the vertex u at
+    // p: depth(u) of them where p opens u, depth(u) + 1 where it closes u (the floor of the
+    // half drops that one).
+    let depth = tree.depths();
+    let closes_before = |p: usize| (p - depth[tour.vertex(p)] as usize) / 2;
     // The positions of the vertices opened in a batch and not closed yet, ascending.
     let mut opened: Vec<usize> = Vec::new();
     // The reads of a batch's positions, each tile's made by a task of its own, then given
@@ -130,10 +116,7 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
             .for_each(|(k, (reads, batch))| {
                 let first = start + k * scan_plan::TILE;
                 // Leaffix: the postorder rank of the next vertex closed.
-                let mut rank = closes_before
-                    .get(first / scan_plan::TILE)
-                    .copied()
-                    .unwrap_or(0);
+                let mut rank = closes_before(first);
                 for (i, (read, at)) in reads.iter_mut().zip(batch).enumerate() {
                     let p = first + i;
                     let v = tour.vertex(p);
