@@ -238,9 +238,12 @@ impl Tally {
         if x != 0.0 {
             let (det, sharp) = (bounds.det[v] / x.abs(), bounds.sharp[v] / x.abs());
             self.top = (self.top.0.max(det), self.top.1.max(sharp));
-            let bits = |r: f64, top: f64, bits: f64| match r >= near_largest(top) {
-                true => bits.max(lost_bits(r)),
-                false => bits,
+            let bits = |r: f64, top: f64, bits: f64| {
+                if r >= near_largest(top) {
+                    bits.max(lost_bits(r))
+                } else {
+                    bits
+                }
             };
             self.bits = (
                 bits(det, self.top.0, self.bits.0),

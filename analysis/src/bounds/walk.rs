@@ -80,7 +80,7 @@ pub fn walk_tree(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
         Op::Rootfix => tree::rootfix_sequential_each(tree, w, emit),
         Op::Leaffix => tree::leaffix_sequential_each(tree, w, emit),
     }
-    Walked::from_pages(nodes, tree.len(), |x| x)
+    Walked::from_pages(nodes, |x| x)
 }
 
 /// One node's walk results side by side. The walks reach the vertices in their order's
@@ -117,9 +117,10 @@ impl Node {
 }
 
 impl Walked {
-    /// The per-vertex arrays of `n` values in pages, each made a record by `record` and
+    /// The per-vertex arrays of the values in `pages`, each made a record by `record` and
     /// each page given back once taken.
-    fn from_pages<T>(pages: Paged<T>, n: usize, record: impl Fn(T) -> Node) -> Walked {
+    fn from_pages<T>(pages: Paged<T>, record: impl Fn(T) -> Node) -> Walked {
+        let n = pages.len();
         let mut out = Walked {
             values: Vec::with_capacity(n),
             running: Vec::with_capacity(n),
@@ -157,7 +158,7 @@ pub fn walk_contraction(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walk
         Op::Leaffix => contraction::leaffix_in(schedule, &mut slots),
     }
     let gammas = GammaTilde::new(lambda);
-    Walked::from_pages(slots, n, |(r, a): Both| {
+    Walked::from_pages(slots, |(r, a): Both| {
         Node::new((r.value, r.err_up()), gammas.bounds(&a))
     })
 }
@@ -179,6 +180,11 @@ impl<T> Paged<T> {
             })
             .collect();
         Paged { pages }
+    }
+
+    /// How many values.
+    fn len(&self) -> usize {
+        self.pages.iter().map(Vec::len).sum()
     }
 }
 
@@ -235,5 +241,5 @@ where
         batch_tiles(),
         |v, (running, a)| nodes[v] = Node::new(running, a),
     );
-    Walked::from_pages(nodes, tree.len(), |x| x)
+    Walked::from_pages(nodes, |x| x)
 }
