@@ -360,6 +360,10 @@ pub fn evaluate_walked(
         };
         let reference = from_backend.unwrap_or_else(|| Reference::compute(reference, tree, w, op));
         done(&format!("{op} reference"));
+        // Each walk's buffers go to the next walk of this op instead of back to the system
+        // (page faults); kept only while the op's algorithms walk, not beside the reference's
+        // computation or the op's summaries.
+        let spares = analysis::bounds::keep_spares();
         // The last outcome, kept while the next algorithm walks the same order: on the same
         // values its bounds and measures are that outcome's, shared (its per-node arrays are
         // `Arc`s) rather than walked and measured again (parallel after sequential; a GPU
@@ -404,6 +408,7 @@ pub fn evaluate_walked(
             done(&format!("{op} {algorithm}"));
             sink.outcome(&reference, outcome)?;
         }
+        drop(spares);
         sink.op_done(op, reference)?;
     }
     Ok(())

@@ -50,12 +50,13 @@ pub struct Cell {
 /// the probabilistic bound, the (a posteriori) running error bound.
 pub const PREDICTORS: [&str; 4] = ["bound", "sharp", "prob", "running"];
 
-fn predictor(b: &NodeBounds, which: usize) -> &[f64] {
+fn predictor(b: &NodeBounds, which: usize, v: usize) -> f64 {
+    let b = b[v];
     match which {
-        0 => &b.det,
-        1 => &b.sharp,
-        2 => &b.prob,
-        _ => &b.running,
+        0 => b.det,
+        1 => b.sharp,
+        2 => b.prob,
+        _ => b.running,
     }
 }
 
@@ -181,8 +182,8 @@ pub fn node_extra_bits_by(
 ) -> Option<(f64, f64)> {
     node_extra_bits(
         reference.value_f64(v),
-        (predictor(&o.bounds, which)[v], o.errors[v].abs),
-        (predictor(&base.bounds, which)[v], base.errors[v].abs),
+        (predictor(&o.bounds, which, v), o.errors[v].abs),
+        (predictor(&base.bounds, which, v), base.errors[v].abs),
     )
 }
 
@@ -248,7 +249,7 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
                             .collect(),
                         bound_lost_bits: (0..o.values.len())
                             .filter_map(|v| {
-                                bound_lost_bits(o.bounds.det[v], r.reference.value_f64(v))
+                                bound_lost_bits(o.bounds[v].det, r.reference.value_f64(v))
                             })
                             .map(|b| b as f32)
                             .collect(),
@@ -256,8 +257,8 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
                         tightness: o
                             .errors
                             .iter()
-                            .zip(&o.bounds.det)
-                            .map(|(e, &b)| tightness(e.abs, b) as f32)
+                            .zip(o.bounds.iter())
+                            .map(|(e, b)| tightness(e.abs, b.det) as f32)
                             .collect(),
                         bound_violations: s.bound_violations,
                         running_violations: s.running_violations,
@@ -267,8 +268,8 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
                         sharp_tightness: o
                             .errors
                             .iter()
-                            .zip(&o.bounds.sharp)
-                            .map(|(e, &b)| tightness(e.abs, b) as f32)
+                            .zip(o.bounds.iter())
+                            .map(|(e, b)| tightness(e.abs, b.sharp) as f32)
                             .collect(),
                         achieved_conds: vec![achieved],
                         ..Cell::default()

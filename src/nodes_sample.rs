@@ -41,7 +41,7 @@ pub fn sample(tree: usize, reference: &Reference, o: &Outcome) -> Vec<NodeRecord
             cond: reference.cond(v),
             rel_error: e.rel,
             lost_bits: e.lost_bits(),
-            bound_rel: (x > 0.0).then(|| o.bounds.det[v] / x),
+            bound_rel: (x > 0.0).then(|| o.bounds[v].det / x),
             worst: u8::from(Some(v) == worst),
         });
     }

@@ -161,6 +161,8 @@ fn preflight_against(
     if estimate.eager {
         // SAFETY: sets one of mimalloc's options, which it reads atomically.
         unsafe { mi_option_set(PURGE_DELAY, 0) };
+        // Nor are the walks' buffers kept for the next walk.
+        analysis::bounds::give_back_at_once();
     }
     Ok(())
 }

@@ -407,7 +407,7 @@ impl Sink for RunSink<'_> {
         let is_baseline = Some(outcome.algorithm) == self.baseline;
         if is_baseline && let Some(dump) = &mut self.dump {
             dump.baseline = Some(Baseline {
-                det: outcome.bounds.det.clone(),
+                det: outcome.bounds.column(|b| b.det),
                 abs: outcome.errors.iter().map(|e| e.abs).collect(),
             });
         }

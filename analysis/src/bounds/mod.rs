@@ -87,6 +87,7 @@ mod a_priori;
 mod rounding;
 mod running;
 mod scanned;
+mod spare;
 mod summary;
 #[cfg(test)]
 mod tests;
@@ -110,24 +111,44 @@ pub use a_priori::*;
 pub use rounding::*;
 pub use running::*;
 pub(crate) use scanned::*;
+pub use spare::{KeepSpares, give_back_at_once, keep_spares};
 pub use summary::*;
 pub use tour_read::*;
 pub use walk::*;
 
-/// The bounds of every node of one (tree, weights, algorithm, op).
-#[derive(Debug, Clone, PartialEq)]
-pub struct NodeBounds {
-    /// A priori deterministic bound Σ((1 + u)^{d_i} − 1)|t_i| ≤ Σ γ_{d_i}|t_i| on |x̂_v − x_v|
-    /// (absolute, in the unit of the result).
-    pub det: Vec<f64>,
+/// The four bounds of one node on |x̂_v − x_v| (absolute, in the unit of the result).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct FourBounds {
+    /// A priori deterministic bound Σ((1 + u)^{d_i} − 1)|t_i| ≤ Σ γ_{d_i}|t_i|.
+    pub det: f64,
     /// Sharp a priori deterministic bound: the same summation tree, each rounding charged
     /// u·|exact partial sum| instead of u·Σ|terms| (≤ `det`).
-    pub sharp: Vec<f64>,
-    /// Higham–Mary probabilistic bound at λ = [`LAMBDA`] (absolute).
-    pub prob: Vec<f64>,
-    /// A posteriori running error bound (absolute); +∞ where the evaluated value differs from
-    /// the replay of the twin's additions (then the replay says nothing about it).
-    pub running: Vec<f64>,
+    pub sharp: f64,
+    /// Higham–Mary probabilistic bound at λ = [`LAMBDA`].
+    pub prob: f64,
+    /// A posteriori running error bound; +∞ where the evaluated value differs from the
+    /// replay of the twin's additions (then the replay says nothing about it).
+    pub running: f64,
+}
+
+impl FourBounds {
+    /// From the running bound and the (deterministic, sharp, probabilistic) a priori ones.
+    #[inline]
+    pub fn new(running: f64, (det, sharp, prob): (f64, f64, f64)) -> FourBounds {
+        FourBounds {
+            det,
+            sharp,
+            prob,
+            running,
+        }
+    }
+}
+
+/// The bounds of every node of one (tree, weights, algorithm, op): `bounds[v]` is node v's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeBounds {
+    /// Per node; given back to the evaluation's spares when dropped ([`keep_spares`]).
+    bounds: Vec<FourBounds>,
     /// Nodes whose evaluated value differs, bit for bit, from the replay: the f32 additions of
     /// the algorithm's order (`analysis::orders`), i.e. its CPU twin's result (any NaN equals
     /// any NaN: IEEE leaves a generated NaN's payload open). 0 for a correct kernel; the
@@ -139,16 +160,31 @@ pub struct NodeBounds {
     pub overflowed: Vec<u32>,
 }
 
+impl std::ops::Index<usize> for NodeBounds {
+    type Output = FourBounds;
+    #[inline]
+    fn index(&self, v: usize) -> &FourBounds {
+        &self.bounds[v]
+    }
+}
+
+impl Drop for NodeBounds {
+    fn drop(&mut self) {
+        spare::give(std::mem::take(&mut self.bounds));
+    }
+}
+
 /// The a priori bounds (deterministic, sharp, probabilistic at `lambda`) of every node,
 /// evaluated on `algo`'s own summation tree (its walk, [`Algorithm::walk`]).
 pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) -> APrioriBounds {
-    algo.walk(&Walker::new(tree), w, op, lambda).a_priori
+    algo.walk(&Walker::new(tree), w, op, lambda).a_priori()
 }
 
 /// `algo`'s f32 additions replayed addition by addition, with their running error bounds.
 pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Vec<f64>) {
     let walked = algo.walk(&Walker::new(tree), w, op, LAMBDA);
-    (walked.values, walked.running)
+    let running = walked.running();
+    (walked.values, running)
 }
 
 /// All four bounds of every node, from one walk of `algo`'s order. `values` are the
@@ -172,30 +208,47 @@ impl NodeBounds {
     pub fn of(walked: Walked, values: &[f32]) -> NodeBounds {
         let Walked {
             values: replay,
-            mut running,
-            a_priori: APrioriBounds { det, sharp, prob },
+            mut bounds,
         } = walked;
         assert_eq!(replay.len(), values.len(), "one value per vertex");
         let mut replay_mismatches = 0;
         let mut overflowed = Vec::new();
-        for (v, r) in running.iter_mut().enumerate() {
-            let (a, b) = (replay[v], values[v]);
-            if a.to_bits() != b.to_bits() && !(a.is_nan() && b.is_nan()) {
-                *r = f64::INFINITY;
+        for (v, b) in bounds.iter_mut().enumerate() {
+            let (a, x) = (replay[v], values[v]);
+            if a.to_bits() != x.to_bits() && !(a.is_nan() && x.is_nan()) {
+                b.running = f64::INFINITY;
                 replay_mismatches += 1;
             }
             if !a.is_finite() {
                 overflowed.push(v as u32);
             }
         }
+        spare::give(replay);
         NodeBounds {
-            det,
-            sharp,
-            prob,
-            running,
+            bounds,
             replay_mismatches,
             overflowed,
         }
+    }
+
+    /// Nodes.
+    pub fn len(&self) -> usize {
+        self.bounds.len()
+    }
+
+    /// Whether there is no node.
+    pub fn is_empty(&self) -> bool {
+        self.bounds.is_empty()
+    }
+
+    /// Every node's bounds, in vertex order.
+    pub fn iter(&self) -> std::slice::Iter<'_, FourBounds> {
+        self.bounds.iter()
+    }
+
+    /// One bound of every node, in vertex order (`bounds.column(|b| b.det)`).
+    pub fn column(&self, which: impl Fn(&FourBounds) -> f64) -> Vec<f64> {
+        self.bounds.iter().map(which).collect()
     }
 }
 

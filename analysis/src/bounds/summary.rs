@@ -229,14 +229,15 @@ impl Tally {
                 }
             }
         };
-        check(Bound::APriori, bounds.det[v]);
-        check(Bound::Sharp, bounds.sharp[v]);
-        check(Bound::Running, bounds.running[v]);
-        if e.abs > bounds.prob[v] {
+        let b = bounds[v];
+        check(Bound::APriori, b.det);
+        check(Bound::Sharp, b.sharp);
+        check(Bound::Running, b.running);
+        if e.abs > b.prob {
             self.prob_violations += 1;
         }
         if x != 0.0 {
-            let (det, sharp) = (bounds.det[v] / x.abs(), bounds.sharp[v] / x.abs());
+            let (det, sharp) = (b.det / x.abs(), b.sharp / x.abs());
             self.top = (self.top.0.max(det), self.top.1.max(sharp));
             let bits = |r: f64, top: f64, bits: f64| {
                 if r >= near_largest(top) {
@@ -284,19 +285,19 @@ impl Tally {
             (none_beyond || self.beyond.binary_search(&(v as u32)).is_err())
                 && (none_overflowed || bounds.overflowed.binary_search(&(v as u32)).is_err())
         };
-        let mut median_max_of = |bound: &[f64]| {
+        let mut median_max_of = |bound: fn(&FourBounds) -> f64| {
             buf.clear();
             buf.extend(
                 errors
                     .iter()
                     .enumerate()
                     .filter(|&(v, _)| counted(v))
-                    .map(|(v, e)| tightness(e.abs, bound[v])),
+                    .map(|(v, e)| tightness(e.abs, bound(&bounds[v]))),
             );
             median_max(buf)
         };
-        let (median_tightness, max_tightness) = median_max_of(&bounds.det);
-        let (median_sharp_tightness, max_sharp_tightness) = median_max_of(&bounds.sharp);
+        let (median_tightness, max_tightness) = median_max_of(|b| b.det);
+        let (median_sharp_tightness, max_sharp_tightness) = median_max_of(|b| b.sharp);
         let (max_bound_lost_bits, max_sharp_lost_bits) = self.bits;
         BoundSummary {
             bound_violations: self.bound_violations,

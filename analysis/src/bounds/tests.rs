@@ -306,11 +306,11 @@ fn walking_together_is_walking_alone() {
         let walker = Walker::new(t);
         for op in Op::ALL {
             let together = |walked: Walked| {
-                let a = walked.a_priori;
+                let a = walked.a_priori();
                 let values: Vec<u32> = walked.values.iter().map(|x| x.to_bits()).collect();
                 (
                     values,
-                    bits(&walked.running),
+                    bits(&walked.running()),
                     bits(&a.det),
                     bits(&a.sharp),
                     bits(&a.prob),
@@ -331,7 +331,7 @@ fn walking_together_is_walking_alone() {
                     (op, plan),
                     &ReadRunning,
                     3,
-                    |v, (x, b)| (alone.values[v], alone.running[v]) = (x, b),
+                    |v, (x, b)| (alone.values[v], alone.bounds[v].running) = (x, b),
                 );
                 let got = walk_tour(&walker, &w, plan, op, LAMBDA);
                 assert_eq!(together(got), together(alone), "{op} {plan:?}");
@@ -350,7 +350,7 @@ fn walking_together_is_walking_alone() {
                 (op, Plan::Tiled),
                 &ReadRunning,
                 5,
-                |v, r| (alone.values[v], alone.running[v]) = r,
+                |v, r| (alone.values[v], alone.bounds[v].running) = r,
             );
             let got = walk_tour_dw(&walker, &w, Plan::Tiled, op, LAMBDA);
             assert_eq!(together(got), together(alone), "{op} compensated");

@@ -9,54 +9,65 @@ use crate::orders::Walker;
 use crate::orders::contraction;
 use crate::orders::tree;
 
-/// What one walk of an order yields per node: the twin's f32 result (its additions replayed),
-/// the running error bound of that replay, and the a priori bounds.
+/// What one walk of an order yields per node: the twin's f32 result (its additions replayed)
+/// and its four bounds side by side: the running error bound of that replay and the a
+/// priori bounds (one record per node: the walks reach the vertices in their order's
+/// sequence, on a tree with random labels a cache miss each, one per array written). The
+/// buffers come from, and go back to, the evaluation's spares ([`super::keep_spares`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Walked {
     /// The order's f32 additions replayed: the CPU twin's values, bit for bit.
     pub values: Vec<f32>,
-    /// The running error bound of each replayed value (§9.4).
-    pub running: Vec<f64>,
-    /// (deterministic, sharp, probabilistic) a priori bounds (§9.1–§9.3).
-    pub a_priori: APrioriBounds,
+    /// The bounds of each replayed value: running (§9.4) and a priori (§9.1–§9.3).
+    pub bounds: Vec<FourBounds>,
 }
 
 impl Walked {
-    /// Zeros, to be set node by node ([`Walked::set`]): the tests' walks of one value alone.
-    #[cfg(test)]
-    pub(super) fn zeros(n: usize) -> Walked {
+    /// Defaults for `n` nodes, to be set node by node, in spare buffers.
+    fn spare(n: usize) -> Walked {
         Walked {
-            values: vec![0.0; n],
-            running: vec![0.0; n],
-            a_priori: APrioriBounds {
-                det: vec![0.0; n],
-                sharp: vec![0.0; n],
-                prob: vec![0.0; n],
-            },
+            values: spare::take(n),
+            bounds: spare::take(n),
         }
     }
 
-    /// Node v's results: its replayed value and running bound, then its a priori bounds.
+    /// Zeros, to be set node by node ([`Walked::set`]): the tests' walks of one value alone.
     #[cfg(test)]
+    pub(super) fn zeros(n: usize) -> Walked {
+        Walked::spare(n)
+    }
+
+    /// Node v's results: its replayed value and running bound, then its a priori bounds.
+    #[inline]
     pub(super) fn set(&mut self, v: usize, (value, running): (f32, f64), a: (f64, f64, f64)) {
         self.values[v] = value;
-        self.running[v] = running;
-        self.a_priori.det[v] = a.0;
-        self.a_priori.sharp[v] = a.1;
-        self.a_priori.prob[v] = a.2;
+        self.bounds[v] = FourBounds::new(running, a);
     }
 
     /// From per-node results whose four bounds are one value (vectorial-exact's half ulp).
     pub fn uniform((values, bounds): (Vec<f32>, Vec<f64>)) -> Walked {
+        let mut out = spare::take(bounds.len());
+        for (o, &b) in out.iter_mut().zip(&bounds) {
+            *o = FourBounds::new(b, (b, b, b));
+        }
         Walked {
             values,
-            running: bounds.clone(),
-            a_priori: APrioriBounds {
-                det: bounds.clone(),
-                sharp: bounds.clone(),
-                prob: bounds,
-            },
+            bounds: out,
         }
+    }
+
+    /// The a priori bounds, as arrays.
+    pub fn a_priori(&self) -> APrioriBounds {
+        APrioriBounds {
+            det: self.bounds.iter().map(|b| b.det).collect(),
+            sharp: self.bounds.iter().map(|b| b.sharp).collect(),
+            prob: self.bounds.iter().map(|b| b.prob).collect(),
+        }
+    }
+
+    /// The running bounds, as an array.
+    pub fn running(&self) -> Vec<f64> {
+        self.bounds.iter().map(|b| b.running).collect()
     }
 }
 
@@ -72,75 +83,13 @@ pub fn walk_tree(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
     let tree = walker.tree();
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
     let gammas = GammaTilde::new(lambda);
-    let mut nodes = Node::pages(tree.len());
-    let emit = |v: usize, (r, a): Both| {
-        nodes[v] = Node::new((r.value, r.err_up()), gammas.bounds(&a));
-    };
+    let mut out = Walked::spare(tree.len());
+    let emit = |v: usize, (r, a): Both| out.set(v, (r.value, r.err_up()), gammas.bounds(&a));
     match op {
         Op::Rootfix => tree::rootfix_sequential_each(tree, w, emit),
         Op::Leaffix => tree::leaffix_sequential_each(tree, w, emit),
     }
-    Walked::from_pages(nodes, |x| x)
-}
-
-/// One node's walk results side by side. The walks reach the vertices in their order's
-/// sequence, on a tree with random labels a cache miss each: one record per vertex costs one
-/// miss where five arrays cost five. The records live in pages, each given back as soon as
-/// the arrays have taken it, so the two are not both held whole.
-#[derive(Debug, Clone, Copy, Default)]
-// 36 bytes, as the five arrays' share: no padding after the f32.
-#[repr(C, packed(4))]
-struct Node {
-    value: f32,
-    running: f64,
-    det: f64,
-    sharp: f64,
-    prob: f64,
-}
-
-impl Node {
-    #[inline]
-    fn new((value, running): (f32, f64), (det, sharp, prob): (f64, f64, f64)) -> Node {
-        Node {
-            value,
-            running,
-            det,
-            sharp,
-            prob,
-        }
-    }
-
-    /// `n` records, to be written by vertex.
-    fn pages(n: usize) -> Paged<Node> {
-        Paged::new(std::iter::repeat(Node::default()), n)
-    }
-}
-
-impl Walked {
-    /// The per-vertex arrays of the values in `pages`, each made a record by `record` and
-    /// each page given back once taken.
-    fn from_pages<T>(pages: Paged<T>, record: impl Fn(T) -> Node) -> Walked {
-        let n = pages.len();
-        let mut out = Walked {
-            values: Vec::with_capacity(n),
-            running: Vec::with_capacity(n),
-            a_priori: APrioriBounds {
-                det: Vec::with_capacity(n),
-                sharp: Vec::with_capacity(n),
-                prob: Vec::with_capacity(n),
-            },
-        };
-        for page in pages.pages {
-            for x in page.into_iter().map(&record) {
-                out.values.push(x.value);
-                out.running.push(x.running);
-                out.a_priori.det.push(x.det);
-                out.a_priori.sharp.push(x.sharp);
-                out.a_priori.prob.push(x.prob);
-            }
-        }
-        out
-    }
+    out
 }
 
 /// Contraction's order (docs/design.md §5) on the tree's schedule, built once per tree
@@ -158,9 +107,20 @@ pub fn walk_contraction(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walk
         Op::Leaffix => contraction::leaffix_in(schedule, &mut slots),
     }
     let gammas = GammaTilde::new(lambda);
-    Walked::from_pages(slots, |(r, a): Both| {
-        Node::new((r.value, r.err_up()), gammas.bounds(&a))
-    })
+    let mut out = Walked {
+        values: spare::take_empty(n),
+        bounds: spare::take_empty(n),
+    };
+    // Each page given back once its vertices' bounds are written, before the output's pages
+    // are touched further.
+    for page in slots.pages {
+        for (r, a) in page {
+            out.values.push(r.value);
+            out.bounds
+                .push(FourBounds::new(r.err_up(), gammas.bounds(&a)));
+        }
+    }
+    out
 }
 
 /// One value per vertex in pages of [`Paged::PAGE`], indexed like a slice.
@@ -180,11 +140,6 @@ impl<T> Paged<T> {
             })
             .collect();
         Paged { pages }
-    }
-
-    /// How many values.
-    fn len(&self) -> usize {
-        self.pages.iter().map(Vec::len).sum()
     }
 }
 
@@ -233,13 +188,13 @@ where
         ReadRunning,
         APrioriRead::<R>::new(tree, w, op, GammaTilde::new(lambda)),
     );
-    let mut nodes = Node::pages(tree.len());
+    let mut out = Walked::spare(tree.len());
     read_tour::<(V, APrioriIn<R>), _>(
         (tree, &TourVertices::new(tree, w)),
         (op, plan),
         &reader,
         batch_tiles(),
-        |v, (running, a)| nodes[v] = Node::new(running, a),
+        |v, (running, a)| out.set(v, running, a),
     );
-    Walked::from_pages(nodes, |x| x)
+    out
 }

@@ -98,7 +98,7 @@ impl Dump {
             let exact = r.value_f64(v);
             let x = exact.abs();
             let extra = base.and_then(|b| {
-                grid::node_extra_bits(exact, (o.bounds.det[v], e.abs), (b.det[v], b.abs[v]))
+                grid::node_extra_bits(exact, (o.bounds[v].det, e.abs), (b.det[v], b.abs[v]))
             });
             let row = DumpRow {
                 vertex: v,
@@ -115,10 +115,10 @@ impl Dump {
                 },
                 lost_bits: format!("{:.3}", e.lost_bits()),
                 cond: format!("{:e}", r.cond(v)),
-                bound: f64_shortest(o.bounds.det[v]),
-                sharp_bound: f64_shortest(o.bounds.sharp[v]),
-                prob_bound: f64_shortest(o.bounds.prob[v]),
-                running_bound: f64_shortest(o.bounds.running[v]),
+                bound: f64_shortest(o.bounds[v].det),
+                sharp_bound: f64_shortest(o.bounds[v].sharp),
+                prob_bound: f64_shortest(o.bounds[v].prob),
+                running_bound: f64_shortest(o.bounds[v].running),
                 cond_scan: f64_shortest(scan_prefix[v] / x),
                 pred_extra_bits: extra.map(|(p, _)| format!("{p:.3}")).unwrap_or_default(),
                 meas_extra_bits: extra.map(|(_, m)| format!("{m:.3}")).unwrap_or_default(),
