@@ -214,11 +214,52 @@ fn walk<T: Exact>(
     term: impl Fn(f32) -> T + Sync,
     finish: impl Fn(usize, T) + Sync,
 ) {
+    walk_with_pairs(tree, w, op, term, finish, |_, _, _| false)
+}
+
+/// [`walk`], where rootfix may hand a childless vertex of depth 1 to `pair` with its sum's two
+/// terms, the root's weight and its own, instead of making its integer (`pair` returns true
+/// if it took the vertex).
+fn walk_with_pairs<T: Exact>(
+    tree: &Tree,
+    w: &[f32],
+    op: Op,
+    term: impl Fn(f32) -> T + Sync,
+    finish: impl Fn(usize, T) + Sync,
+    pair: impl Fn(usize, f32, f32) -> bool + Sync,
+) {
     let len = walk::block_len(tree.len());
     match op {
-        Op::Rootfix => walk::rootfix(tree, w, term, finish, len),
+        Op::Rootfix => walk::rootfix(tree, w, term, finish, pair, len),
         Op::Leaffix => walk::leaffix(tree, w, term, finish, len),
     }
+}
+
+/// a + b rounded to the nearest f32, ties to even (±∞ beyond range; +0 for an exact zero),
+/// and whether the rounding changed the value: the exact sum is s + e with s = a + b in f64
+/// and e its error (Knuth's TwoSum; no f32 sum overflows f64), rounded to odd (s, or where e
+/// ≠ 0 and s is even, its neighbour towards e: the one of the two around the exact sum with
+/// an odd last bit), whose 53 bits round to f32's 24 as the exact sum does.
+#[inline]
+pub fn sum_of_two(a: f32, b: f32) -> (f32, bool) {
+    let (a, b) = (a as f64, b as f64);
+    let s = a + b;
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    if s == 0.0 {
+        // e is 0 too: s is exact.
+        return (0.0, false);
+    }
+    let bits = s.to_bits();
+    // The neighbour away from zero where e has s's sign, towards it otherwise: bits ± 1 for
+    // either sign (the pattern orders magnitudes), across a binade's edge too. Without a
+    // branch: whether s is odd is the weights' coin toss.
+    let nudge = (e != 0.0) & (bits & 1 == 0);
+    let away = (e > 0.0) == (s > 0.0);
+    let step = (nudge as u64) * if away { 1 } else { u64::MAX };
+    let odd = f64::from_bits(bits.wrapping_add(step));
+    let x = odd as f32;
+    (x, x as f64 != odd)
 }
 
 fn rounded_with<R: Send + Copy + Default>(
@@ -233,7 +274,7 @@ fn rounded_with<R: Send + Copy + Default>(
     };
     let mut out = vec![R::default(); w.len()];
     let to = Disjoint::new(&mut out);
-    with_limbs!(scale.limbs(), L => walk(
+    with_limbs!(scale.limbs(), L => walk_with_pairs(
         tree,
         w,
         op,
@@ -242,6 +283,13 @@ fn rounded_with<R: Send + Copy + Default>(
             let (x, inexact) = scale.round_f32(k);
             // Each vertex is finished once.
             unsafe { to.set(v, finish(x, inexact)) }
+        },
+        // A two-term sum rounds from f64, without its integer (a star's every leaf).
+        |v, a, b| {
+            let (x, inexact) = sum_of_two(a, b);
+            // As above.
+            unsafe { to.set(v, finish(x, inexact)) };
+            true
         },
     ));
     out

@@ -46,7 +46,7 @@ fn walk_in_blocks(tree: &Tree, w: &[f32], op: Op, scale: Scale, len: usize) -> V
             count.set(v, count.get(v) + 1);
         };
         match op {
-            Op::Rootfix => walks::rootfix(tree, w, term, finish, len),
+            Op::Rootfix => walks::rootfix(tree, w, term, finish, |_, _, _| false, len),
             Op::Leaffix => walks::leaffix(tree, w, term, finish, len),
         }
     }
@@ -165,4 +165,116 @@ fn non_finite_weights() {
             .iter()
             .all(|x| x.is_nan())
     );
+}
+
+/// Adversarial pairs of f32: ties at every binade (even and odd), just off ties, cancellation,
+/// subnormals, the overflow threshold, and random bit patterns.
+fn adversarial_pairs() -> Vec<(f32, f32)> {
+    let mut pairs = Vec::new();
+    let h = |e: i32| 2f32.powi(e);
+    for e in [-126, -100, -24, -1, 0, 1, 23, 24, 60, 100, 126, 127] {
+        let a = h(e);
+        for a in [
+            a,
+            -a,
+            f32::from_bits(a.to_bits() + 1),
+            f32::from_bits(a.to_bits() + 2),
+        ] {
+            let half = h(e - 24);
+            for b in [half, -half, h(e - 25), -h(e - 25), h(e - 23)] {
+                pairs.push((a, b));
+                pairs.push((a, b * 1.5));
+                pairs.push((a, f32::from_bits(b.to_bits() + 1)));
+                pairs.push((a, f32::from_bits(b.to_bits().saturating_sub(1))));
+                pairs.push((a, -a));
+                pairs.push((a, -f32::from_bits(a.to_bits() + 1)));
+            }
+        }
+    }
+    let max = f32::MAX;
+    let ulp_top = h(104);
+    pairs.extend([
+        (max, max),
+        (max, ulp_top / 2.0),
+        (max, ulp_top / 2.0 - h(80)),
+        (-max, -ulp_top / 2.0),
+        (max, -max),
+        (f32::from_bits(1), f32::from_bits(1)),
+        (f32::from_bits(1), -f32::from_bits(2)),
+        (f32::MIN_POSITIVE, -f32::from_bits(1)),
+        (0.0, 0.0),
+        (-0.0, -0.0),
+        (-0.0, 1e-40),
+        (1.0, 1e-30),
+        (-1.0, 1e-30),
+    ]);
+    let mut rng = generators::rng(17);
+    use rand::RngExt as _;
+    for _ in 0..20_000 {
+        let a = f32::from_bits(rng.random::<u32>());
+        let b = f32::from_bits(rng.random::<u32>());
+        if a.is_finite() && b.is_finite() {
+            pairs.push((a, b));
+            // Near cancellation and near ties too.
+            pairs.push((a, -f32::from_bits(a.to_bits() ^ 1)));
+        }
+    }
+    // The steps by one bit above may leave the finite numbers (−0 less one is a NaN).
+    pairs.retain(|(a, b)| a.is_finite() && b.is_finite());
+    pairs
+}
+
+/// [`sum_of_two`] is MPFR's a + b rounded once to the nearest f32 (ties to even; ±∞ beyond
+/// range; +0 for an exact zero, as the twin has it), and says whether that rounding changed
+/// the value.
+#[test]
+fn a_sum_of_two_is_rounded_once() {
+    for (a, b) in adversarial_pairs() {
+        let exact = Float::with_val(320, a) + b;
+        let want = if exact.is_zero() { 0.0 } else { exact.to_f32() };
+        let (got, inexact) = sum_of_two(a, b);
+        assert_eq!(got.to_bits(), want.to_bits(), "{a:e} + {b:e}");
+        let changed = !got.is_finite() || Float::with_val(320, got) != exact;
+        assert_eq!(inexact, changed, "{a:e} + {b:e}");
+    }
+}
+
+/// Stars whose leaves are pairs with their root: the twin (which rounds a childless depth-1
+/// vertex from its two weights) gives every leaf the bits the exact reference's integers round
+/// to, whatever the blocks (a big star is cut into several, on 2 threads).
+#[test]
+fn star_leaves_round_as_the_integers_do() {
+    let pairs = adversarial_pairs();
+    let roots: Vec<f32> = [1.0f32, -3.0e38, 1.5e-45, 7.0, f32::MAX, -2.0f32.powi(-100)]
+        .into_iter()
+        .chain(pairs.iter().step_by(4_001).map(|p| p.0))
+        .collect();
+    for (k, &root) in roots.iter().enumerate() {
+        let mut w: Vec<f32> = vec![root];
+        w.extend(pairs.iter().map(|p| p.1));
+        let n = w.len() * if k == 0 { 3 } else { 1 };
+        w.resize(n, 0.0);
+        for i in pairs.len() + 1..n {
+            w[i] = w[i - pairs.len()];
+        }
+        let tree = Topology::Star
+            .generate(n, ChildOrder::Natural, &mut generators::rng(1))
+            .unwrap();
+        for threads in [1, 2] {
+            let (reference, twin) = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| {
+                    (
+                        treefix(&tree, &w, Op::Rootfix),
+                        correctly_rounded_inexact(&tree, &w, Op::Rootfix),
+                    )
+                });
+            for (v, (&want, &(got, _))) in reference.rounded.iter().zip(&twin).enumerate() {
+                let want = if want == 0.0 { 0.0 } else { want };
+                assert_eq!(got.to_bits(), want.to_bits(), "root {root:e}, vertex {v}");
+            }
+        }
+    }
 }

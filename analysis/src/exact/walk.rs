@@ -123,10 +123,19 @@ pub(crate) fn rootfix<T: Exact>(
     w: &[f32],
     term: impl Fn(f32) -> T + Sync,
     finish: impl Fn(usize, T) + Sync,
+    pair: impl Fn(usize, f32, f32) -> bool + Sync,
     len: usize,
 ) {
     assert_eq!(tree.len(), w.len());
     let pre = tree.preorder();
+    let Some(&root) = pre.first() else {
+        return;
+    };
+    let finish = Finish {
+        value: finish,
+        pair,
+        root_weight: w[root as usize],
+    };
     if pre.len() <= len {
         rootfix_block(tree, w, &term, pre, &[], &finish);
         return;
@@ -223,11 +232,20 @@ const GATHER: usize = 512;
 
 /// The weight and depth of each vertex of `vertices` (at most [`GATHER`]), in order.
 #[inline(always)]
-fn gather(w: &[f32], depth: &[u32], vertices: &[u32], into: &mut [(f32, u32); GATHER]) -> usize {
+fn gather(w: &[f32], depth: &[u32], vertices: &[u32], into: &mut [(f32, u32)]) -> usize {
     for (slot, &v) in into.iter_mut().zip(vertices) {
         *slot = (w[v as usize], depth[v as usize]);
     }
     vertices.len()
+}
+
+/// Where rootfix hands its vertices: `value` takes each vertex's integer, except that `pair`
+/// may take a childless vertex of depth 1, whose sum has two terms (the root's weight and its
+/// own), from the two weights instead (true if it did: then its integer is not made).
+struct Finish<V, P> {
+    value: V,
+    pair: P,
+    root_weight: f32,
 }
 
 /// Rootfix on the block `block` of the preorder, whose first vertex's ancestors from the
@@ -239,7 +257,7 @@ fn rootfix_block<T: Exact>(
     term: &impl Fn(f32) -> T,
     block: &[u32],
     above: &[T],
-    finish: &impl Fn(usize, T),
+    finish: &Finish<impl Fn(usize, T), impl Fn(usize, f32, f32) -> bool>,
 ) {
     let depth = tree.depths();
     // The values on the current root path by depth, from the depth of above[0] (0 for the
@@ -255,15 +273,27 @@ fn rootfix_block<T: Exact>(
     };
     let mut path = vec![T::ZERO; (block.len() + above.len()).min(tree.height() as usize + 1)];
     path[..above.len()].copy_from_slice(above);
-    let mut inputs = [(0f32, 0u32); GATHER];
-    for chunk in block.chunks(GATHER) {
+    let mut inputs = [(0f32, 0u32); GATHER + 1];
+    for (c, chunk) in block.chunks(GATHER).enumerate() {
         let n = gather(w, depth, chunk, &mut inputs);
-        for (&v, &(x, d)) in chunk.iter().zip(&inputs[..n]) {
+        // The depth after the chunk's last vertex (0 after the block's: what the next block
+        // needs of this one, pass 1 found).
+        let after = block
+            .get((c + 1) * GATHER)
+            .map_or(0, |&u| depth[u as usize]);
+        inputs[n].1 = after;
+        for (i, &v) in chunk.iter().enumerate() {
+            let (x, d) = inputs[i];
+            // A vertex has children iff the next one in preorder is deeper; a childless one of
+            // depth 1 leaves path[1] to the next vertex of depth 1, before any vertex reads it.
+            if d == 1 && inputs[i + 1].1 <= 1 && (finish.pair)(v as usize, finish.root_weight, x) {
+                continue;
+            }
             let t = term(x);
             let at = d as usize - base;
             let r = if d == 0 { t } else { path[at - 1] + t };
             path[at] = r;
-            finish(v as usize, r);
+            (finish.value)(v as usize, r);
         }
     }
 }
