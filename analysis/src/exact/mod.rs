@@ -214,24 +214,26 @@ fn walk<T: Exact>(
     term: impl Fn(f32) -> T + Sync,
     finish: impl Fn(usize, T) + Sync,
 ) {
-    walk_with_pairs(tree, w, op, term, finish, |_, _, _| false)
+    walk_with_few_terms(tree, w, op, term, finish, |_, _, _| false, |_, _| false)
 }
 
-/// [`walk`], where rootfix may hand a childless vertex of depth 1 to `pair` with its sum's two
-/// terms, the root's weight and its own, instead of making its integer (`pair` returns true
-/// if it took the vertex).
-fn walk_with_pairs<T: Exact>(
+/// [`walk`], where a vertex whose sum has one or two terms may be handed to `pair` or `leaf`
+/// with them instead of making its integer (each returns true if it took the vertex):
+/// rootfix hands `pair` a childless vertex of depth 1 with the root's weight and its own;
+/// leaffix hands `leaf` a leaf with its weight.
+fn walk_with_few_terms<T: Exact>(
     tree: &Tree,
     w: &[f32],
     op: Op,
     term: impl Fn(f32) -> T + Sync,
     finish: impl Fn(usize, T) + Sync,
     pair: impl Fn(usize, f32, f32) -> bool + Sync,
+    leaf: impl Fn(usize, f32) -> bool + Sync,
 ) {
     let len = walk::block_len(tree.len());
     match op {
         Op::Rootfix => walk::rootfix(tree, w, term, finish, pair, len),
-        Op::Leaffix => walk::leaffix(tree, w, term, finish, len),
+        Op::Leaffix => walk::leaffix(tree, w, term, finish, leaf, len),
     }
 }
 
@@ -274,7 +276,7 @@ fn rounded_with<R: Send + Copy + Default>(
     };
     let mut out = vec![R::default(); w.len()];
     let to = Disjoint::new(&mut out);
-    with_limbs!(scale.limbs(), L => walk_with_pairs(
+    with_limbs!(scale.limbs(), L => walk_with_few_terms(
         tree,
         w,
         op,
@@ -289,6 +291,12 @@ fn rounded_with<R: Send + Copy + Default>(
             let (x, inexact) = sum_of_two(a, b);
             // As above.
             unsafe { to.set(v, finish(x, inexact)) };
+            true
+        },
+        // A leaf's sum is its weight, exact (an exact zero +0, as everywhere here).
+        |v, x| {
+            // As above.
+            unsafe { to.set(v, finish(if x == 0.0 { 0.0 } else { x }, false)) };
             true
         },
     ));

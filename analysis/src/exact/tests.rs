@@ -47,7 +47,7 @@ fn walk_in_blocks(tree: &Tree, w: &[f32], op: Op, scale: Scale, len: usize) -> V
         };
         match op {
             Op::Rootfix => walks::rootfix(tree, w, term, finish, |_, _, _| false, len),
-            Op::Leaffix => walks::leaffix(tree, w, term, finish, len),
+            Op::Leaffix => walks::leaffix(tree, w, term, finish, |_, _| false, len),
         }
     }
     assert!(
@@ -274,6 +274,45 @@ fn star_leaves_round_as_the_integers_do() {
             for (v, (&want, &(got, _))) in reference.rounded.iter().zip(&twin).enumerate() {
                 let want = if want == 0.0 { 0.0 } else { want };
                 assert_eq!(got.to_bits(), want.to_bits(), "root {root:e}, vertex {v}");
+            }
+        }
+    }
+}
+
+/// Leaves take their leaffix from their weight (−0 and subnormals included): the twin equals
+/// the rounding of the reference's integers at every vertex, on a star and a random tree cut
+/// into blocks.
+#[test]
+fn leaves_round_as_the_integers_do() {
+    let mut w: Vec<f32> = adversarial_pairs()
+        .iter()
+        .flat_map(|p| [p.0, p.1])
+        .collect();
+    w.extend([-0.0, 0.0, f32::from_bits(1), -f32::from_bits(3)]);
+    // Weights that fit 2 limbs, so that sums stay finite and the blocks stay the default's.
+    w.retain(|x| x.abs() < 1e30 && (x.abs() > 1e-30 || *x == 0.0 || x.abs() < 1e-44));
+    let n = w.len();
+    for topology in [Topology::Star, Topology::RandomRecursive, Topology::Chain] {
+        let tree = topology
+            .generate(n, ChildOrder::Natural, &mut generators::rng(5))
+            .unwrap();
+        let sums = mpfr(&tree, &w, Op::Leaffix);
+        for threads in [1, 2] {
+            let (reference, twin) = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| {
+                    (
+                        treefix(&tree, &w, Op::Leaffix),
+                        correctly_rounded_inexact(&tree, &w, Op::Leaffix),
+                    )
+                });
+            for (v, (&want, &(got, inexact))) in reference.rounded.iter().zip(&twin).enumerate() {
+                let want = if want == 0.0 { 0.0 } else { want };
+                assert_eq!(got.to_bits(), want.to_bits(), "{topology} vertex {v}");
+                let changed = Float::with_val(320, got) != sums[v];
+                assert_eq!(inexact, changed, "{topology} vertex {v}");
             }
         }
     }

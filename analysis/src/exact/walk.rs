@@ -306,12 +306,13 @@ pub(crate) fn leaffix<T: Exact>(
     w: &[f32],
     term: impl Fn(f32) -> T + Sync,
     finish: impl Fn(usize, T) + Sync,
+    leaf: impl Fn(usize, f32) -> bool + Sync,
     len: usize,
 ) {
     assert_eq!(tree.len(), w.len());
     let pre = tree.preorder();
     if pre.len() <= len {
-        leaffix_block(tree, w, &term, pre, None, &finish);
+        leaffix_block(tree, w, &term, pre, None, (&finish, &leaf));
         return;
     }
     // Pass 1: every vertex off the block's spine is final.
@@ -320,7 +321,7 @@ pub(crate) fn leaffix<T: Exact>(
         .enumerate()
         .map(|(b, block)| {
             let next = pre.get((b + 1) * len).copied();
-            leaffix_block(tree, w, &term, block, next, &finish)
+            leaffix_block(tree, w, &term, block, next, (&finish, &leaf))
         })
         .collect();
     // From the last block back: `points` holds, by ascending depth, what the blocks after
@@ -383,14 +384,15 @@ struct LeafBlock<T> {
 
 /// Pass 1 of leaffix on the block `block` of the preorder, walked backwards: each vertex's
 /// block-local subtree sum, handed to `finish` unless the vertex is on the spine (an ancestor
-/// of `next`, the first vertex of the block after it), whose sums are kept instead.
+/// of `next`, the first vertex of the block after it), whose sums are kept instead, or is a
+/// leaf that `leaf` takes from its weight (its sum's one term; true if it did).
 fn leaffix_block<T: Exact>(
     tree: &Tree,
     w: &[f32],
     term: &impl Fn(f32) -> T,
     block: &[u32],
     next: Option<u32>,
-    finish: &impl Fn(usize, T),
+    (finish, leaf): (&impl Fn(usize, T), &impl Fn(usize, f32) -> bool),
 ) -> LeafBlock<T> {
     let depth = tree.depths();
     // Finished subtrees whose parent is not reached yet, summed by depth (depths ascending
@@ -410,18 +412,21 @@ fn leaffix_block<T: Exact>(
         let n = gather(w, depth, chunk, &mut inputs);
         for (&v, &(x, d)) in chunk.iter().zip(&inputs[..n]).rev() {
             let mut acc = term(x);
+            // Backwards in preorder, v's children are the entry of depth d + 1 on top.
+            let mut is_leaf = true;
             if let Some(&(cd, c)) = finished.last()
                 && cd == d + 1
             {
                 acc = acc + c;
                 finished.pop();
+                is_leaf = false;
             }
             push_point(&mut finished, d, acc);
             min_depth = min_depth.min(d);
             if d as i64 == wanted {
                 spine.push((v, d, acc));
                 wanted -= 1;
-            } else {
+            } else if !(is_leaf && leaf(v as usize, x)) {
                 finish(v as usize, acc);
             }
         }
