@@ -239,6 +239,20 @@ fn a_sum_of_two_is_rounded_once() {
     }
 }
 
+/// The exact treefix and the twin's values with their inexactness, on `threads` threads.
+fn reference_and_twin(
+    tree: &Tree,
+    w: &[f32],
+    op: Op,
+    threads: usize,
+) -> (ExactTreefix, Vec<(f32, bool)>) {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(|| (treefix(tree, w, op), correctly_rounded_inexact(tree, w, op)))
+}
+
 /// Stars whose leaves are pairs with their root: the twin (which rounds a childless depth-1
 /// vertex from its two weights) gives every leaf the bits the exact reference's integers round
 /// to, whatever the blocks (a big star is cut into several, on 2 threads).
@@ -261,16 +275,7 @@ fn star_leaves_round_as_the_integers_do() {
             .generate(n, ChildOrder::Natural, &mut generators::rng(1))
             .unwrap();
         for threads in [1, 2] {
-            let (reference, twin) = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap()
-                .install(|| {
-                    (
-                        treefix(&tree, &w, Op::Rootfix),
-                        correctly_rounded_inexact(&tree, &w, Op::Rootfix),
-                    )
-                });
+            let (reference, twin) = reference_and_twin(&tree, &w, Op::Rootfix, threads);
             for (v, (&want, &(got, _))) in reference.rounded.iter().zip(&twin).enumerate() {
                 let want = if want == 0.0 { 0.0 } else { want };
                 assert_eq!(got.to_bits(), want.to_bits(), "root {root:e}, vertex {v}");
@@ -298,16 +303,7 @@ fn leaves_round_as_the_integers_do() {
             .unwrap();
         let sums = mpfr(&tree, &w, Op::Leaffix);
         for threads in [1, 2] {
-            let (reference, twin) = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap()
-                .install(|| {
-                    (
-                        treefix(&tree, &w, Op::Leaffix),
-                        correctly_rounded_inexact(&tree, &w, Op::Leaffix),
-                    )
-                });
+            let (reference, twin) = reference_and_twin(&tree, &w, Op::Leaffix, threads);
             for (v, (&want, &(got, inexact))) in reference.rounded.iter().zip(&twin).enumerate() {
                 let want = if want == 0.0 { 0.0 } else { want };
                 assert_eq!(got.to_bits(), want.to_bits(), "{topology} vertex {v}");
