@@ -21,6 +21,7 @@ mod walk;
 pub use values::ExactValues;
 
 use crate::Op;
+use crate::bounds::{nudge, two_sum_err};
 use crate::orders::{Abs, tree as tree_orders};
 use generators::Tree;
 use generators::exact_sum::ExactSum;
@@ -239,27 +240,20 @@ fn walk_with_few_terms<T: Exact>(
 
 /// a + b rounded to the nearest f32, ties to even (±∞ beyond range; +0 for an exact zero),
 /// and whether the rounding changed the value: the exact sum is s + e with s = a + b in f64
-/// and e its error (Knuth's TwoSum; no f32 sum overflows f64), rounded to odd (s, or where e
-/// ≠ 0 and s is even, its neighbour towards e: the one of the two around the exact sum with
-/// an odd last bit), whose 53 bits round to f32's 24 as the exact sum does.
+/// and e its error (TwoSum; no f32 sum overflows f64), rounded to odd (s, or where e ≠ 0 and
+/// s is even, its neighbour towards e: the one of the two around the exact sum with an odd
+/// last bit), whose 53 bits round to f32's 24 as the exact sum does.
 #[inline]
 pub fn sum_of_two(a: f32, b: f32) -> (f32, bool) {
     let (a, b) = (a as f64, b as f64);
     let s = a + b;
-    let bb = s - a;
-    let e = (a - (s - bb)) + (b - bb);
     if s == 0.0 {
-        // e is 0 too: s is exact.
+        // a = −b exactly: no f64 sum of two f32 underflows.
         return (0.0, false);
     }
-    let bits = s.to_bits();
-    // The neighbour away from zero where e has s's sign, towards it otherwise: bits ± 1 for
-    // either sign (the pattern orders magnitudes), across a binade's edge too. Without a
-    // branch: whether s is odd is the weights' coin toss.
-    let nudge = (e != 0.0) & (bits & 1 == 0);
-    let away = (e > 0.0) == (s > 0.0);
-    let step = (nudge as u64) * if away { 1 } else { u64::MAX };
-    let odd = f64::from_bits(bits.wrapping_add(step));
+    let e = two_sum_err(a, b, s);
+    // Without a branch: whether s is odd is the weights' coin toss.
+    let odd = nudge(s, (e != 0.0) & (s.to_bits() & 1 == 0), e > 0.0);
     let x = odd as f32;
     (x, x as f64 != odd)
 }
@@ -276,27 +270,22 @@ fn rounded_with<R: Send + Copy + Default>(
     };
     let mut out = vec![R::default(); w.len()];
     let to = Disjoint::new(&mut out);
+    // Each vertex is finished once, by exactly one of the three hooks below.
+    let put = |v: usize, (x, inexact): (f32, bool)| unsafe { to.set(v, finish(x, inexact)) };
     with_limbs!(scale.limbs(), L => walk_with_few_terms(
         tree,
         w,
         op,
         |x| scale.term::<L>(x),
-        |v, k| {
-            let (x, inexact) = scale.round_f32(k);
-            // Each vertex is finished once.
-            unsafe { to.set(v, finish(x, inexact)) }
-        },
+        |v, k| put(v, scale.round_f32(k)),
         // A two-term sum rounds from f64, without its integer (a star's every leaf).
         |v, a, b| {
-            let (x, inexact) = sum_of_two(a, b);
-            // As above.
-            unsafe { to.set(v, finish(x, inexact)) };
+            put(v, sum_of_two(a, b));
             true
         },
         // A leaf's sum is its weight, exact (an exact zero +0, as everywhere here).
         |v, x| {
-            // As above.
-            unsafe { to.set(v, finish(if x == 0.0 { 0.0 } else { x }, false)) };
+            put(v, (if x == 0.0 { 0.0 } else { x }, false));
             true
         },
     ));
