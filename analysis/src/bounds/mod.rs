@@ -231,16 +231,6 @@ impl NodeBounds {
         }
     }
 
-    /// Nodes.
-    pub fn len(&self) -> usize {
-        self.bounds.len()
-    }
-
-    /// Whether there is no node.
-    pub fn is_empty(&self) -> bool {
-        self.bounds.is_empty()
-    }
-
     /// Every node's bounds, in vertex order.
     pub fn iter(&self) -> std::slice::Iter<'_, FourBounds> {
         self.bounds.iter()

@@ -132,7 +132,7 @@ static AT_ONCE: AtomicBool = AtomicBool::new(false);
 /// From now on no buffer is kept for the next walk: where memory is short (a command whose
 /// estimate counts on freed memory going back at once, `src/cli/allocator.rs`), since a
 /// kept buffer waits beside the next algorithm's own computation (its CPU twin), whose peak
-/// it raises by its size (a 2^22 `run` peaked at 922 MiB so, against 772 MiB).
+/// it raises by its size (a 2^22 `run` peaked at 922 MiB so, against 778 MiB).
 pub fn give_back_at_once() {
     AT_ONCE.store(true, Relaxed);
 }

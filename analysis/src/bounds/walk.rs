@@ -23,18 +23,12 @@ pub struct Walked {
 }
 
 impl Walked {
-    /// Defaults for `n` nodes, to be set node by node, in spare buffers.
-    fn spare(n: usize) -> Walked {
+    /// Zeros for `n` nodes, to be set node by node ([`Walked::set`]), in spare buffers.
+    pub(super) fn zeros(n: usize) -> Walked {
         Walked {
             values: spare::take(n),
             bounds: spare::take(n),
         }
-    }
-
-    /// Zeros, to be set node by node ([`Walked::set`]): the tests' walks of one value alone.
-    #[cfg(test)]
-    pub(super) fn zeros(n: usize) -> Walked {
-        Walked::spare(n)
     }
 
     /// Node v's results: its replayed value and running bound, then its a priori bounds.
@@ -83,7 +77,7 @@ pub fn walk_tree(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
     let tree = walker.tree();
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
     let gammas = GammaTilde::new(lambda);
-    let mut out = Walked::spare(tree.len());
+    let mut out = Walked::zeros(tree.len());
     let emit = |v: usize, (r, a): Both| out.set(v, (r.value, r.err_up()), gammas.bounds(&a));
     match op {
         Op::Rootfix => tree::rootfix_sequential_each(tree, w, emit),
@@ -188,7 +182,7 @@ where
         ReadRunning,
         APrioriRead::<R>::new(tree, w, op, GammaTilde::new(lambda)),
     );
-    let mut out = Walked::spare(tree.len());
+    let mut out = Walked::zeros(tree.len());
     read_tour::<(V, APrioriIn<R>), _>(
         (tree, &TourVertices::new(tree, w)),
         (op, plan),
