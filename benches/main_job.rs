@@ -10,6 +10,10 @@
 //!   node × algorithm × op evaluations per second per core. (`benches/evaluation.rs`'s `whole`
 //!   group times each algorithm and op alone at 2^18.)
 //!
+//! Each sets the allocator's handling of freed and huge pages that the command sets for its
+//! memory estimate (`memory::pages`): the sweep keeps freed pages, without huge pages; the
+//! 2^22 evaluation (at the default size) gives them back at once, with huge pages.
+//!
 //! `cargo bench --bench main_job` (`-- default-sweep` or `-- whole` for one). TREEFIX_WHOLE_LOG2
 //! sets the whole evaluation's size (default 22).
 
@@ -19,6 +23,7 @@ use generators::{ChildOrder, Topology, WeightModel};
 use std::time::Duration;
 use treefix_accuracy::experiment::{self, Cpu, Summaries};
 use treefix_accuracy::inputs::WeightChoice;
+use treefix_accuracy::memory;
 use treefix_accuracy::sweep::{self, SweepParams};
 
 // The allocator `accuracy` itself uses (src/main.rs).
@@ -57,6 +62,10 @@ fn main_job(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
+    // The allocator's handling of pages that `accuracy sweep` sets for this sweep.
+    treefix_accuracy::memory::pages::apply(
+        &memory::sweep(&params, &[], false, rayon::current_num_threads()).memory,
+    );
     group.bench_function("default-sweep", |b| {
         b.iter(|| {
             let dir = tempfile::tempdir().expect("temporary directory");
@@ -78,6 +87,36 @@ fn main_job(c: &mut Criterion) {
         .weights(n, 1e8, &mut rng)
         .expect("weights");
     let algos = Algorithm::ALL;
+    // And what `accuracy run` sets for this tree on one thread: freed pages given back at once
+    // (its estimate passes memory::EAGER_PURGE_FROM), huge pages on.
+    let evaluation = memory::Evaluation {
+        algos: &algos,
+        ops: Op::ALL.len(),
+        reference: ReferenceKind::Exact,
+        gpu: false,
+    };
+    let estimate = memory::run(
+        n as u64,
+        &topology.to_string(),
+        &evaluation,
+        false,
+        false,
+        1,
+    );
+    memory::pages::apply(&estimate);
+    eprintln!(
+        "whole-2^{log2}: freed pages {}, huge pages {}",
+        if estimate.eager {
+            "given back at once"
+        } else {
+            "kept"
+        },
+        if memory::pages::huge_pages_off() {
+            "off"
+        } else {
+            "on"
+        },
+    );
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()

@@ -8,7 +8,8 @@
 //! allocates: `run --topology profile --nodes 1048576` peaked at 364 MB, 275 MB with freed
 //! pages given back at once; a sweep of 400 chains of 10^5 vertices took 40 % longer that way.
 //! So a command whose memory estimate reaches [`memory::EAGER_PURGE_FROM`] gives freed pages
-//! back at once, and the others keep them.
+//! back at once, and the others keep them, without transparent huge pages
+//! ([`memory::pages`], which the benches apply too).
 //!
 //! Under an address-space limit (`ulimit -v`), what counts is the address space mapped, not
 //! the pages used: mimalloc reserves its arenas 1 GiB at a time and keeps big blocks there
@@ -139,14 +140,8 @@ extern "C" fn fit_address_space_limit() {
     }
 }
 
-/// mimalloc's `mi_option_purge_delay` (milliseconds before freed pages are given back; 0: at
-/// once): its place in `mi_option_e` of mimalloc 3's `mimalloc.h`, for which libmimalloc-sys
-/// has no constant (a test checks its default).
-const PURGE_DELAY: mi_option_t = 15;
-
-/// The memory preflight of `command` ([`memory::check`]); when it passes with an estimate that
-/// counts on it ([`Estimate::eager`], from [`memory::EAGER_PURGE_FROM`] on), freed pages are
-/// given back at once from now on.
+/// The memory preflight of `command` ([`memory::check`]); when it passes, the allocator's
+/// handling of freed and huge pages follows the estimate from now on ([`memory::pages`]).
 pub fn preflight(command: &str, estimate: &Estimate) -> Result<(), Error> {
     preflight_against(command, estimate, memory::available())
 }
@@ -158,12 +153,7 @@ fn preflight_against(
     available: Option<Available>,
 ) -> Result<(), Error> {
     memory::check_against(command, estimate, available)?;
-    if estimate.eager {
-        // SAFETY: sets one of mimalloc's options, which it reads atomically.
-        unsafe { mi_option_set(PURGE_DELAY, 0) };
-        // Nor are the walks' buffers kept for the next walk.
-        analysis::bounds::give_back_at_once();
-    }
+    memory::pages::apply(estimate);
     Ok(())
 }
 
@@ -171,6 +161,7 @@ fn preflight_against(
 mod tests {
     use super::*;
     use libmimalloc_sys::mi_option_get;
+    use treefix_accuracy::memory::pages::PURGE_DELAY;
 
     /// The purge delay in force, milliseconds.
     fn purge_delay() -> i64 {

@@ -24,6 +24,7 @@ use analysis::{Algorithm, ReferenceKind};
 use generators::io::human_bytes;
 
 pub mod model;
+pub mod pages;
 
 /// Where the memory available was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +73,7 @@ pub struct Estimate {
 /// freed pages back at once: on big trees the pages one evaluation step frees are otherwise
 /// still resident when the next one allocates (`model::ALLOCATOR_PER_VERTEX`, against
 /// `model::ALLOCATOR_PER_VERTEX_EAGER`), while on small ones keeping them saves page faults
-/// (the `accuracy` binary's allocator module says what each costs).
+/// ([`pages`] says what each costs).
 pub const EAGER_PURGE_FROM: u64 = 1 << 30;
 
 impl Estimate {
