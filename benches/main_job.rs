@@ -15,7 +15,9 @@
 //! 2^22 evaluation (at the default size) gives them back at once, with huge pages.
 //!
 //! `cargo bench --bench main_job` (`-- default-sweep` or `-- whole` for one). TREEFIX_WHOLE_LOG2
-//! sets the whole evaluation's size (default 22).
+//! sets the whole evaluation's size (default 22); TREEFIX_WHOLE_PAGES=kept (or eager) has it
+//! keep freed pages, without huge pages (or give them back at once, with them), whatever its
+//! estimate.
 
 use analysis::{Algorithm, Op, ReferenceKind};
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
@@ -95,7 +97,7 @@ fn main_job(c: &mut Criterion) {
         reference: ReferenceKind::Exact,
         gpu: false,
     };
-    let estimate = memory::run(
+    let mut estimate = memory::run(
         n as u64,
         &topology.to_string(),
         &evaluation,
@@ -103,6 +105,14 @@ fn main_job(c: &mut Criterion) {
         false,
         1,
     );
+    // TREEFIX_WHOLE_PAGES=kept or =eager: the other policy, to price it (the memory the
+    // command's own saves, the time it costs).
+    match std::env::var("TREEFIX_WHOLE_PAGES").as_deref() {
+        Ok("kept") => estimate.eager = false,
+        Ok("eager") => estimate.eager = true,
+        Ok(other) => panic!("TREEFIX_WHOLE_PAGES={other}: kept or eager"),
+        Err(_) => {}
+    }
     memory::pages::apply(&estimate);
     eprintln!(
         "whole-2^{log2}: freed pages {}, huge pages {}",
