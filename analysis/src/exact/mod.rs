@@ -326,9 +326,10 @@ where
     }
 }
 
-/// The vertices whose sum is −0: every term −0. Counts, by the same walk, each vertex's terms
-/// that are not −0.
-fn negative_zeros(tree: &Tree, w: &[f32], op: Op) -> Vec<u32> {
+/// The vertices whose sum is −0 (every term −0), ascending: where IEEE's sign of zero differs
+/// from [`correctly_rounded`]'s +0. Counts, by the same walk, each vertex's terms that are not
+/// −0.
+pub fn negative_zeros(tree: &Tree, w: &[f32], op: Op) -> Vec<u32> {
     let not_negative_zero = Fixed::<1>::from_words_u32(&[1], 0);
     let mut all_negative = vec![false; w.len()];
     {
