@@ -84,7 +84,7 @@
 //! inputs (Σ|t_i| ≤ 2^31·2^128 ≪ f64::MAX).
 
 mod a_priori;
-mod rounding;
+pub(crate) mod rounding;
 mod running;
 mod scanned;
 mod spare;

@@ -21,7 +21,7 @@ mod walk;
 pub use values::ExactValues;
 
 use crate::Op;
-use crate::bounds::{nudge, two_sum_err};
+use crate::bounds::rounding::{nudge, two_sum_err};
 use crate::orders::{Abs, tree as tree_orders};
 use generators::Tree;
 use generators::exact_sum::ExactSum;
