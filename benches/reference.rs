@@ -1,5 +1,7 @@
 //! Throughput of the references (exact fixed point on the weights' own scale and on the full
-//! f32 range, and double-double), in additions per second.
+//! f32 range, and double-double), in additions per second; beside each exact one,
+//! `exact::rounded` on the same weights (the library's `exact()`: the rounded values alone,
+//! without what the reference keeps).
 //! `cargo bench --bench reference`
 
 use analysis::{Op, Reference, ReferenceKind};
@@ -47,6 +49,12 @@ fn references(c: &mut Criterion) {
                 group.bench_with_input(id, &n, |b, _| {
                     b.iter(|| Reference::compute(kind, black_box(&tree), black_box(w), op))
                 });
+                if kind == ReferenceKind::Exact {
+                    let id = BenchmarkId::new(format!("{name}-rounded-{}", op.name()), n);
+                    group.bench_with_input(id, &n, |b, _| {
+                        b.iter(|| analysis::exact::rounded(black_box(&tree), black_box(w), op))
+                    });
+                }
             }
         }
     }

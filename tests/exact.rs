@@ -118,9 +118,9 @@ fn correctly_rounded_at_every_size() {
 }
 
 /// The library's `exact` is MPFR's rounding bit for bit, IEEE's signs of zero and non-finite
-/// sums included: on finite weights it takes vectorial-exact's twin (several blocks of its
-/// walk on 2 threads at this size) and sets the sums of −0 terms to −0, on the others the
-/// exact reference.
+/// sums included (`exact::rounded`): on finite weights it takes vectorial-exact's twin
+/// (several blocks of its walk on 2 threads at this size) and sets the sums of −0 terms to
+/// −0, on the others the exact sums along the sequential orders.
 #[test]
 fn the_library_exact_is_mpfr_bit_for_bit() {
     let n = 100_003;

@@ -50,9 +50,8 @@ pub use weights::{GenSum, gensum};
 
 use crate::Error;
 use crate::experiment::Backend;
-use analysis::{Algorithm, Op, Reference, ReferenceKind};
+use analysis::{Algorithm, Op};
 use generators::Tree;
-use rayon::prelude::*;
 
 /// Rootfix (the sum along the path root → v, v included) of every vertex by `algorithm`, on
 /// `backend` ([`Cpu`](crate::Cpu): the algorithm's CPU twin; a [`Gpu`](crate::Gpu): its
@@ -111,28 +110,9 @@ pub fn treefix(
 /// ```
 pub fn exact(tree: &Tree, w: &[f32], op: Op) -> Result<Vec<f32>, Error> {
     check_weights(tree, w)?;
-    // Finite weights: the rounded values alone are what vectorial-exact's twin computes, in
-    // one walk without the reference's Σ|terms| and stored integers (4 bytes written per
-    // vertex, not 36); then IEEE's −0 where every term of a sum is −0 (the twin gives +0).
-    if w.iter().all(|x| x.is_finite()) {
-        let mut out = analysis::exact::correctly_rounded(tree, w, op);
-        if w.iter().any(|x| x.to_bits() == NEGATIVE_ZERO) {
-            for v in analysis::exact::negative_zeros(tree, w, op) {
-                out[v as usize] = -0.0;
-            }
-        }
-        return Ok(out);
-    }
-    // A weight ±∞ or NaN: IEEE's sums of them, from the exact reference, rounded once.
-    let reference = Reference::compute(ReferenceKind::Exact, tree, w, op);
-    Ok((0..tree.len())
-        .into_par_iter()
-        .map(|v| reference.rounded_f32(v))
-        .collect())
+    // One walk of vectorial-exact's twin, with IEEE's signs of zero (exact::rounded).
+    Ok(analysis::exact::rounded(tree, w, op))
 }
-
-/// The bits of −0.0.
-const NEGATIVE_ZERO: u32 = 0x8000_0000;
 
 fn check_weights(tree: &Tree, w: &[f32]) -> Result<(), Error> {
     if w.len() != tree.len() {

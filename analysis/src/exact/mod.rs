@@ -197,6 +197,29 @@ pub fn correctly_rounded_inexact(tree: &Tree, w: &[f32], op: Op) -> Vec<(f32, bo
     rounded_with(tree, w, op, |x, inexact| (x, inexact))
 }
 
+/// [`treefix`]'s `rounded` alone: every vertex's exact rootfix or leaffix rounded to the
+/// nearest f32, ties to even, with IEEE's sign of zero and its sums of ±∞ and NaN. On finite
+/// weights [`correctly_rounded`]'s one walk (4 bytes written per vertex, where the reference
+/// also keeps the integers and Σ|terms|), then −0 where every term is −0; otherwise the
+/// sequential orders' exact sums.
+pub fn rounded(tree: &Tree, w: &[f32], op: Op) -> Vec<f32> {
+    assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let Some(scale) = Scale::for_weights(w) else {
+        let sums = full_range(tree, w, op);
+        return (0..w.len())
+            .into_par_iter()
+            .map(|v| sums.to_f32(v))
+            .collect();
+    };
+    let mut out = rounded_on(scale, tree, w, op, |x, _| x);
+    if w.iter().any(|x| x.to_bits() == 0x8000_0000) {
+        for v in negative_zeros(tree, w, op) {
+            out[v as usize] = -0.0;
+        }
+    }
+    out
+}
+
 /// Half the spacing of f32 values at x (for the correctly rounded x̂ = RN(x),
 /// |x̂ − x| ≤ half_ulp(x̂)): 2^(e − 24) for 2^e ≤ |x̂| < 2^(e+1), 2^-150 among subnormals.
 pub fn half_ulp(x: f32) -> f64 {
@@ -265,9 +288,20 @@ fn rounded_with<R: Send + Copy + Default>(
     finish: impl Fn(f32, bool) -> R + Sync,
 ) -> Vec<R> {
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
-    let Some(scale) = Scale::for_weights(w) else {
-        return vec![finish(f32::NAN, true); w.len()];
-    };
+    match Scale::for_weights(w) {
+        Some(scale) => rounded_on(scale, tree, w, op, finish),
+        None => vec![finish(f32::NAN, true); w.len()],
+    }
+}
+
+/// [`rounded_with`] on the weights' `scale`.
+fn rounded_on<R: Send + Copy + Default>(
+    scale: Scale,
+    tree: &Tree,
+    w: &[f32],
+    op: Op,
+    finish: impl Fn(f32, bool) -> R + Sync,
+) -> Vec<R> {
     let mut out = vec![R::default(); w.len()];
     let to = Disjoint::new(&mut out);
     // Each vertex is finished once, by exactly one of the three hooks below.
@@ -326,10 +360,9 @@ where
     }
 }
 
-/// The vertices whose sum is −0 (every term −0), ascending: where IEEE's sign of zero differs
-/// from [`correctly_rounded`]'s +0. Counts, by the same walk, each vertex's terms that are not
-/// −0.
-pub fn negative_zeros(tree: &Tree, w: &[f32], op: Op) -> Vec<u32> {
+/// The vertices whose sum is −0: every term −0. Counts, by the same walk, each vertex's terms
+/// that are not −0.
+fn negative_zeros(tree: &Tree, w: &[f32], op: Op) -> Vec<u32> {
     let not_negative_zero = Fixed::<1>::from_words_u32(&[1], 0);
     let mut all_negative = vec![false; w.len()];
     {
