@@ -238,8 +238,13 @@ impl NodeBounds {
 
     /// One bound of every node, in vertex order (`bounds.column(|b| b.det)`).
     pub fn column(&self, which: impl Fn(&FourBounds) -> f64) -> Vec<f64> {
-        self.bounds.iter().map(which).collect()
+        column(&self.bounds, which)
     }
+}
+
+/// One bound of every node of `bounds`, in their order.
+fn column(bounds: &[FourBounds], which: impl Fn(&FourBounds) -> f64) -> Vec<f64> {
+    bounds.iter().map(which).collect()
 }
 
 /// Σ|w| over every subtree, rounded upward (≥ |leaffix(v)|): the sequential leaffix order

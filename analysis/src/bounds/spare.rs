@@ -3,9 +3,9 @@
 //! An evaluation walks 16 orders (8 algorithms × 2 ops) on the same tree, each into buffers
 //! of the tree's size (its replayed values, 4 B per vertex, and its bounds, 32 B), freed once
 //! the walk has been measured. On a big tree the allocator hands such blocks back to the
-//! system (after a second, or at once under eager purging, `src/cli/allocator.rs`), and the
-//! next walk page-faults them in anew. While a [`KeepSpares`] is held, buffers given back go
-//! to a spare list and the next walk takes them: nothing is faulted in twice. The last
+//! system (after a second, or at once under eager purging: the root crate's `memory::pages`),
+//! and the next walk page-faults them in anew. While a [`KeepSpares`] is held, buffers given
+//! back go to a spare list and the next walk takes them: nothing is faulted in twice. The last
 //! holder's drop frees the spares, so nothing outlives the op. Where memory is short
 //! ([`give_back_at_once`]) none is kept: a spare waits beside the next algorithm's own
 //! computation, where the allocator would have handed its pages to that computation instead.
@@ -130,9 +130,9 @@ impl Drop for KeepSpares {
 static AT_ONCE: AtomicBool = AtomicBool::new(false);
 
 /// From now on no buffer is kept for the next walk: where memory is short (a command whose
-/// estimate counts on freed memory going back at once, `src/cli/allocator.rs`), since a
-/// kept buffer waits beside the next algorithm's own computation (its CPU twin), whose peak
-/// it raises by its size (a 2^22 `run` peaked at 922 MiB so, against 778 MiB).
+/// estimate counts on freed memory going back at once: the root crate's `memory::pages`),
+/// since a kept buffer waits beside the next algorithm's own computation (its CPU twin),
+/// whose peak it raises by its size (a 2^22 `run` peaked at 922 MiB so, against 778 MiB).
 pub fn give_back_at_once() {
     AT_ONCE.store(true, Relaxed);
 }

@@ -53,15 +53,15 @@ impl Walked {
     /// The a priori bounds, as arrays.
     pub fn a_priori(&self) -> APrioriBounds {
         APrioriBounds {
-            det: self.bounds.iter().map(|b| b.det).collect(),
-            sharp: self.bounds.iter().map(|b| b.sharp).collect(),
-            prob: self.bounds.iter().map(|b| b.prob).collect(),
+            det: column(&self.bounds, |b| b.det),
+            sharp: column(&self.bounds, |b| b.sharp),
+            prob: column(&self.bounds, |b| b.prob),
         }
     }
 
     /// The running bounds, as an array.
     pub fn running(&self) -> Vec<f64> {
-        self.bounds.iter().map(|b| b.running).collect()
+        column(&self.bounds, |b| b.running)
     }
 }
 
