@@ -9,7 +9,9 @@
 //!   asks for them on its arenas (`madvise(MADV_HUGEPAGE)`); where the kernel grants them
 //!   (`enabled` and `defrag` set to `madvise`), a 2 MiB page is zeroed, and memory compacted,
 //!   for any first touch in it. Measured in alternation on 2 cores (2026-11-27, an AMD EPYC;
-//!   `/usr/bin/time`, with `MIMALLOC_ALLOW_THP=0` or 1):
+//!   `/usr/bin/time` of 656adf3's build, which set no huge-page policy, with
+//!   `MIMALLOC_ALLOW_THP=0` or 1; the 2^22 evaluations in a probe doing what
+//!   `benches/main_job.rs`'s `whole` does):
 //!   - the main job (`sweep --cond 1e1..1e10`, 9 pairs): peak 70.9 MiB against 103.5 (median),
 //!     wall 0.99×;
 //!   - `run --topology profile --nodes 1048576 --cond 1e8` (5 pairs): peak 279.7 MiB against
