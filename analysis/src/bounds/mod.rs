@@ -104,7 +104,6 @@ use generators::Tree;
 use generators::exact_sum::ExactSum;
 use rug::Float;
 use serde::{Deserialize, Serialize};
-use std::cell::RefCell;
 use std::marker::PhantomData;
 
 pub use a_priori::*;
