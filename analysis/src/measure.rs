@@ -8,6 +8,7 @@
 
 use crate::bounds::{BoundSummary, NodeBounds, Tally};
 use crate::metrics::{ErrorCounts, ErrorSummary, ulps};
+use crate::stats::Ranks;
 use crate::{NodeError, Reference};
 use rayon::prelude::*;
 use rug::Float;
@@ -82,8 +83,8 @@ pub fn measure(reference: &Reference, values: &[f32], bounds: &NodeBounds) -> Me
             tally: a.tally.then(b.tally),
             max_ulps: a.max_ulps.max(b.max_ulps),
         });
-    let mut buf: Vec<f64> = Vec::with_capacity(n);
-    buf.extend(errors.iter().filter(|e| e.has_rel()).map(|e| e.rel));
+    let mut buf = Ranks::with_capacity(n);
+    buf.fill(errors.iter().filter(|e| e.has_rel()).map(|e| e.rel));
     let summary = ErrorSummary::of(&mut buf, part.counts);
     let bound_summary = part.tally.finish(&errors, bounds, &mut buf);
     Measures {

@@ -4,6 +4,7 @@ use crate::Op;
 use crate::orders::{Abs, euler};
 use crate::reference::{ErrorClass, NodeError, lost_bits};
 use crate::scan_plan;
+use crate::stats::Ranks;
 use generators::Tree;
 use serde::{Deserialize, Serialize};
 
@@ -32,8 +33,8 @@ impl ErrorSummary {
     /// Nearest-rank percentiles over the nodes with a relative error ([`NodeError::has_rel`]).
     pub fn from_errors(errors: &[NodeError]) -> ErrorSummary {
         // Allocated once: a filtered collect would grow it by doubling.
-        let mut rel: Vec<f64> = Vec::with_capacity(errors.len());
-        rel.extend(errors.iter().filter(|e| e.has_rel()).map(|e| e.rel));
+        let mut rel = Ranks::with_capacity(errors.len());
+        rel.fill(errors.iter().filter(|e| e.has_rel()).map(|e| e.rel));
         let mut counts = ErrorCounts::default();
         errors.iter().for_each(|e| counts.add(e));
         ErrorSummary::of(&mut rel, counts)
@@ -41,7 +42,7 @@ impl ErrorSummary {
 
     /// The summary of errors given by their relative errors `rel` (those of the nodes with
     /// one, reordered here) and their counts.
-    pub fn of(rel: &mut [f64], counts: ErrorCounts) -> ErrorSummary {
+    pub fn of(rel: &mut Ranks, counts: ErrorCounts) -> ErrorSummary {
         let (max, p99, median) = percentiles(rel);
         ErrorSummary {
             max_rel_error: max,
@@ -94,16 +95,17 @@ impl ErrorCounts {
 /// empty): each the element a sort would put at its rank, found by selection. The p99
 /// selection leaves the lower ranks below it, where the median is then selected, and the
 /// higher ones above it, where the max is.
-fn percentiles(rel: &mut [f64]) -> (f64, f64, f64) {
-    let len = rel.len();
+fn percentiles(ranks: &mut Ranks) -> (f64, f64, f64) {
+    let len = ranks.values_mut().len();
     if len == 0 {
         return (0.0, 0.0, 0.0);
     }
     let rank = |p: f64| ((p * len as f64).ceil() as usize).clamp(1, len);
     let (k99, k50) = (rank(0.99) - 1, rank(0.5) - 1);
-    if let Some([max, p99, median]) = crate::stats::ranks_nonneg(rel, [len - 1, k99, k50]) {
+    if let Some([max, p99, median]) = ranks.ranks_nonneg([len - 1, k99, k50]) {
         return (max, p99, median);
     }
+    let rel = ranks.values_mut();
     let (below, &mut p99, above) = rel.select_nth_unstable_by(k99, f64::total_cmp);
     let max = above
         .iter()

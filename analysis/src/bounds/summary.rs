@@ -1,7 +1,7 @@
 //! Measured errors against their bounds: violations, overflow, tightness, bound lost bits.
 
 use super::*;
-use crate::stats::median_max;
+use crate::stats::Ranks;
 
 /// `lost_bits(bound / |x|)`: the most bits the bound allows node v to lose (None if x = 0).
 pub fn bound_lost_bits(bound: f64, x: f64) -> Option<f64> {
@@ -147,7 +147,7 @@ pub fn summarize(
         let x = reference.roundings(v);
         tally.node(reference, bounds, (v, values[v], e, in_order), x, scratch);
     }
-    tally.finish(errors, bounds, &mut Vec::new())
+    tally.finish(errors, bounds, &mut Ranks::with_capacity(errors.len()))
 }
 
 /// The rigorous bounds a node is checked against.
@@ -272,12 +272,12 @@ impl Tally {
 
     /// The summary of every node tallied: the tightness medians need a pass of their own over
     /// the counted nodes, `buf` (reused, one f64 per node) holding the ratios of one median at
-    /// a time.
+    /// a time, counted for the selection as they are gathered.
     pub(crate) fn finish(
         self,
         errors: &[NodeError],
         bounds: &NodeBounds,
-        buf: &mut Vec<f64>,
+        buf: &mut Ranks,
     ) -> BoundSummary {
         let none_overflowed = bounds.overflowed.is_empty();
         let none_beyond = self.beyond.is_empty();
@@ -286,15 +286,14 @@ impl Tally {
                 && (none_overflowed || bounds.overflowed.binary_search(&(v as u32)).is_err())
         };
         let mut median_max_of = |bound: fn(&FourBounds) -> f64| {
-            buf.clear();
-            buf.extend(
+            buf.fill(
                 errors
                     .iter()
                     .enumerate()
                     .filter(|&(v, _)| counted(v))
                     .map(|(v, e)| tightness(e.abs, bound(&bounds[v]))),
             );
-            median_max(buf)
+            buf.median_max()
         };
         let (median_tightness, max_tightness) = median_max_of(|b| b.det);
         let (median_sharp_tightness, max_sharp_tightness) = median_max_of(|b| b.sharp);
