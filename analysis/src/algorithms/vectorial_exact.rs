@@ -21,11 +21,12 @@ use generators::Tree;
 /// The results, and the bound of each: half an ulp of the correctly rounded result (the error
 /// of a rounding to nearest), or 0 where the exact value is an f32 (the rounding changed
 /// nothing). An error of one ulp violates it.
-fn with_bounds(t: &Tree, w: &[f32], op: Op) -> (Vec<f32>, Vec<f64>) {
-    exact::correctly_rounded_inexact(t, w, op)
-        .into_iter()
-        .map(|(x, inexact)| (x, if inexact { half_ulp(x) } else { 0.0 }))
-        .unzip()
+fn with_bounds(t: &Tree, w: &[f32], op: Op) -> Walked {
+    Walked::uniform(
+        exact::correctly_rounded_inexact(t, w, op)
+            .into_iter()
+            .map(|(x, inexact)| (x, if inexact { half_ulp(x) } else { 0.0 })),
+    )
 }
 
 pub static DESCRIPTOR: Descriptor = Descriptor {
@@ -42,7 +43,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         // bound), and the running bound is the same.
         walk: |t, w, op, _lambda| {
             t.count_walk();
-            Walked::uniform(with_bounds(t.tree(), w, op))
+            with_bounds(t.tree(), w, op)
         },
     },
     look: Look {

@@ -38,16 +38,19 @@ impl Walked {
         self.bounds[v] = FourBounds::new(running, a);
     }
 
-    /// From per-node results whose four bounds are one value (vectorial-exact's half ulp).
-    pub fn uniform((values, bounds): (Vec<f32>, Vec<f64>)) -> Walked {
-        let mut out = spare::take(bounds.len());
-        for (o, &b) in out.iter_mut().zip(&bounds) {
-            *o = FourBounds::new(b, (b, b, b));
+    /// From each node's result and its one bound, which its four bounds are (vectorial-exact's
+    /// half ulp), in one pass into the two arrays.
+    pub fn uniform(nodes: impl ExactSizeIterator<Item = (f32, f64)>) -> Walked {
+        let n = nodes.len();
+        let mut out = Walked {
+            values: spare::take_empty(n),
+            bounds: spare::take_empty(n),
+        };
+        for (x, b) in nodes {
+            out.values.push(x);
+            out.bounds.push(FourBounds::new(b, (b, b, b)));
         }
-        Walked {
-            values,
-            bounds: out,
-        }
+        out
     }
 
     /// The a priori bounds, as arrays.
