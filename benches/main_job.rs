@@ -8,7 +8,8 @@
 //!   branching 2, gensum κ = 1e8) by all 8 algorithms, both ops, against the exact reference
 //!   (`experiment::evaluate_into`, what `accuracy run` does), on one thread: its throughput is
 //!   node × algorithm × op evaluations per second per core. (`benches/evaluation.rs`'s `whole`
-//!   group times each algorithm and op alone at 2^18.)
+//!   group times each algorithm and op alone at 2^18.) It then prints what one such evaluation
+//!   costs in f32 sequential twins of a vertex and op, timed in alternation on the same tree.
 //!
 //! Each sets the allocator's handling of freed and huge pages that the command sets for its
 //! memory estimate (`memory::pages`): the sweep keeps freed pages, without huge pages; the
@@ -22,7 +23,7 @@
 use analysis::{Algorithm, Op, ReferenceKind};
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use generators::{ChildOrder, Topology, WeightModel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use treefix_accuracy::experiment::{self, Cpu, Summaries};
 use treefix_accuracy::inputs::WeightChoice;
 use treefix_accuracy::memory;
@@ -154,6 +155,66 @@ fn main_job(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // The same evaluation priced in the cheapest plain treefix, timed in alternation with it
+    // on the same tree: a ratio, which the machine's speed of the hour moves less than the
+    // seconds above.
+    if selected(&format!("main-job/whole-2^{log2}")) {
+        let ops = Op::ALL.len() as f64;
+        let walker = analysis::orders::Walker::new(&tree);
+        let mut ratios: Vec<f64> = (0..3)
+            .map(|_| {
+                let t = Instant::now();
+                pool.install(|| {
+                    let mut sink = Summaries::default();
+                    experiment::evaluate_into(
+                        &tree,
+                        &w,
+                        &Op::ALL,
+                        &algos,
+                        ReferenceKind::Exact,
+                        &Cpu,
+                        &|_| {},
+                        &mut sink,
+                    )
+                    .expect("evaluate");
+                });
+                let per_evaluation = t.elapsed().as_secs_f64() / (ops * algos.len() as f64);
+                // The twins are short: the median of several calls of both ops.
+                let mut twins: Vec<f64> = (0..9)
+                    .map(|_| {
+                        let t = Instant::now();
+                        pool.install(|| {
+                            for op in Op::ALL {
+                                std::hint::black_box(
+                                    Algorithm::SEQUENTIAL.twin_on(&walker, &w, op),
+                                );
+                            }
+                        });
+                        t.elapsed().as_secs_f64() / ops
+                    })
+                    .collect();
+                per_evaluation / analysis::stats::median(&mut twins).expect("nine")
+            })
+            .collect();
+        let median = analysis::stats::median(&mut ratios).expect("three");
+        eprintln!(
+            "whole-2^{log2}: a node × algorithm × op evaluation takes {median:.1}× the f32 \
+             sequential twin's time per vertex and op (3 rounds alternated: {:.1}–{:.1})",
+            ratios.iter().copied().fold(f64::INFINITY, f64::min),
+            ratios.iter().copied().fold(0.0, f64::max),
+        );
+    }
+}
+
+/// Whether criterion's filter (the arguments that are not options) selects the benchmark
+/// `name`: all do when none is given.
+fn selected(name: &str) -> bool {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()))
 }
 
 criterion_group! {
