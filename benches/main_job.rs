@@ -135,25 +135,25 @@ fn main_job(c: &mut Criterion) {
         (n * algos.len() * Op::ALL.len()) as u64,
     ));
     group.measurement_time(Duration::from_secs(1));
-    group.bench_function(format!("whole-2^{log2}"), |b| {
-        b.iter(|| {
-            pool.install(|| {
-                let mut sink = Summaries::default();
-                experiment::evaluate_into(
-                    &tree,
-                    &w,
-                    &Op::ALL,
-                    &algos,
-                    ReferenceKind::Exact,
-                    &Cpu,
-                    &|_| {},
-                    &mut sink,
-                )
-                .expect("evaluate");
-                sink.measured
-            })
+    // What `accuracy run` does with the tree, on the pool's one thread.
+    let evaluate = || {
+        pool.install(|| {
+            let mut sink = Summaries::default();
+            experiment::evaluate_into(
+                &tree,
+                &w,
+                &Op::ALL,
+                &algos,
+                ReferenceKind::Exact,
+                &Cpu,
+                &|_| {},
+                &mut sink,
+            )
+            .expect("evaluate");
+            sink.measured
         })
-    });
+    };
+    group.bench_function(format!("whole-2^{log2}"), |b| b.iter(evaluate));
     group.finish();
 
     // The same evaluation priced in the cheapest plain treefix, timed in alternation with it
@@ -165,20 +165,7 @@ fn main_job(c: &mut Criterion) {
         let mut ratios: Vec<f64> = (0..3)
             .map(|_| {
                 let t = Instant::now();
-                pool.install(|| {
-                    let mut sink = Summaries::default();
-                    experiment::evaluate_into(
-                        &tree,
-                        &w,
-                        &Op::ALL,
-                        &algos,
-                        ReferenceKind::Exact,
-                        &Cpu,
-                        &|_| {},
-                        &mut sink,
-                    )
-                    .expect("evaluate");
-                });
+                std::hint::black_box(evaluate());
                 let per_evaluation = t.elapsed().as_secs_f64() / (ops * algos.len() as f64);
                 // The twins are short: the median of several calls of both ops.
                 let mut twins: Vec<f64> = (0..9)
