@@ -157,8 +157,8 @@ fn main_job(c: &mut Criterion) {
     group.finish();
 
     // The same evaluation priced in the cheapest plain treefix, timed in alternation with it
-    // on the same tree: a ratio, which the machine's speed of the hour moves less than the
-    // seconds above.
+    // on the same tree: a ratio within one run, so the machine's speed of the moment divides
+    // out of it.
     if selected(&format!("main-job/whole-2^{log2}")) {
         let ops = Op::ALL.len() as f64;
         let walker = analysis::orders::Walker::new(&tree);

@@ -55,8 +55,8 @@ const RADIX_FROM: usize = 1 << 16;
 /// and `v` is large: one pass counts the values by their top 16 bits (sign, exponent and 4
 /// bits of significand), a second gathers the few values of the buckets holding the ranks,
 /// where they are selected. The elements a full selection would give, found in two
-/// streaming passes whatever K. None (select as usual) for short slices, a negative value, or a rank
-/// in a bucket holding more than a quarter of the values.
+/// streaming passes whatever K. None (select as usual) for short slices, a negative value,
+/// or a rank in a bucket holding more than a quarter of the values.
 pub fn ranks_nonneg<const K: usize>(v: &[f64], ks: [usize; K]) -> Option<[f64; K]> {
     if v.len() < RADIX_FROM {
         return None;
@@ -128,7 +128,7 @@ fn ranks_counted<const K: usize>(v: &[f64], count: &[u32], ks: [usize; K]) -> Op
 /// Values gathered for a selection, counted by [`ranks_nonneg`]'s buckets as they are
 /// gathered when there is room for enough of them: the pass that selection would make to
 /// count them is saved. One per measure, reused for each statistic it selects.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Ranks {
     values: Vec<f64>,
     /// Per bucket (empty: not counted, below [`RADIX_FROM`] values).
