@@ -24,7 +24,7 @@ use analysis::{Algorithm, Op, ReferenceKind};
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use generators::{ChildOrder, Topology, WeightModel};
 use std::time::{Duration, Instant};
-use treefix_accuracy::experiment::{self, Cpu, Summaries};
+use treefix_accuracy::experiment::{self, Cpu};
 use treefix_accuracy::inputs::WeightChoice;
 use treefix_accuracy::memory;
 use treefix_accuracy::sweep::{self, SweepParams};
@@ -138,19 +138,8 @@ fn main_job(c: &mut Criterion) {
     // What `accuracy run` does with the tree, on the pool's one thread.
     let evaluate = || {
         pool.install(|| {
-            let mut sink = Summaries::default();
-            experiment::evaluate_into(
-                &tree,
-                &w,
-                &Op::ALL,
-                &algos,
-                ReferenceKind::Exact,
-                &Cpu,
-                &|_| {},
-                &mut sink,
-            )
-            .expect("evaluate");
-            sink.measured
+            experiment::evaluate_summaries(&tree, &w, &Op::ALL, &algos, ReferenceKind::Exact, &Cpu)
+                .expect("evaluate")
         })
     };
     group.bench_function(format!("whole-2^{log2}"), |b| b.iter(evaluate));

@@ -15,7 +15,7 @@ use analysis::{Algorithm, Op, Reference, ReferenceKind};
 use generators::{ChildOrder, Topology, WeightModel};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use treefix_accuracy::experiment::{self, Cpu, Summaries};
+use treefix_accuracy::experiment::{self, Cpu};
 use treefix_accuracy::memory;
 
 struct Counting;
@@ -189,19 +189,8 @@ fn widest_exact_scale(n: usize, topology: Topology, tree: &generators::Tree) {
 fn whole_run(n: usize, topology: Topology, tree: &generators::Tree, w: &[f32]) {
     let algos = Algorithm::ALL;
     let (_, peak, _) = measure(n, || {
-        let mut sink = Summaries::default();
-        experiment::evaluate_into(
-            tree,
-            w,
-            &Op::ALL,
-            &algos,
-            ReferenceKind::Exact,
-            &Cpu,
-            &|_| {},
-            &mut sink,
-        )
-        .expect("evaluate");
-        sink.measured
+        experiment::evaluate_summaries(tree, w, &Op::ALL, &algos, ReferenceKind::Exact, &Cpu)
+            .expect("evaluate")
     });
     let eval = memory::Evaluation {
         algos: &algos,

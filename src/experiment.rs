@@ -290,6 +290,21 @@ pub fn evaluate_weighted(
     Ok(all.done)
 }
 
+/// [`evaluate_weighted`]'s summaries alone, one per op × algorithm, in order: no node's data
+/// is kept past its algorithm (what `run` prints, and what the benchmarks time of it).
+pub fn evaluate_summaries(
+    tree: &Tree,
+    w: &[f32],
+    ops: &[Op],
+    algos: &[Algorithm],
+    reference: ReferenceKind,
+    backend: &dyn Backend,
+) -> Result<Vec<Measured>, Error> {
+    let mut sink = Summaries::default();
+    evaluate_into(tree, w, ops, algos, reference, backend, &|_| {}, &mut sink)?;
+    Ok(sink.measured)
+}
+
 /// Evaluates every algorithm on every op, giving each outcome to `sink` as it is complete and
 /// calling `done` with a label ("rootfix reference", "rootfix vectorial") as each step
 /// finishes.

@@ -6,7 +6,7 @@
 //! processor i, its children in the layout's sibling order (`LinearOrder::child_order`), so
 //! the algorithms' Euler tour, their messages and their rounding are those of that child
 //! order. Each layout's lost bits are evaluated on that same renamed tree with the same
-//! weights, by the evaluation path of `run` ([`crate::experiment::evaluate_into`], exact
+//! weights, by the evaluation path of `run` ([`crate::experiment::evaluate_summaries`], exact
 //! reference, CPU twins): every algorithm's results are those of `run --child-order` on the
 //! original names but contraction's, whose random-mate coins are dealt in the order of the
 //! names.
@@ -14,7 +14,7 @@
 pub mod checkpoint;
 
 use crate::Error;
-use crate::experiment::{self, Cpu, InstanceSpec, Summaries};
+use crate::experiment::{self, Cpu, InstanceSpec};
 use crate::inputs::{self, WeightChoice};
 use analysis::records::bench::BenchRecord;
 use analysis::records::spatial::{
@@ -140,22 +140,12 @@ type BitsAndTime = HashMap<(Algorithm, Op), (f64, f64)>;
 /// Each algorithm's largest lost bits per op on `tree` (in its child order), and its CPU
 /// twin's seconds.
 fn lost_bits(tree: &Tree, w: &[f32], ops: &[Op]) -> Result<BitsAndTime, Error> {
-    let mut sink = Summaries::default();
-    experiment::evaluate_into(
-        tree,
-        w,
-        ops,
-        &ALGORITHMS,
-        ReferenceKind::Exact,
-        &Cpu,
-        &|_| {},
-        &mut sink,
-    )?;
-    Ok(sink
-        .measured
-        .iter()
-        .map(|m| ((m.algorithm, m.op), (m.summary.max_lost_bits, m.compute_s)))
-        .collect())
+    Ok(
+        experiment::evaluate_summaries(tree, w, ops, &ALGORITHMS, ReferenceKind::Exact, &Cpu)?
+            .iter()
+            .map(|m| ((m.algorithm, m.op), (m.summary.max_lost_bits, m.compute_s)))
+            .collect(),
+    )
 }
 
 /// Lays out and counts every tree of `p`, with lost bits; `progress` gets a line per tree.
