@@ -126,27 +126,15 @@ impl<R: Roundoff> APrioriIn<R> {
         }
     }
 
-    /// x, evaluated to nearest through this sum's summation tree, raised to a rigorous upper
-    /// bound of what it evaluates: x·(1 + k·levels·2^-52), rounded upward. A single term and
-    /// a sum of two are evaluated rounded upward already.
+    /// This sum's values as evaluated, ready to be raised to rigorous bounds, the factor
+    /// formed once for every value a read takes of it.
     #[inline]
-    fn up(&self, x: f64) -> f64 {
-        self.raise()(x)
-    }
-
-    /// [`APrioriIn::up`] as a function, its factor formed once.
-    #[inline]
-    fn raise(&self) -> impl Fn(f64) -> f64 {
-        let factor = match self.levels {
-            0 => 1.0,
-            levels => add_up_nonneg(1.0, (R::ROUNDINGS * levels as u64) as f64 * EPS),
-        };
-        move |x: f64| {
-            if factor == 1.0 || x == 0.0 {
-                x
-            } else {
-                mul_up(x, factor)
-            }
+    pub(crate) fn raised(&self) -> Raised<'_, R> {
+        // 1 + k·2^-52 is exact for k < 2^52 (the spacing of f64 in [1, 2)): no rounding to
+        // direct.
+        Raised {
+            x: self,
+            factor: 1.0 + (R::ROUNDINGS * self.levels as u64) as f64 * EPS,
         }
     }
 
@@ -171,37 +159,94 @@ impl<R: Roundoff> APrioriIn<R> {
 
     /// Σ|t_i|, rounded upward.
     pub fn mag_up(&self) -> f64 {
-        self.up(self.mag)
+        self.raised().mag_up()
     }
 
     /// The deterministic bound on |ŝ − s|: Σ((1 + u)^{d_i} − 1)|t_i| or above.
     pub fn err_up(&self) -> f64 {
-        self.up(self.err)
+        self.raised().err_up()
     }
 
     /// The sharp bound on |ŝ − s|.
     pub fn sharp_up(&self) -> f64 {
-        self.up(self.sharp)
+        self.raised().sharp_up()
     }
 
     /// A bound on |mid − s|.
     pub fn radius_up(&self) -> f64 {
-        self.up(self.rad)
+        self.raised().radius_up()
     }
 
     /// The lower end of an enclosure of the exact partial sum s.
     pub fn lo(&self) -> f64 {
-        add_down(self.mid, -self.radius_up())
+        self.raised().enclosure().0
     }
 
     /// The upper end of an enclosure of the exact partial sum s.
     pub fn hi(&self) -> f64 {
-        add_up(self.mid, self.radius_up())
+        self.raised().enclosure().1
     }
 
     /// Upper bound of |s|, the exact partial sum's magnitude.
     pub fn abs_bound(&self) -> f64 {
-        add_up_nonneg(self.mid.abs(), self.radius_up()).min(self.mag_up())
+        self.raised().abs_bound()
+    }
+}
+
+/// A sum's values ([`APrioriIn`]), each evaluated to nearest through its summation tree, read
+/// as rigorous upper bounds of what they evaluate: x·(1 + k·levels·2^-52), rounded upward. A
+/// single term and a sum of two are evaluated rounded upward already.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Raised<'a, R: Roundoff> {
+    x: &'a APrioriIn<R>,
+    factor: f64,
+}
+
+impl<R: Roundoff> Raised<'_, R> {
+    #[inline]
+    fn up(&self, x: f64) -> f64 {
+        if self.factor == 1.0 || x == 0.0 {
+            x
+        } else {
+            mul_up(x, self.factor)
+        }
+    }
+
+    /// Σ|t_i|, rounded upward.
+    #[inline]
+    pub(crate) fn mag_up(&self) -> f64 {
+        self.up(self.x.mag)
+    }
+
+    /// The deterministic bound on |ŝ − s|.
+    #[inline]
+    pub(crate) fn err_up(&self) -> f64 {
+        self.up(self.x.err)
+    }
+
+    /// The sharp bound on |ŝ − s|.
+    #[inline]
+    pub(crate) fn sharp_up(&self) -> f64 {
+        self.up(self.x.sharp)
+    }
+
+    /// A bound on |mid − s|.
+    #[inline]
+    pub(crate) fn radius_up(&self) -> f64 {
+        self.up(self.x.rad)
+    }
+
+    /// The lower and upper ends of an enclosure of the exact partial sum s.
+    #[inline]
+    pub(crate) fn enclosure(&self) -> (f64, f64) {
+        let r = self.radius_up();
+        (add_down(self.x.mid, -r), add_up(self.x.mid, r))
+    }
+
+    /// Upper bound of |s|, the exact partial sum's magnitude.
+    #[inline]
+    pub(crate) fn abs_bound(&self) -> f64 {
+        add_up_nonneg(self.x.mid.abs(), self.radius_up()).min(self.mag_up())
     }
 }
 
@@ -300,17 +345,13 @@ impl GammaTilde {
     }
 
     /// The probabilistic bound of `x`: γ̃_D(λ)·Σ|t_i|, as [`APriori::prob`].
-    pub(super) fn prob<R: Roundoff>(&self, x: &APrioriIn<R>) -> f64 {
-        mul_up(self.gamma(x.depth), x.mag_up())
+    pub(super) fn prob<R: Roundoff>(&self, x: &Raised<'_, R>) -> f64 {
+        mul_up(self.gamma(x.x.depth), x.mag_up())
     }
 
     /// (deterministic, sharp, probabilistic) bounds of one sum.
     pub(super) fn bounds<R: Roundoff>(&self, x: &APrioriIn<R>) -> (f64, f64, f64) {
-        let up = x.raise();
-        (
-            up(x.err),
-            up(x.sharp),
-            mul_up(self.gamma(x.depth), up(x.mag)),
-        )
+        let x = x.raised();
+        (x.err_up(), x.sharp_up(), self.prob(&x))
     }
 }

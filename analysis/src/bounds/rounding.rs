@@ -116,8 +116,14 @@ pub(crate) fn add_up_nonneg(a: f64, b: f64) -> f64 {
 /// a·b for a, b ≥ 0, rounded upward (nearest product, then one ulp up).
 #[inline]
 pub(crate) fn mul_up(a: f64, b: f64) -> f64 {
+    debug_assert!(!(a < 0.0 || b < 0.0), "{a} {b}");
     let p = a * b;
-    if p == 0.0 { 0.0 } else { next_up(p) }
+    // p ≥ 0: one ulp up is one more on the bits.
+    if p == 0.0 {
+        0.0
+    } else {
+        f64::from_bits(p.to_bits() + 1)
+    }
 }
 
 /// γ_k = k·u / (1 − k·u), rounded upward (∞ once k·u ≥ 1).

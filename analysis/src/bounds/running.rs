@@ -37,9 +37,10 @@ impl Running {
         if self.levels == 0 || self.err == 0.0 || !self.err.is_finite() {
             return self.err;
         }
+        // 1 + k·2^-52 is exact for k < 2^52: no rounding to direct.
         mul_up(
             self.err,
-            add_up_nonneg(1.0, (2 * self.levels as u64) as f64 * f64::EPSILON),
+            1.0 + (2 * self.levels as u64) as f64 * f64::EPSILON,
         )
     }
 

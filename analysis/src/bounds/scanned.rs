@@ -79,7 +79,10 @@ impl<R: Roundoff> Charged for APrioriIn<R> {
         if a.mag == 0.0 || b.mag == 0.0 {
             0.0
         } else {
-            R::times(add_up(out.abs_bound(), add_up(a.sharp_up(), b.sharp_up())))
+            R::times(add_up(
+                out.raised().abs_bound(),
+                add_up(a.sharp_up(), b.sharp_up()),
+            ))
         }
     }
 }

@@ -273,8 +273,11 @@ impl<R: Roundoff> TourRead<APrioriIn<R>> for APrioriRead<R> {
         // of R's subtraction; the sharp bound encloses l = S_close − S_open−1 itself and lets
         // the roundings both prefixes share cancel.
         let combine = |d: f64, l: f64| add_up(one_plus_unit_times::<R>(d), R::times(l));
-        let l_lo = add_down(close.lo(), -before.hi());
-        let l_hi = add_up(close.hi(), -before.lo());
+        let (close, before) = (close.raised(), before.raised());
+        let ((close_lo, close_hi), (before_lo, before_hi)) =
+            (close.enclosure(), before.enclosure());
+        let l_lo = add_down(close_lo, -before_hi);
+        let l_hi = add_up(close_hi, -before_lo);
         let l_abs = l_lo.abs().max(l_hi.abs()).min(sub_v);
         let det = combine(add_up(close.err_up(), before.err_up()), sub_v);
         let sharp = combine(diff_bound(), l_abs);
@@ -287,7 +290,7 @@ impl<R: Roundoff> TourRead<APrioriIn<R>> for APrioriRead<R> {
             return (det, round_to_f32(sharp, l_abs), det);
         }
         let prob = combine(
-            add_up(self.gammas.prob(close), self.gammas.prob(before)),
+            add_up(self.gammas.prob(&close), self.gammas.prob(&before)),
             sub_v,
         );
         (det, sharp, prob)
