@@ -43,6 +43,20 @@ mod walker;
 pub use tour_vertices::TourVertices;
 pub use walker::Walker;
 
+/// Asks the processor to fetch the cache line of `slot` ahead of a write to it (x86-64;
+/// nothing elsewhere). A hint: it reads nothing, and `slot` need not point into anything.
+#[inline(always)]
+pub fn prefetch<T>(slot: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and changes nothing the program can observe.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(slot.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
+}
+
 /// Something that can be summed along an order: an f32 partial sum (the twins), a bound on
 /// one (the bounds), an exact sum (the references), a magnitude. Plain data, shared between
 /// threads: the scan plan's tiles are scanned in parallel, each exactly as alone.

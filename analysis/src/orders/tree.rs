@@ -35,7 +35,25 @@ pub fn rootfix_sequential<T: ScanValue>(tree: &Tree, w: &[f32]) -> Vec<T> {
 /// value is always at hand, whatever the vertex numbering: the same additions, in the same
 /// order, without a cache miss per vertex on large trees.
 pub fn rootfix_sequential_each<T: ScanValue>(tree: &Tree, w: &[f32], emit: impl FnMut(usize, T)) {
-    rootfix_sequential_each_with(tree, w, T::term, T::plus, emit)
+    rootfix_sequential_each_with(tree, w, T::term, T::plus, |_| {}, emit)
+}
+
+/// Vertices between the one an `_ahead` order names to its `ahead` hook and the one it hands
+/// to `emit`: enough for a cache line fetched at the name to arrive before the write.
+pub const AHEAD: usize = 16;
+
+/// [`rootfix_sequential_each`] that also names each vertex to `ahead`, [`AHEAD`] vertices
+/// before its `emit`: a caller that writes per vertex fetches the slot there
+/// ([`super::prefetch`]), so that, on a tree with random labels, its writes do not wait on
+/// memory in the chain of additions. (The twins do not: they are the plain kernels whose
+/// time the reports give.)
+pub fn rootfix_sequential_each_ahead<T: ScanValue>(
+    tree: &Tree,
+    w: &[f32],
+    ahead: impl FnMut(usize),
+    emit: impl FnMut(usize, T),
+) {
+    rootfix_sequential_each_with(tree, w, T::term, T::plus, ahead, emit)
 }
 
 /// [`rootfix_sequential_each`] with the term and the addition given instead of a
@@ -46,6 +64,7 @@ pub fn rootfix_sequential_each_with<T: Copy>(
     w: &[f32],
     term: impl Fn(f32) -> T,
     plus: impl Fn(T, T) -> T,
+    mut ahead: impl FnMut(usize),
     mut emit: impl FnMut(usize, T),
 ) {
     // The inputs in preorder first: a gather whose loads overlap, instead of one cache miss
@@ -57,7 +76,10 @@ pub fn rootfix_sequential_each_with<T: Copy>(
         .map(|&v| (v, w[v as usize], depths[v as usize]))
         .collect();
     let mut path = vec![term(0.0); tree.height() as usize + 1];
-    for (v, x, d) in inputs {
+    for (i, &(v, x, d)) in inputs.iter().enumerate() {
+        if let Some(&(u, ..)) = inputs.get(i + AHEAD) {
+            ahead(u as usize);
+        }
         let d = d as usize;
         let t = term(x);
         // Preorder is depth-first: the parent is the last vertex seen at depth d − 1.
@@ -95,7 +117,18 @@ pub fn leaffix_sequential<T: ScanValue>(tree: &Tree, w: &[f32]) -> Vec<T> {
 /// depth-first postorder, the children of v are its top `deg v` entries, in child order. The
 /// same gathers, in the same order, without a cache miss per child on large trees.
 pub fn leaffix_sequential_each<T: ScanValue>(tree: &Tree, w: &[f32], emit: impl FnMut(usize, T)) {
-    leaffix_sequential_each_with(tree, w, T::term, T::plus, emit)
+    leaffix_sequential_each_with(tree, w, T::term, T::plus, |_| {}, emit)
+}
+
+/// [`leaffix_sequential_each`] that also names each vertex to `ahead`, [`AHEAD`] vertices
+/// before its `emit` (see [`rootfix_sequential_each_ahead`]).
+pub fn leaffix_sequential_each_ahead<T: ScanValue>(
+    tree: &Tree,
+    w: &[f32],
+    ahead: impl FnMut(usize),
+    emit: impl FnMut(usize, T),
+) {
+    leaffix_sequential_each_with(tree, w, T::term, T::plus, ahead, emit)
 }
 
 /// [`leaffix_sequential_each`] with the term and the addition given (see
@@ -105,6 +138,7 @@ pub fn leaffix_sequential_each_with<T: Copy>(
     w: &[f32],
     term: impl Fn(f32) -> T,
     plus: impl Fn(T, T) -> T,
+    mut ahead: impl FnMut(usize),
     mut emit: impl FnMut(usize, T),
 ) {
     let inputs: Vec<(u32, f32, u32)> = tree
@@ -122,7 +156,10 @@ pub fn leaffix_sequential_each_with<T: Copy>(
         .max()
         .unwrap_or(0);
     let mut finished: Vec<T> = Vec::with_capacity(most);
-    for (v, x, degree) in inputs {
+    for (i, &(v, x, degree)) in inputs.iter().enumerate() {
+        if let Some(&(u, ..)) = inputs.get(i + AHEAD) {
+            ahead(u as usize);
+        }
         let first = finished.len() - degree as usize;
         let l = finished[first..]
             .iter()
