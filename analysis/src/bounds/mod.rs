@@ -256,6 +256,30 @@ pub fn subtree_magnitudes_in_postorder(tree: &Tree, w: &[f32]) -> Vec<f64> {
     out
 }
 
+/// [`subtree_magnitudes_in_postorder`] read off the Euler tour in one pass in sequence, with
+/// the same additions: a vertex's sum starts at its open with |w|, and each child's finished
+/// sum is added to its parent's at the child's close, so in child order, and the closes come
+/// in postorder. The tree order gathers each vertex's weight and degree by vertex, on a tree
+/// with random labels two cache misses per vertex: 60 ms per Euler-tour leaffix walk of a
+/// 2^22-vertex `profile` tree.
+pub(crate) fn subtree_magnitudes_on_tour(tour: &TourVertices) -> Vec<f64> {
+    let mut out = Vec::with_capacity(tour.len() / 2);
+    // The sums of the vertices open at p: a root path.
+    let mut open: Vec<f64> = Vec::new();
+    for p in 0..tour.len() {
+        if tour.opens(p) {
+            open.push(UpMagnitude::term(tour.weight(p)).0);
+        } else {
+            let l = open.pop().expect("a close follows its open");
+            if let Some(parent) = open.last_mut() {
+                *parent = UpMagnitude(*parent).plus(UpMagnitude(l)).0;
+            }
+            out.push(l);
+        }
+    }
+    out
+}
+
 /// Σ|t| rounded upward.
 #[derive(Debug, Clone, Copy)]
 struct UpMagnitude(f64);

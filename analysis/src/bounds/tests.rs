@@ -233,7 +233,11 @@ fn streamed_read_does_not_depend_on_the_batches() {
             .collect();
         for op in Op::ALL {
             for plan in [Plan::Tiled, Plan::Chained, Plan::Sequential] {
-                let reader = APrioriRead::<F32Add>::new(t, &w, op, GammaTilde::new(LAMBDA));
+                let reader = APrioriRead::<F32Add>::new(
+                    &TourVertices::new(t, &w),
+                    op,
+                    GammaTilde::new(LAMBDA),
+                );
                 let a_priori = |batch_tiles| {
                     let mut out = vec![(0.0, 0.0, 0.0); t.len()];
                     read_tour(
@@ -317,7 +321,11 @@ fn walking_together_is_walking_alone() {
                 )
             };
             for plan in [Plan::Tiled, Plan::Chained, Plan::Sequential] {
-                let reader = APrioriRead::<F32Add>::new(t, &w, op, GammaTilde::new(LAMBDA));
+                let reader = APrioriRead::<F32Add>::new(
+                    &TourVertices::new(t, &w),
+                    op,
+                    GammaTilde::new(LAMBDA),
+                );
                 let mut alone = Walked::zeros(t.len());
                 read_tour(
                     (t, &TourVertices::new(t, &w)),
@@ -336,7 +344,8 @@ fn walking_together_is_walking_alone() {
                 let got = walk_tour(&walker, &w, plan, op, LAMBDA);
                 assert_eq!(together(got), together(alone), "{op} {plan:?}");
             }
-            let reader = APrioriRead::<DwAdd>::new(t, &w, op, GammaTilde::new(LAMBDA));
+            let reader =
+                APrioriRead::<DwAdd>::new(&TourVertices::new(t, &w), op, GammaTilde::new(LAMBDA));
             let mut alone = Walked::zeros(t.len());
             read_tour(
                 (t, &TourVertices::new(t, &w)),
@@ -419,4 +428,41 @@ fn rounding_down_every_time_is_accounted_for() {
     }
     // The f64 sums did lose the terms: without the raising the bounds would fall short.
     assert!(lost);
+}
+
+/// Σ|w| over the subtrees read off the Euler tour is the tree order's, bit for bit, on every
+/// topology and child order, with weights whose sums round (exponents 2^-140 to 2^120), zeros
+/// of both signs and a vertex of degree in the thousands (the star).
+#[test]
+fn subtree_magnitudes_on_the_tour_are_the_tree_orders() {
+    let mut rounded = false;
+    for topology in generators::Topology::all_defaults() {
+        for order in ChildOrder::ALL {
+            let mut rng = generators::rng(17);
+            let t = topology.generate(4099, order, &mut rng).unwrap();
+            let w: Vec<f32> = (0..t.len())
+                .map(|i| match i % 31 {
+                    0 => 0.0,
+                    1 => -0.0,
+                    _ => {
+                        let m = (i * 7919 % 1013) as f32 - 506.3;
+                        m * 2f32.powi((i * 37 % 260) as i32 - 140)
+                    }
+                })
+                .collect();
+            let want = subtree_magnitudes_in_postorder(&t, &w);
+            let got = subtree_magnitudes_on_tour(&TourVertices::new(&t, &w));
+            let bits = |x: &[f64]| x.iter().map(|m| m.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&got), bits(&want), "{topology} {order:?}");
+            // Some sum rounded: the same order rounded to nearest differs somewhere, so the
+            // upward roundings are compared, not only exact sums.
+            let nearest = orders::tree::leaffix_sequential::<orders::Abs<f64>>(&t, &w);
+            rounded |= t
+                .postorder()
+                .iter()
+                .zip(&want)
+                .any(|(&v, &m)| m != nearest[v as usize].0);
+        }
+    }
+    assert!(rounded, "no sum rounded");
 }

@@ -180,14 +180,14 @@ pub(super) fn read_tour<T: Charged, Rd: TourRead<T>>(
 /// most half an ulp of s, the f32 result is within one ulp of s (≤ 1 lost bit).
 pub fn compensated_float_float_bounds(tree: &Tree, w: &[f32], op: Op) -> APrioriBounds {
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
-    let mut reader = APrioriRead::<DwAdd>::new(tree, w, op, GammaTilde::new(LAMBDA));
+    let tour = TourVertices::new(tree, w);
+    let mut reader = APrioriRead::<DwAdd>::new(&tour, op, GammaTilde::new(LAMBDA));
     reader.round_to_f32 = false;
-    read_a_priori(tree, w, op, Plan::Tiled, &reader)
+    read_a_priori((tree, &tour), op, Plan::Tiled, &reader)
 }
 
 fn read_a_priori<R: Roundoff>(
-    tree: &Tree,
-    w: &[f32],
+    (tree, tour): (&Tree, &TourVertices),
     op: Op,
     plan: Plan,
     reader: &APrioriRead<R>,
@@ -199,7 +199,7 @@ fn read_a_priori<R: Roundoff>(
         prob: vec![0.0; n],
     };
     read_tour(
-        (tree, &TourVertices::new(tree, w)),
+        (tree, tour),
         (op, plan),
         reader,
         batch_tiles(),
@@ -224,11 +224,11 @@ pub(crate) struct APrioriRead<R: Roundoff> {
 }
 
 impl<R: Roundoff> APrioriRead<R> {
-    pub(super) fn new(tree: &Tree, w: &[f32], op: Op, gammas: GammaTilde) -> Self {
+    pub(super) fn new(tour: &TourVertices, op: Op, gammas: GammaTilde) -> Self {
         APrioriRead {
             sub: match op {
                 Op::Rootfix => Vec::new(),
-                Op::Leaffix => subtree_magnitudes_in_postorder(tree, w),
+                Op::Leaffix => subtree_magnitudes_on_tour(tour),
             },
             gammas,
             round_to_f32: R::READ_ROUNDS_TO_F32,

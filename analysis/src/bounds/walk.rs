@@ -197,13 +197,14 @@ where
     walker.count_walk();
     let tree = walker.tree();
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let tour = TourVertices::new(tree, w);
     let reader = TwoReads(
         ReadRunning,
-        APrioriRead::<R>::new(tree, w, op, GammaTilde::new(lambda)),
+        APrioriRead::<R>::new(&tour, op, GammaTilde::new(lambda)),
     );
     let mut out = Walked::zeros(tree.len());
     read_tour::<(V, APrioriIn<R>), _>(
-        (tree, &TourVertices::new(tree, w)),
+        (tree, &tour),
         (op, plan),
         &reader,
         batch_tiles(),
