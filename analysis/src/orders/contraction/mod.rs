@@ -74,7 +74,7 @@ use super::ScanValue;
 use crate::Op;
 use generators::{NO_PARENT, Tree};
 use rand::Rng as _;
-use std::ops::{IndexMut, Range};
+use std::ops::{Index, IndexMut, Range};
 
 /// The seed of the random-mate coin flips, part of the order's definition: round k flips
 /// the coins of `generators::rng(generators::derive_seed(SEED, k))`.
@@ -299,19 +299,76 @@ pub fn leaffix_in<T: ScanValue, S: IndexMut<usize, Output = T> + ?Sized>(
     part: &mut S,
 ) {
     for round in s.rounds() {
-        for &Compress { c, p, .. } in s.compresses(round) {
-            part[p as usize] = part[p as usize].plus(part[c as usize]);
-        }
-        for rake in s.rakes(round) {
-            let reduced = pairwise(s.leaves(rake), &|v| part[v as usize]);
-            part[rake.p as usize] = part[rake.p as usize].plus(reduced);
-        }
+        each_ahead(
+            s.compresses(round).iter(),
+            part,
+            fetch_compress,
+            |part, &Compress { c, p, .. }| {
+                part[p as usize] = part[p as usize].plus(part[c as usize]);
+            },
+        );
+        each_ahead(
+            s.rakes(round).iter(),
+            part,
+            |part, r| fetch_rake(s, part, r),
+            |part, rake| {
+                let reduced = pairwise(s.leaves(rake), &|v| part[v as usize]);
+                part[rake.p as usize] = part[rake.p as usize].plus(reduced);
+            },
+        );
     }
     // Raked clusters and the root now hold their subtree sums; a compressed c still holds
     // its P[c], the part of its subtree above x.
-    for &Compress { c, x, .. } in s.all_compresses().iter().rev() {
-        part[c as usize] = part[c as usize].plus(part[x as usize]);
+    each_ahead(
+        s.all_compresses().iter().rev(),
+        part,
+        |part, &Compress { c, x, .. }| fetch(part, &[c, x]),
+        |part, &Compress { c, x, .. }| {
+            part[c as usize] = part[c as usize].plus(part[x as usize]);
+        },
+    );
+}
+
+/// `items` handed to `each` in turn, each named to `fetch` [`super::tree::AHEAD`] items
+/// before: the slots of a contraction step are a vertex's, by label, so on a tree with
+/// random labels each is a cache miss that the chain of additions would wait on.
+#[inline(always)]
+fn each_ahead<I: Iterator + Clone, S: ?Sized>(
+    items: I,
+    part: &mut S,
+    fetch: impl Fn(&S, I::Item),
+    mut each: impl FnMut(&mut S, I::Item),
+) {
+    let mut later = items.clone().skip(super::tree::AHEAD);
+    for x in items {
+        if let Some(y) = later.next() {
+            fetch(part, y);
+        }
+        each(part, x);
     }
+}
+
+/// Fetches the slots of `vertices` ([`super::prefetch`]).
+#[inline(always)]
+fn fetch<T, S: Index<usize, Output = T> + ?Sized>(part: &S, vertices: &[u32]) {
+    for &v in vertices {
+        super::prefetch(std::ptr::from_ref(&part[v as usize]));
+    }
+}
+
+/// A compress's slots: p's and c's.
+#[inline(always)]
+fn fetch_compress<T, S: Index<usize, Output = T> + ?Sized>(part: &S, c: &Compress) {
+    fetch(part, &[c.p, c.c]);
+}
+
+/// A rake's slots: p's and its first two leaves' (a star's one rake has n − 1 leaves, which
+/// it reads in sequence).
+#[inline(always)]
+fn fetch_rake<T, S: Index<usize, Output = T> + ?Sized>(s: &Schedule, part: &S, rake: &Rake) {
+    let leaves = s.leaves(rake);
+    fetch(part, &[rake.p]);
+    fetch(part, &leaves[..leaves.len().min(2)]);
 }
 
 /// Rootfix on a given schedule: contraction (Q, A), then uncontraction (R), then R + w.
@@ -332,16 +389,26 @@ pub fn rootfix_in<T: ScanValue, S: IndexMut<usize, Output = T> + ?Sized>(
     // One slot per vertex: Q[v] while v's cluster is alive, A[v] once it is compressed or
     // raked (nothing reads a removed cluster's Q again), then R[v] in place.
     for round in s.rounds() {
-        for &Compress { c, p, .. } in s.compresses(round) {
-            let (q_p, q_c) = (above[p as usize], above[c as usize]);
-            above[c as usize] = q_p;
-            above[p as usize] = q_p.plus(q_c);
-        }
-        for rake in s.rakes(round) {
-            for &v in s.leaves(rake) {
-                above[v as usize] = above[rake.p as usize];
-            }
-        }
+        each_ahead(
+            s.compresses(round).iter(),
+            above,
+            fetch_compress,
+            |above, &Compress { c, p, .. }| {
+                let (q_p, q_c) = (above[p as usize], above[c as usize]);
+                above[c as usize] = q_p;
+                above[p as usize] = q_p.plus(q_c);
+            },
+        );
+        each_ahead(
+            s.rakes(round).iter(),
+            above,
+            |above, r| fetch_rake(s, above, r),
+            |above, rake| {
+                for &v in s.leaves(rake) {
+                    above[v as usize] = above[rake.p as usize];
+                }
+            },
+        );
     }
     let root = s.root();
     let descend = |above: &mut S, p: u32, v: u32| {
@@ -350,14 +417,22 @@ pub fn rootfix_in<T: ScanValue, S: IndexMut<usize, Output = T> + ?Sized>(
         }
     };
     for round in s.rounds().iter().rev() {
-        for rake in s.rakes(round) {
-            for &v in s.leaves(rake) {
-                descend(above, rake.p, v);
-            }
-        }
-        for &Compress { c, p, .. } in s.compresses(round) {
-            descend(above, p, c);
-        }
+        each_ahead(
+            s.rakes(round).iter(),
+            above,
+            |above, r| fetch_rake(s, above, r),
+            |above, rake| {
+                for &v in s.leaves(rake) {
+                    descend(above, rake.p, v);
+                }
+            },
+        );
+        each_ahead(
+            s.compresses(round).iter(),
+            above,
+            fetch_compress,
+            |above, &Compress { c, p, .. }| descend(above, p, c),
+        );
     }
     for (v, &x) in w.iter().enumerate() {
         above[v] = if v as u32 == root {
