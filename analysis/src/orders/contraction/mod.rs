@@ -348,6 +348,27 @@ fn each_ahead<I: Iterator + Clone, S: ?Sized>(
     }
 }
 
+/// Each leaf v of each rake of `round`, with the rake's p, handed to `each` (rakes in order,
+/// leaves in child order), the rakes' slots fetched ahead.
+#[inline(always)]
+fn each_raked_leaf<T, S: Index<usize, Output = T> + ?Sized>(
+    s: &Schedule,
+    round: &Round,
+    part: &mut S,
+    mut each: impl FnMut(&mut S, u32, u32),
+) {
+    each_ahead(
+        s.rakes(round).iter(),
+        part,
+        |part, r| fetch_rake(s, part, r),
+        |part, rake| {
+            for &v in s.leaves(rake) {
+                each(part, rake.p, v);
+            }
+        },
+    );
+}
+
 /// Fetches the slots of `vertices` ([`super::prefetch`]).
 #[inline(always)]
 fn fetch<T, S: Index<usize, Output = T> + ?Sized>(part: &S, vertices: &[u32]) {
@@ -399,16 +420,9 @@ pub fn rootfix_in<T: ScanValue, S: IndexMut<usize, Output = T> + ?Sized>(
                 above[p as usize] = q_p.plus(q_c);
             },
         );
-        each_ahead(
-            s.rakes(round).iter(),
-            above,
-            |above, r| fetch_rake(s, above, r),
-            |above, rake| {
-                for &v in s.leaves(rake) {
-                    above[v as usize] = above[rake.p as usize];
-                }
-            },
-        );
+        each_raked_leaf(s, round, above, |above, p, v| {
+            above[v as usize] = above[p as usize];
+        });
     }
     let root = s.root();
     let descend = |above: &mut S, p: u32, v: u32| {
@@ -417,16 +431,7 @@ pub fn rootfix_in<T: ScanValue, S: IndexMut<usize, Output = T> + ?Sized>(
         }
     };
     for round in s.rounds().iter().rev() {
-        each_ahead(
-            s.rakes(round).iter(),
-            above,
-            |above, r| fetch_rake(s, above, r),
-            |above, rake| {
-                for &v in s.leaves(rake) {
-                    descend(above, rake.p, v);
-                }
-            },
-        );
+        each_raked_leaf(s, round, above, descend);
         each_ahead(
             s.compresses(round).iter(),
             above,
