@@ -285,9 +285,7 @@ pub fn evaluate_weighted(
     reference: ReferenceKind,
     backend: &dyn Backend,
 ) -> Result<Vec<OpResults>, Error> {
-    let mut all = Collect::default();
-    evaluate_into(tree, w, ops, algos, reference, backend, &|_| {}, &mut all)?;
-    Ok(all.done)
+    Ok(evaluate_to::<Collect>(tree, w, ops, algos, reference, backend)?.done)
 }
 
 /// [`evaluate_weighted`]'s summaries alone, one per op × algorithm, in order: no node's data
@@ -300,9 +298,21 @@ pub fn evaluate_summaries(
     reference: ReferenceKind,
     backend: &dyn Backend,
 ) -> Result<Vec<Measured>, Error> {
-    let mut sink = Summaries::default();
+    Ok(evaluate_to::<Summaries>(tree, w, ops, algos, reference, backend)?.measured)
+}
+
+/// [`evaluate_into`] a fresh sink of kind `S`, without progress, returned once full.
+fn evaluate_to<S: Sink + Default>(
+    tree: &Tree,
+    w: &[f32],
+    ops: &[Op],
+    algos: &[Algorithm],
+    reference: ReferenceKind,
+    backend: &dyn Backend,
+) -> Result<S, Error> {
+    let mut sink = S::default();
     evaluate_into(tree, w, ops, algos, reference, backend, &|_| {}, &mut sink)?;
-    Ok(sink.measured)
+    Ok(sink)
 }
 
 /// Evaluates every algorithm on every op, giving each outcome to `sink` as it is complete and

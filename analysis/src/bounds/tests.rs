@@ -320,47 +320,27 @@ fn walking_together_is_walking_alone() {
                     bits(&a.prob),
                 )
             };
+            let tour = TourVertices::new(t, &w);
             for plan in [Plan::Tiled, Plan::Chained, Plan::Sequential] {
-                let reader = APrioriRead::<F32Add>::new(
-                    &TourVertices::new(t, &w),
-                    op,
-                    GammaTilde::new(LAMBDA),
-                );
+                let reader = APrioriRead::<F32Add>::new(&tour, op, GammaTilde::new(LAMBDA));
                 let mut alone = Walked::zeros(t.len());
-                read_tour(
-                    (t, &TourVertices::new(t, &w)),
-                    (op, plan),
-                    &reader,
-                    batch_tiles(),
-                    |v, a| alone.set(v, (0.0, 0.0), a),
-                );
-                read_tour::<Running, _>(
-                    (t, &TourVertices::new(t, &w)),
-                    (op, plan),
-                    &ReadRunning,
-                    3,
-                    |v, (x, b)| (alone.values[v], alone.bounds[v].running) = (x, b),
-                );
+                read_tour((t, &tour), (op, plan), &reader, batch_tiles(), |v, a| {
+                    alone.set(v, (0.0, 0.0), a)
+                });
+                read_tour::<Running, _>((t, &tour), (op, plan), &ReadRunning, 3, |v, (x, b)| {
+                    (alone.values[v], alone.bounds[v].running) = (x, b)
+                });
                 let got = walk_tour(&walker, &w, plan, op, LAMBDA);
                 assert_eq!(together(got), together(alone), "{op} {plan:?}");
             }
-            let reader =
-                APrioriRead::<DwAdd>::new(&TourVertices::new(t, &w), op, GammaTilde::new(LAMBDA));
+            let reader = APrioriRead::<DwAdd>::new(&tour, op, GammaTilde::new(LAMBDA));
             let mut alone = Walked::zeros(t.len());
-            read_tour(
-                (t, &TourVertices::new(t, &w)),
-                (op, Plan::Tiled),
-                &reader,
-                1,
-                |v, a| alone.set(v, (0.0, 0.0), a),
-            );
-            read_tour::<RunningDw, _>(
-                (t, &TourVertices::new(t, &w)),
-                (op, Plan::Tiled),
-                &ReadRunning,
-                5,
-                |v, r| (alone.values[v], alone.bounds[v].running) = r,
-            );
+            read_tour((t, &tour), (op, Plan::Tiled), &reader, 1, |v, a| {
+                alone.set(v, (0.0, 0.0), a)
+            });
+            read_tour::<RunningDw, _>((t, &tour), (op, Plan::Tiled), &ReadRunning, 5, |v, r| {
+                (alone.values[v], alone.bounds[v].running) = r
+            });
             let got = walk_tour_dw(&walker, &w, Plan::Tiled, op, LAMBDA);
             assert_eq!(together(got), together(alone), "{op} compensated");
             let gammas = GammaTilde::new(LAMBDA);

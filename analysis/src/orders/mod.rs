@@ -43,7 +43,7 @@ mod walker;
 pub use tour_vertices::TourVertices;
 pub use walker::Walker;
 
-/// Asks the processor to fetch the cache line of `slot` ahead of a write to it (x86-64;
+/// Asks the processor to fetch the cache line of `slot` ahead of a read or write of it (x86-64;
 /// nothing elsewhere). A hint: it reads nothing, and `slot` need not point into anything.
 #[inline(always)]
 pub fn prefetch<T>(slot: *const T) {

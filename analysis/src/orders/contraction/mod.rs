@@ -383,8 +383,8 @@ fn fetch_compress<T, S: Index<usize, Output = T> + ?Sized>(part: &S, c: &Compres
     fetch(part, &[c.p, c.c]);
 }
 
-/// A rake's slots: p's and its first two leaves' (a star's one rake has n − 1 leaves, which
-/// it reads in sequence).
+/// A rake's slots: p's and its first two leaves' only (a star's one rake has n − 1 leaves,
+/// more than the cache holds).
 #[inline(always)]
 fn fetch_rake<T, S: Index<usize, Output = T> + ?Sized>(s: &Schedule, part: &S, rake: &Rake) {
     let leaves = s.leaves(rake);
