@@ -347,6 +347,9 @@ fn a_wrong_result_is_a_violation_with_exit_code_3() {
         fn describe(&self) -> String {
             "corrupt".into()
         }
+        fn device(&self) -> treefix_accuracy::Device {
+            treefix_accuracy::Device::Gpu
+        }
         fn compute(
             &self,
             tree: &Tree,
