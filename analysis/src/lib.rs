@@ -1,5 +1,6 @@
 //! Exact and double-double references, error metrics, condition numbers and error bounds.
 
+pub mod accumulate;
 pub mod algorithms;
 pub mod bounds;
 pub mod directed;

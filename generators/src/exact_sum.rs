@@ -12,6 +12,7 @@
 //! Most weight vectors span far fewer bits: the same [`Fixed`] at a [`crate::fixed::Scale`]
 //! holds their sums in fewer limbs.
 
+use crate::Precision;
 use crate::fixed::{Fixed, Scale};
 use rug::ops::NegAssign;
 use rug::{Assign, Float};
@@ -124,6 +125,19 @@ impl ExactSum {
             return self.special;
         }
         self.fixed.to_f32_at(UNIT_EXP)
+    }
+
+    /// The sum rounded to nearest in `p`, ties to even, as an f64 (±∞ beyond its range; the
+    /// non-finite and signed-zero cases as [`ExactSum::to_f64`]): rounded to odd at 53 bits,
+    /// then to nearest at p ≤ 24, or to nearest at 53 for f64.
+    pub fn to_precision(&self, p: Precision) -> f64 {
+        if self.special != 0.0 || self.special.is_nan() || self.fixed.is_zero() {
+            return self.special as f64;
+        }
+        match p {
+            Precision::F64 => self.fixed.to_f64_at(UNIT_EXP),
+            _ => p.round(self.fixed.to_f64_odd_at(UNIT_EXP)),
+        }
     }
 
     /// The exact value as an MPFR number of [`EXACT_PREC`] bits.

@@ -5,11 +5,13 @@ pub mod exact_sum;
 pub mod fixed;
 pub mod gensum;
 pub mod io;
+pub mod precision;
 pub mod topology;
 pub mod tree;
 pub mod weights;
 
 pub use io::{ReadError, ReadOptions, TreeFile, TreeStats, read_tree};
+pub use precision::{Arithmetic, Precision};
 pub use topology::Topology;
 pub use tree::{ChildOrder, NO_PARENT, Tree, TreeError};
 pub use weights::WeightModel;

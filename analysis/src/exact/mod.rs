@@ -15,6 +15,8 @@
 //! [`treefix`] returns what the exact reference needs besides ([`ExactTreefix`]);
 //! [`correctly_rounded`] only the rounded results (`vectorial-exact`'s CPU twin).
 
+#[cfg(test)]
+mod format_tests;
 mod values;
 mod walk;
 
@@ -24,9 +26,9 @@ use crate::Op;
 use crate::directed::{nudge, two_sum_err};
 use crate::orders::tree as tree_orders;
 use crate::scan_value::Abs;
-use generators::Tree;
 use generators::exact_sum::ExactSum;
 use generators::fixed::{Fixed, Scale};
+use generators::{Precision, Tree};
 use rayon::prelude::*;
 use values::Held;
 use walk::{Disjoint, Exact, WithAbs};
@@ -102,6 +104,13 @@ impl ExactSums {
     #[inline]
     pub fn to_f32(&self, v: usize) -> f32 {
         self.signed(v, self.exact.to_f32(v))
+    }
+
+    /// Vertex v's exact value rounded to nearest in `p`, ties to even (±∞ beyond its range;
+    /// IEEE's sign of zero), as an f64: the correctly rounded result in that format.
+    #[inline]
+    pub fn to_precision(&self, v: usize, p: Precision) -> f64 {
+        self.signed(v, self.exact.to_precision(v, p))
     }
 
     /// [`ExactSums::to_f64`] and [`ExactSums::to_f32`] from one normalisation.
@@ -263,23 +272,72 @@ fn walk_with_few_terms<T: Exact>(
 }
 
 /// a + b rounded to the nearest f32, ties to even (±∞ beyond range; +0 for an exact zero),
-/// and whether the rounding changed the value: the exact sum is s + e with s = a + b in f64
-/// and e its error (TwoSum; no f32 sum overflows f64), rounded to odd (s, or where e ≠ 0 and
-/// s is even, its neighbour towards e: the one of the two around the exact sum with an odd
-/// last bit), whose 53 bits round to f32's 24 as the exact sum does.
+/// and whether the rounding changed the value: the exact sum rounded to odd at 53 bits
+/// ([`odd_sum_of_two`]), whose 53 bits round to f32's 24 as the exact sum does.
 #[inline]
 pub fn sum_of_two(a: f32, b: f32) -> (f32, bool) {
+    let odd = odd_sum_of_two(a, b);
+    let x = odd as f32;
+    (x, x as f64 != odd)
+}
+
+/// a + b rounded to odd at 53 bits (+0 for an exact zero): the exact sum is s + e with
+/// s = a + b in f64 and e its error (TwoSum; no f32 sum overflows f64), and its rounding to
+/// odd is s, or where e ≠ 0 and s is even, its neighbour towards e (the one of the two around
+/// the exact sum with an odd last bit). Any rounding to nearest at 51 bits or fewer of it is
+/// that of the exact sum.
+#[inline]
+pub fn odd_sum_of_two(a: f32, b: f32) -> f64 {
     let (a, b) = (a as f64, b as f64);
     let s = a + b;
     if s == 0.0 {
         // a = −b exactly: no f64 sum of two f32 underflows.
-        return (0.0, false);
+        return 0.0;
     }
     let e = two_sum_err(a, b, s);
     // Without a branch: whether s is odd is the weights' coin toss.
-    let odd = nudge(s, (e != 0.0) & (s.to_bits() & 1 == 0), e > 0.0);
-    let x = odd as f32;
-    (x, x as f64 != odd)
+    nudge(s, (e != 0.0) & (s.to_bits() & 1 == 0), e > 0.0)
+}
+
+/// Every vertex's exact rootfix or leaffix rounded to nearest in `storage` (f16, bf16 or
+/// f32, carried as f32), ties to even, ±∞ beyond its range: `vectorial-exact`'s results in
+/// that format. The exact value is rounded to odd at 53 bits, then to nearest at the
+/// format's p ≤ 24 (`generators::precision`): one rounding of the exact value. As
+/// [`correctly_rounded`], an exact zero is +0 and a weight that is not finite gives NaN.
+pub fn correctly_rounded_in(tree: &Tree, w: &[f32], op: Op, storage: Precision) -> Vec<f32> {
+    assert!(
+        storage.fits_in(Precision::F32),
+        "{storage} values are carried as f64, not f32"
+    );
+    if storage == Precision::F32 {
+        return correctly_rounded(tree, w, op);
+    }
+    assert_eq!(tree.len(), w.len(), "one weight per vertex");
+    let Some(scale) = Scale::for_weights(w) else {
+        return vec![f32::NAN; w.len()];
+    };
+    let mut out = vec![0f32; w.len()];
+    let to = Disjoint::new(&mut out);
+    let round = |odd: f64| storage.round(odd) as f32;
+    // Each vertex is finished once, by exactly one of the three hooks below.
+    let put = |v: usize, x: f32| unsafe { to.set(v, x) };
+    with_limbs!(scale.limbs(), L => walk_with_few_terms(
+        tree,
+        w,
+        op,
+        |x| scale.term::<L>(x),
+        |v, k: Fixed<L>| put(v, round(k.to_f64_odd_at(scale.unit()))),
+        |v, a, b| {
+            put(v, round(odd_sum_of_two(a, b)));
+            true
+        },
+        // A leaf's sum is its weight, a value of the storage format.
+        |v, x| {
+            put(v, if x == 0.0 { 0.0 } else { x });
+            true
+        },
+    ));
+    out
 }
 
 fn rounded_with<R: Send + Copy + Default>(

@@ -2,6 +2,7 @@
 //! [`MAX_LIMBS`] limbs of 64 bits, chosen by the weights) or, for weights that have no fixed
 //! point (±∞, NaN), over the whole f32 range with IEEE's non-finite rules ([`ExactSum`]).
 
+use generators::Precision;
 use generators::exact_sum::ExactSum;
 use generators::fixed::{Fixed, MAX_LIMBS, Scale};
 
@@ -83,6 +84,21 @@ impl ExactValues {
                 (x, x32)
             },
             |values| (values[v].to_f64(), values[v].to_f32())
+        )
+    }
+
+    /// Vertex v's exact value rounded to nearest in `p`, ties to even, as an f64 (±∞ beyond
+    /// its range; +0 for zero): rounded to odd at 53 bits, then to nearest at p ≤ 24 (one
+    /// rounding of the exact value), or to nearest at 53 for f64.
+    #[inline]
+    pub fn to_precision(&self, v: usize, p: Precision) -> f64 {
+        on_values!(
+            self,
+            |scale, k| match p {
+                Precision::F64 => scale.to_f64(k[v]),
+                _ => p.round(k[v].to_f64_odd_at(scale.unit())),
+            },
+            |values| values[v].to_precision(p)
         )
     }
 

@@ -2,6 +2,7 @@
 //! vector E, scan it, read each vertex's answer.
 
 use crate::Op;
+use crate::accumulate::Stored;
 use crate::float_float::{FloatFloat, dw_add};
 use crate::scan_plan::{self, Plan};
 use crate::scan_value::ScanValue;
@@ -40,15 +41,21 @@ pub trait ScannedTour: Sync {
     fn difference(&self, v: usize, close: usize, before: Option<usize>) -> Self::Out;
 }
 
-impl ScannedTour for [f32] {
-    type Out = f32;
+/// The partial sums of any accumulation format, read as the kernel reads them: the leaffix
+/// difference rounded in that format (S[close] − 0 is S[close], so without S[open v − 1] no
+/// subtraction is made).
+impl<T: Stored> ScannedTour for [T] {
+    type Out = T;
     #[inline]
-    fn prefix(&self, p: usize) -> f32 {
+    fn prefix(&self, p: usize) -> T {
         self[p]
     }
     #[inline]
-    fn difference(&self, _v: usize, close: usize, before: Option<usize>) -> f32 {
-        self[close] - before.map_or(0.0, |o| self[o])
+    fn difference(&self, _v: usize, close: usize, before: Option<usize>) -> T {
+        match before {
+            Some(o) => self[close].minus(self[o]),
+            None => self[close],
+        }
     }
 }
 
@@ -70,7 +77,12 @@ pub fn read<S: ScannedTour + ?Sized>(tree: &Tree, op: Op, s: &S) -> Vec<S::Out> 
 
 /// Write, scan with `plan`, read: the f32 result of a vectorial algorithm.
 pub fn vectorial(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> Vec<f32> {
-    let mut e: Vec<f32> = write(tree, w, op);
+    vectorial_in(tree, w, plan, op)
+}
+
+/// [`vectorial`] with the partial sums of any accumulation format (`crate::accumulate`).
+pub fn vectorial_in<T: Stored>(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> Vec<T> {
+    let mut e: Vec<T> = write(tree, w, op);
     plan.scan(&mut e);
     read(tree, op, &e[..])
 }
