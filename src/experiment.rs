@@ -2,6 +2,7 @@
 //! errors of each against a reference.
 
 use crate::{Device, Error};
+use analysis::algorithms::Family;
 use analysis::bounds::{BoundSummary, LAMBDA, NodeBounds};
 use analysis::measure::{Measures, measure};
 use analysis::metrics::ErrorSummary;
@@ -369,11 +370,11 @@ pub fn evaluate_walked(
 ) -> Result<(), Error> {
     let tree = walker.tree();
     let on_backend = |a: Algorithm| a.has_gpu_kernel() && backend.device() == Device::Gpu;
-    // The last op whose algorithms read contraction's schedule: it is dropped after that.
-    let last_contraction = ops
-        .len()
-        .checked_sub(1)
-        .filter(|_| algos.contains(&Algorithm::CONTRACTION));
+    // The walker's rake-and-compress schedule is dropped on the last op, after the last
+    // algorithm that reads it.
+    let last_scheduled = algos
+        .iter()
+        .rposition(|a| a.family() == Family::Contraction);
     for (k, &op) in ops.iter().enumerate() {
         let from_backend = match reference {
             ReferenceKind::Exact => match computed.take_reference(op) {
@@ -426,7 +427,7 @@ pub fn evaluate_walked(
             {
                 shared = Some(outcome.clone());
             }
-            if algorithm == Algorithm::CONTRACTION && Some(k) == last_contraction {
+            if k + 1 == ops.len() && Some(i) == last_scheduled {
                 walker.forget_schedule();
             }
             done(&format!("{op} {algorithm}"));

@@ -2,6 +2,7 @@
 //! parses and dispatches; argument groups shared by several commands live here, declared once
 //! and flattened into each command.
 
+pub mod algorithms;
 pub mod allocator;
 pub mod bench;
 pub mod bounds_table;
