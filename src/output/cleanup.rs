@@ -64,7 +64,7 @@ pub fn is_temporary_of(file_name: &str, name: &str) -> bool {
 pub fn remove_stale_temporaries(
     dir: &Path,
     names: &[&str],
-    inputs: &[super::destination::Input<'_>],
+    inputs: &[super::files::Input<'_>],
 ) -> Result<(), Error> {
     for entry in std::fs::read_dir(dir).map_err(Error::io(dir))? {
         let entry = entry.map_err(Error::io(dir))?;
@@ -73,7 +73,7 @@ pub fn remove_stale_temporaries(
         let path = entry.path();
         let input = inputs
             .iter()
-            .any(|(_, i)| super::destination::same_file(&path, i));
+            .any(|(_, i)| super::files::same_file(&path, i));
         if is_file && !input && names.iter().any(|n| is_temporary_of(&name, n)) {
             match std::fs::remove_file(&path) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {

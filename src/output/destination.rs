@@ -28,8 +28,7 @@ pub enum Destination<'a> {
     },
 }
 
-/// An input of a command: what it is ("the tree file of --tree") and its path.
-pub type Input<'a> = (&'a str, &'a Path);
+pub use super::files::{Input, same_file};
 
 /// `Err` (a one-line usage error, exit 2) when writing `destination` would replace or remove
 /// one of `inputs`.
@@ -174,26 +173,6 @@ fn parent(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    }
-}
-
-/// Whether `a` and `b` name one existing file (or directory).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
-        return false;
-    };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        ma.dev() == mb.dev() && ma.ino() == mb.ino()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (ma, mb);
-        matches!(
-            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-            (Ok(x), Ok(y)) if x == y
-        )
     }
 }
 

@@ -15,6 +15,7 @@
 
 pub mod cleanup;
 pub mod destination;
+pub mod files;
 
 pub use destination::{
     Destination, check as check_destination, check_outputs, given_files, refuse_overwriting_inputs,
