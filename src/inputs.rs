@@ -6,7 +6,7 @@ use crate::Error;
 use crate::notice::Notice;
 use generators::io::{
     ForestMode, Format, Labels, ReadError, ReadOptions, Reason, Subnormal, TreeFile, WeightsFile,
-    read_tree, read_tree_bytes, read_weights_bytes,
+    read_bytes, read_stdin, read_tree, read_tree_bytes, read_weights_bytes,
 };
 use generators::{ChildOrder, Rng, Tree, WeightModel};
 use serde::{Deserialize, Serialize};
@@ -210,6 +210,9 @@ impl LoadedTree {
     }
 }
 
+/// How messages name standard input.
+pub const STDIN: &str = "<stdin>";
+
 /// Whether a tree path names standard input (`-`).
 pub fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
@@ -218,14 +221,9 @@ pub fn is_stdin(path: &Path) -> bool {
 /// A tree piped in (`--tree -`), named `<stdin>` in messages; gzip and formats are detected
 /// from the content as for a file.
 fn read_stdin_tree(opts: &ReadOptions) -> Result<TreeFile, Error> {
-    use std::io::Read;
     let t0 = std::time::Instant::now();
-    let mut raw = Vec::new();
-    std::io::stdin()
-        .lock()
-        .read_to_end(&mut raw)
-        .map_err(|e| Error::Usage(format!("<stdin>: cannot read: {e}")))?;
-    let mut file = read_tree_bytes(Path::new("<stdin>"), &raw, opts)?;
+    let raw = read_stdin(Path::new(STDIN), opts.memory_limit)?;
+    let mut file = read_tree_bytes(Path::new(STDIN), &raw, opts)?;
     file.read_s = t0.elapsed().as_secs_f64();
     Ok(file)
 }
@@ -269,13 +267,9 @@ pub fn load(
                             .into(),
                     ));
                 }
-                let mut raw = Vec::new();
-                std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut raw)
-                    .map_err(|e| Error::Usage(format!("<stdin>: cannot read: {e}")))?;
-                raw
+                read_stdin(Path::new(STDIN), file.memory_limit)?
             } else {
-                std::fs::read(wp)
-                    .map_err(|e| Error::Usage(format!("{}: cannot read: {e}", wp.display())))?
+                read_bytes(wp, file.memory_limit)?
             };
             let w = read_weights_bytes(wp, &raw, &file).map_err(flush_hint)?;
             let matched = format!("{}: {}", wp.display(), keys_matched(&w, &file.labels));

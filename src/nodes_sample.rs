@@ -65,9 +65,9 @@ pub struct SampleLog {
     header: Option<csv::StringRecord>,
     /// Every record of a complete tree, in log order, with its tree.
     records: Vec<(usize, csv::StringRecord)>,
-    /// The trees whose records are all there; `None`: every tree (a finished sweep's
-    /// `nodes-sample.csv`, written whole from a complete log).
-    complete: Option<HashSet<usize>>,
+    /// The trees whose records are all there, in log order; `None`: every tree (a finished
+    /// sweep's `nodes-sample.csv`, written whole from a complete log).
+    complete: Option<Vec<usize>>,
 }
 
 impl SampleLog {
@@ -76,14 +76,17 @@ impl SampleLog {
         SampleLog {
             header: None,
             records: Vec::new(),
-            complete: Some(HashSet::new()),
+            complete: Some(Vec::new()),
         }
     }
 
     /// Reads the sample log of the sweep in `dir` (the running one's, else the finished one's).
-    /// Everything after the last newline, and from the first line that does not parse on, is
-    /// left out: a log cut anywhere keeps only what was written whole.
-    pub fn read(dir: &Path) -> Result<SampleLog, Error> {
+    /// A running log is read tree by tree, up to the first line that breaks the pattern it was
+    /// written in: a record that does not parse or that `belongs` refuses (zeros a crash left,
+    /// a byte changed), a record of another tree before the open one is closed, a closing line
+    /// whose count differs from the records before it, a tree closed twice. What follows is
+    /// left out, whole trees only: a log damaged anywhere keeps the trees before the damage.
+    pub fn read(dir: &Path, belongs: &dyn Fn(&NodeRecord) -> bool) -> Result<SampleLog, Error> {
         let Some(path) = files::existing_log(dir, FILE) else {
             return Ok(SampleLog::empty());
         };
@@ -94,41 +97,91 @@ impl SampleLog {
         let mut reader = csv::ReaderBuilder::new()
             .flexible(true)
             .from_reader(bytes.as_slice());
-        let header = reader.headers().ok().cloned().filter(|h| !h.is_empty());
-        let mut records = Vec::new();
-        let mut seen = std::collections::HashMap::<usize, usize>::new();
-        let mut complete = HashSet::new();
-        for rec in reader.records() {
-            let Ok(rec) = rec else { break };
-            let number = |i: usize| rec.get(i).and_then(|t| t.parse::<usize>().ok());
-            if rec.get(0) == Some(CLOSE) {
-                let (Some(tree), Some(count)) = (number(1), number(2)) else {
-                    break;
-                };
-                if seen.get(&tree).copied().unwrap_or(0) == count {
-                    complete.insert(tree);
-                }
-                continue;
-            }
-            let Some(tree) = number(0) else { break };
-            *seen.entry(tree).or_default() += 1;
-            records.push((tree, rec));
+        let header = reader.headers().ok().cloned();
+        let columns = csv::StringRecord::from(NodeRecord::columns().to_vec());
+        let Some(header) = header.filter(|h| *h == columns) else {
+            // No header, or a damaged one: nothing in the log can be trusted.
+            return Ok(SampleLog::empty());
+        };
+        let mut log = SampleLog {
+            header: Some(header),
+            records: Vec::new(),
+            complete: Some(Vec::new()),
+        };
+        let closed = log.scan(reader.records(), belongs, finished);
+        log.records.truncate(closed);
+        if finished {
+            log.complete = None;
         }
-        let complete = (!finished).then_some(complete);
-        if let Some(done) = &complete {
-            records.retain(|(t, _)| done.contains(t));
-        }
-        Ok(SampleLog {
-            header,
-            records,
-            complete,
-        })
+        Ok(log)
     }
 
-    /// Whether every record of `tree` is in the log.
-    pub fn holds(&self, tree: usize) -> bool {
-        self.complete.as_ref().is_none_or(|c| c.contains(&tree))
+    /// Reads `records` into the log while they follow the pattern [`SampleLog::read`] names
+    /// (a `finished` log has no closing lines: a tree ends where the next begins); returns how
+    /// many records belong to closed trees.
+    fn scan(
+        &mut self,
+        records: impl Iterator<Item = csv::Result<csv::StringRecord>>,
+        belongs: &dyn Fn(&NodeRecord) -> bool,
+        finished: bool,
+    ) -> usize {
+        let header = self.header.clone();
+        let complete = self.complete.get_or_insert_with(Vec::new);
+        let mut seen = HashSet::new();
+        let mut open: Option<(usize, usize)> = None;
+        let mut closed_records = 0;
+        for rec in records {
+            let Ok(rec) = rec else { break };
+            if rec.get(0) == Some(CLOSE) {
+                let number = |i: usize| rec.get(i).and_then(|t| t.parse::<usize>().ok());
+                let (Some(tree), Some(count), 3) = (number(1), number(2), rec.len()) else {
+                    break;
+                };
+                // A tree without sampled nodes is closed without records.
+                let held = match open {
+                    Some((t, k)) if t == tree => k,
+                    None if seen.insert(tree) => 0,
+                    _ => break,
+                };
+                if finished || held != count {
+                    break;
+                }
+                complete.push(tree);
+                open = None;
+                closed_records = self.records.len();
+                continue;
+            }
+            let whole = header.as_ref().is_some_and(|h| h.len() == rec.len());
+            let record = rec.deserialize::<NodeRecord>(header.as_ref());
+            let Some(r) = record.ok().filter(|r| whole && belongs(r) && printable(r)) else {
+                break;
+            };
+            match open {
+                Some((t, ref mut k)) if t == r.tree => *k += 1,
+                Some(_) if finished && seen.insert(r.tree) => open = Some((r.tree, 1)),
+                None if seen.insert(r.tree) => open = Some((r.tree, 1)),
+                _ => break,
+            }
+            self.records.push((r.tree, rec));
+            if finished {
+                closed_records = self.records.len();
+            }
+        }
+        closed_records
     }
+
+    /// The trees whose every record is in the log, in log order (`None`: every tree).
+    pub fn complete_trees(&self) -> Option<&[usize]> {
+        self.complete.as_deref()
+    }
+}
+
+/// Whether a record's text fields hold no control character: a NUL or an escape byte inside
+/// a name is damage, never something the sweep wrote.
+fn printable(r: &NodeRecord) -> bool {
+    [&r.algorithm, &r.op]
+        .iter()
+        .all(|s| !s.chars().any(char::is_control))
 }
 
 /// Appends records to the sample of a running sweep (`DIR/nodes-sample.csv.partial`) as trees
@@ -141,9 +194,9 @@ pub struct SampleWriter {
 
 impl SampleWriter {
     /// Starts the sample log of the sweep in `dir` again from `log`, keeping the records of
-    /// the `kept` trees (those complete in both logs), each closed; a fresh sweep starts an
-    /// empty log.
-    pub fn open(dir: &Path, log: SampleLog, kept: &HashSet<usize>) -> Result<SampleWriter, Error> {
+    /// the `kept` trees (those complete in both logs, in job order), each followed by its
+    /// closing line as a running sweep writes them; a fresh sweep starts an empty log.
+    pub fn open(dir: &Path, log: SampleLog, kept: &[usize]) -> Result<SampleWriter, Error> {
         let path = files::partial(dir, FILE);
         // The kept records replace the log atomically: a kill while they are copied leaves the
         // old log, never one that lost the records of finished trees.
@@ -159,18 +212,19 @@ impl SampleWriter {
         writer
             .write_record(&header)
             .map_err(output::csv_error(&path))?;
-        let mut counts = std::collections::BTreeMap::<usize, usize>::new();
-        for (tree, rec) in log.records.iter().filter(|(t, _)| kept.contains(t)) {
-            writer.write_record(rec).map_err(output::csv_error(&path))?;
-            *counts.entry(*tree).or_default() += 1;
+        let mut by_tree = std::collections::HashMap::<usize, Vec<&csv::StringRecord>>::new();
+        for (tree, rec) in &log.records {
+            by_tree.entry(*tree).or_default().push(rec);
         }
         // A kept tree may have no sampled node at all: it is closed too.
         for &tree in kept {
-            counts.entry(tree).or_default();
-        }
-        // Closing lines after the records: a tree is complete either way.
-        for (tree, count) in counts {
-            close(&mut writer, tree, count).map_err(output::csv_error(&path))?;
+            let records = by_tree.remove(&tree).unwrap_or_default();
+            for rec in &records {
+                writer
+                    .write_record(*rec)
+                    .map_err(output::csv_error(&path))?;
+            }
+            close(&mut writer, tree, records.len()).map_err(output::csv_error(&path))?;
         }
         let tmp = writer
             .into_inner()

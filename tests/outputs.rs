@@ -309,3 +309,123 @@ fn json_files_start_with_their_format_version() {
         );
     }
 }
+
+/// A symbolic link to a file that carries a temporary's name inside `--out` is that file: the
+/// cleanup of a killed run's temporaries would remove the tree it points to. Refused before
+/// anything is touched, for every temporary name of the one rule.
+#[test]
+fn an_input_linked_to_a_temporary_name_is_never_removed() {
+    let base = scratch("linked-temporary");
+    for temporary in [".results.csv.AbCdEf.partial", ".report.html.AbCdEf.partial"] {
+        let d = base.join(format!("d{temporary}"));
+        std::fs::create_dir_all(&d).unwrap();
+        let target = d.join(temporary);
+        std::fs::write(&target, TREE).unwrap();
+        let link = base.join(format!("x{temporary}.nwk"));
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let o = file_sweep(&link, &d, &[]);
+        one_line_error(&o, temporary, "would remove an input");
+        assert_eq!(
+            std::fs::read_to_string(&target).unwrap(),
+            TREE,
+            "{temporary}"
+        );
+    }
+}
+
+/// The cleanup itself compares what it removes with the command's inputs: a report rendered
+/// with a bench file that is a temporary's name in the sweep directory keeps it.
+#[test]
+fn the_cleanup_keeps_an_input_that_carries_a_temporary_name() {
+    let base = scratch("cleanup-input");
+    let d = base.join("d");
+    let o = accuracy(&[
+        "sweep",
+        "--quiet",
+        "--nodes",
+        "200",
+        "--trees",
+        "1",
+        "--cond",
+        "1e2",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let bench = d.join(".report.html.Zz9Yy8.partial");
+    let text = "topology,n,op,algorithm,backend,ns_per_vertex\n";
+    std::fs::write(&bench, text).unwrap();
+    let link = base.join("bench.csv");
+    std::os::unix::fs::symlink(&bench, &link).unwrap();
+    let out = base.join("r.html");
+    let o = accuracy(&[
+        "report",
+        d.to_str().unwrap(),
+        "--bench",
+        link.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // Rendered, or refused for the bench file's content: either way an ordinary end.
+    assert!(matches!(o.status.code(), Some(0 | 2)), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&bench).unwrap(), text);
+}
+
+/// A merge's directory holds the whole sweep's files and no sweep.json: a sweep started
+/// there would replace them. Refused, as a merge into a sweep's directory is, and the merged
+/// files stay as they were.
+#[test]
+fn a_sweep_never_replaces_a_merged_directory() {
+    let base = scratch("merged");
+    let tree = base.join("t.nwk");
+    std::fs::write(&tree, TREE).unwrap();
+    let mut shards = Vec::new();
+    for k in 1..=2 {
+        let s = base.join(format!("s{k}"));
+        let shard = format!("{k}/2");
+        let o = file_sweep(&tree, &s, &["--cond", "1e2,1e4", "--shard", &shard]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        shards.push(s);
+    }
+    let m = base.join("m7");
+    let o = accuracy(&[
+        "merge",
+        "--quiet",
+        m.to_str().unwrap(),
+        shards[0].to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let files = [
+        "results.csv",
+        "nodes-sample.csv",
+        "summary.json",
+        "report.html",
+    ];
+    let before: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| std::fs::read(m.join(f)).unwrap())
+        .collect();
+    let o = file_sweep(&tree, &m, &["--cond", "1e3"]);
+    one_line_error(
+        &o,
+        "sweep --out MERGED",
+        "holds results.csv but no sweep.json",
+    );
+    let o = accuracy(&[
+        "sweep",
+        "--quiet",
+        "--nodes",
+        "300",
+        "--trees",
+        "1",
+        "--cond",
+        "1e2",
+        "--out",
+        m.to_str().unwrap(),
+    ]);
+    one_line_error(&o, "a generated sweep", "a merged sweep");
+    for (f, b) in files.iter().zip(&before) {
+        assert_eq!(&std::fs::read(m.join(f)).unwrap(), b, "{f} changed");
+    }
+}

@@ -1,7 +1,9 @@
-//! A power loss, simulated by cutting a killed sweep's logs as a crash can leave them: the
-//! node sample deleted or cut short, the results log cut inside a line or followed by zeros.
-//! The resume keeps only the trees complete in both logs and ends with the bytes of an
-//! uninterrupted sweep, results.csv and nodes-sample.csv alike.
+//! A power loss, simulated by damaging a killed sweep's logs as a crash can leave them: the
+//! node sample deleted, cut short, or damaged in the middle (a zeroed block, a changed byte,
+//! an edited closing count), the results log cut inside a line, zeroed in the middle or
+//! followed by zeros. The resume keeps only the trees before the first damage, complete in
+//! both logs, computes the rest in order, and ends with the bytes of an uninterrupted sweep,
+//! results.csv and nodes-sample.csv alike.
 
 mod common;
 use common::{scratch, stderr};
@@ -50,6 +52,18 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Writes `bytes` over `path` at `offset`, in place (the file keeps its length).
+fn overwrite(path: &Path, offset: usize, bytes: &[u8]) {
+    let mut b = std::fs::read(path).unwrap();
+    b[offset..offset + bytes.len()].copy_from_slice(bytes);
+    std::fs::write(path, b).unwrap();
+}
+
+/// The 4 KiB block in the middle of `path` (a disk writes whole blocks, a crash can zero one).
+fn middle_block(path: &Path) -> usize {
+    std::fs::metadata(path).unwrap().len() as usize / 2 / 4096 * 4096
+}
+
 /// Keeps all but the last `bytes` bytes of `path`.
 fn cut(path: &Path, bytes: usize) {
     let b = std::fs::read(path).unwrap();
@@ -81,9 +95,11 @@ fn a_resume_after_a_power_loss_keeps_only_trees_complete_in_both_logs() {
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(lines(&log) < total, "the kill came too late");
+    let sample_len = std::fs::metadata(killed.join(SAMPLE_LOG)).unwrap().len();
+    assert!(sample_len > 16384, "a sample log of {sample_len} bytes");
 
     type Fault = fn(&Path);
-    let faults: [(&str, Fault); 5] = [
+    let faults: [(&str, Fault); 10] = [
         ("sample log deleted", |d| {
             std::fs::remove_file(d.join(SAMPLE_LOG)).unwrap()
         }),
@@ -97,6 +113,33 @@ fn a_resume_after_a_power_loss_keeps_only_trees_complete_in_both_logs() {
         }),
         ("results log cut inside a line", |d| {
             cut(&d.join("results.csv.partial"), 77)
+        }),
+        // Damage inside the sample log, with complete trees after it: those trees are
+        // computed again in order, never appended after the trees that follow them.
+        ("a zeroed block in the sample log", |d| {
+            let log = d.join(SAMPLE_LOG);
+            overwrite(&log, middle_block(&log), &[0; 4096])
+        }),
+        ("8 KiB of zeros in the sample log", |d| {
+            let log = d.join(SAMPLE_LOG);
+            overwrite(&log, middle_block(&log) - 4096, &[0; 8192])
+        }),
+        ("a byte of the sample log replaced by #", |d| {
+            let log = d.join(SAMPLE_LOG);
+            overwrite(&log, middle_block(&log) + 1, b"#")
+        }),
+        ("a tree's closing count edited", |d| {
+            let log = d.join(SAMPLE_LOG);
+            let text = std::fs::read_to_string(&log).unwrap();
+            let close = text.match_indices("\n#tree,").nth(3).unwrap().0 + 1;
+            let line = &text[close..close + text[close..].find('\n').unwrap()];
+            let count: usize = line.rsplit(',').next().unwrap().parse().unwrap();
+            let edited = line.replace(&format!(",{count}"), &format!(",{}", count + 1));
+            std::fs::write(&log, text.replacen(line, &edited, 1)).unwrap();
+        }),
+        ("a zeroed block in the results log", |d| {
+            let log = d.join("results.csv.partial");
+            overwrite(&log, middle_block(&log), &[0; 4096])
         }),
         ("zeros after the results log", |d| {
             use std::io::Write;

@@ -5,7 +5,12 @@
 //!     --reader newick --seconds 600 --seed 1 [--crashes DIR] [--memory-limit BYTES]
 //! ```
 //!
-//! Readers: newick, nexus, mtx, parents, weights, gzip. The corpus is the copied real files
+//! Readers: newick, nexus, mtx, parents, weights, gzip; and two sources without a size:
+//! `stdin` (mutated inputs delivered as a pipe does, in pieces of any length with interrupted
+//! reads; one in eight repeated forever) and `device` (`/dev/zero`, `/dev/urandom`,
+//! `/dev/null`, and a named pipe fed mutated inputs, one in four forever): a source must read
+//! as the file of its bytes, and one without end must be refused at the limit
+//! ([`streams`]). The corpus is the copied real files
 //! of tests/data and generated files (random trees written by the tests' writers); every
 //! iteration applies 1–8 random mutations (bit flips, byte sets, truncations, deletions,
 //! inserted syntax tokens and hostile numbers, repeated tokens, duplicated/deleted/swapped
@@ -20,6 +25,8 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+#[path = "fuzz_readers/streams.rs"]
+mod streams;
 
 use common::*;
 use generators::io::{ReadOptions, Reason, TreeFile, read_tree_bytes, read_weights_bytes};
@@ -164,10 +171,16 @@ fn main() {
             _ => panic!("unknown argument {a}"),
         }
     }
-    let target = Target::parse(&reader).unwrap_or_else(|| {
-        panic!("unknown reader '{reader}' (newick, nexus, mtx, parents, weights, gzip)")
-    });
     std::fs::create_dir_all(&dir).unwrap();
+    if let Some(source) = streams::Source::parse(&reader) {
+        streams::run(source, seconds, seed, memory_limit, &dir);
+        return;
+    }
+    let target = Target::parse(&reader).unwrap_or_else(|| {
+        panic!(
+            "unknown reader '{reader}' (newick, nexus, mtx, parents, weights, gzip, stdin, device)"
+        )
+    });
     let mut rng = generators::rng(seed);
     let mut corpus = seeds(target, &mut rng);
     let name = match target {

@@ -23,8 +23,8 @@ pub enum TreeError {
     NoRoot,
     #[error("two roots: vertices {first} and {second} both have no parent")]
     MultipleRoots { first: u32, second: u32 },
-    #[error("vertex {vertex} has parent {parent}, outside 0..{n}")]
-    ParentOutOfRange { vertex: u32, parent: u32, n: usize },
+    #[error("vertex {vertex} has parent {parent}, outside 0..{n} (the root's parent is -1)")]
+    ParentOutOfRange { vertex: u32, parent: i64, n: usize },
     #[error("vertex {vertex} is its own parent")]
     SelfLoop { vertex: u32 },
     #[error("vertex {vertex} lies on a cycle (it is not reachable from root {root})")]
@@ -121,7 +121,7 @@ impl Tree {
             } else if p as usize >= n {
                 return Err(TreeError::ParentOutOfRange {
                     vertex: v,
-                    parent: p,
+                    parent: i64::from(p),
                     n,
                 });
             } else if p == v {

@@ -1,8 +1,9 @@
 //! The library's typed errors as Python exceptions: one base class, `TreefixError`, and a
 //! subclass per kind, each carrying the one-line message `accuracy` prints.
 
+use generators::io::Reason;
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyMemoryError};
 use pyo3::prelude::*;
 use treefix_accuracy::Error;
 
@@ -43,16 +44,19 @@ create_exception!(
     "assert_accurate: results less accurate than required (the message names the worst vertex)."
 );
 
-/// The exception of an [`Error`], with its message.
+/// The exception of an [`Error`], with its message: what does not fit in memory (a call's
+/// estimate, a file or gzip stream too large to read) is Python's `MemoryError`.
 pub fn to_py(e: Error) -> PyErr {
     let msg = e.to_string();
     match e {
+        Error::Memory(_) => PyMemoryError::new_err(msg),
+        Error::Read(r) if r.reason().is_some_and(Reason::is_memory) => PyMemoryError::new_err(msg),
         Error::Read(_) | Error::Io { .. } | Error::Csv { .. } | Error::Json { .. } => {
             ReadError::new_err(msg)
         }
         Error::Tree(_) => TreeError::new_err(msg),
         Error::Gpu(_) | Error::GpuLimit(_) => GpuError::new_err(msg),
-        Error::Usage(_) | Error::Generate(_) | Error::Memory(_) => InputError::new_err(msg),
+        Error::Usage(_) | Error::Generate(_) => InputError::new_err(msg),
         Error::Gate(_) => AccuracyError::new_err(msg),
         _ => TreefixError::new_err(msg),
     }

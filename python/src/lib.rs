@@ -6,6 +6,7 @@
 
 mod convert;
 mod error;
+mod preflight;
 mod scored;
 mod tree;
 
@@ -26,6 +27,7 @@ use treefix_accuracy::{Backend, Cpu, Device, Gpu, ScoreOptions};
 fn tree_from_parents(py: Python<'_>, parents: &Bound<'_, PyAny>) -> PyResult<Tree> {
     let p = convert::parents(parents)?;
     let slice = p.as_slice();
+    preflight::tree_from_parents(slice.len())?;
     let t = py
         .detach(|| treefix_accuracy::tree_from_parents(slice))
         .map_err(to_py)?;
@@ -53,7 +55,8 @@ fn read_tree(
         root,
         forest: forest.parse().map_err(input)?,
         subnormal: subnormal.parse().map_err(input)?,
-        memory_limit: None,
+        // A file, or a gzip stream, larger than memory allows is an error, not an abort.
+        memory_limit: preflight::reader_limit(),
     };
     let file = py
         .detach(|| treefix_accuracy::read_tree_with(&path, &options))
@@ -78,6 +81,7 @@ fn read_tree(
 #[pyo3(signature = (topology, n, seed=1))]
 fn generate_tree(py: Python<'_>, topology: &str, n: usize, seed: u64) -> PyResult<Tree> {
     let topo: treefix_accuracy::Topology = topology.parse().map_err(input)?;
+    preflight::generate_tree(n)?;
     let t = py
         .detach(|| treefix_accuracy::generate_tree(&topo, n, seed))
         .map_err(to_py)?;
@@ -96,6 +100,7 @@ fn gensum(
     cond: f64,
     seed: u64,
 ) -> PyResult<(Bound<'_, PyArray1<f32>>, f64, f64)> {
+    preflight::gensum(n)?;
     let g = py
         .detach(|| treefix_accuracy::gensum(n, cond, seed))
         .map_err(to_py)?;
@@ -145,6 +150,7 @@ fn treefix<'py>(
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
     let (algo, on) = (algorithm(algo)?, backend(py, on)?);
     let t = &tree.get().tree;
+    preflight::treefix(op.name(), t.len(), algo)?;
     let w = convert::f32s(w, "w")?;
     let slice = w.as_slice();
     let out = py
@@ -193,6 +199,7 @@ fn exact<'py>(
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
     let op = parse_op(op).map_err(input)?;
     let t = &tree.get().tree;
+    preflight::exact(t.len())?;
     let w = convert::f32s(w, "w")?;
     let slice = w.as_slice();
     let out = py
@@ -247,6 +254,7 @@ fn judge(
         return Err(input("no results: give rootfix=..., leaffix=... or both"));
     }
     let t = tree.get();
+    preflight::score(t.tree.len(), results.len(), reference)?;
     let slice = w.as_slice();
     let label = |v: usize| t.label_of(v);
     let score = py

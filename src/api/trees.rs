@@ -6,8 +6,9 @@ use generators::io::{ReadOptions, TreeFile};
 use generators::{ChildOrder, NO_PARENT, Topology, Tree, TreeError};
 use std::path::Path;
 
-/// A tree from `parents[v]`, the parent of vertex v, with a negative value (-1) at the root:
-/// one root, no cycle, every parent in 0..n. Children keep ascending ids.
+/// A tree from `parents[v]`, the parent of vertex v, with -1 at the root: one root, no
+/// cycle, every other parent in 0..n (another negative value is an error, as a parent beyond
+/// n is, named as given). Children keep ascending ids.
 ///
 /// ```
 /// let t = treefix_accuracy::tree_from_parents(&[-1, 0, 0, 1])?;
@@ -17,15 +18,18 @@ use std::path::Path;
 /// ```
 pub fn tree_from_parents(parents: &[i64]) -> Result<Tree, Error> {
     let n = parents.len();
+    if n as u64 > crate::memory::api::MAX_VERTICES {
+        return Err(TreeError::TooLarge(n).into());
+    }
     let parent = parents
         .iter()
         .enumerate()
         .map(|(v, &p)| match p {
-            p if p < 0 => Ok(NO_PARENT),
-            p if (p as u64) < n as u64 => Ok(p as u32),
+            -1 => Ok(NO_PARENT),
+            p if p >= 0 && (p as u64) < n as u64 => Ok(p as u32),
             p => Err(TreeError::ParentOutOfRange {
                 vertex: v as u32,
-                parent: p.min(i64::from(u32::MAX)) as u32,
+                parent: p,
                 n,
             }),
         })

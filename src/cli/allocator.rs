@@ -16,43 +16,96 @@
 //! after they are freed (purged, still mapped), so `run --topology chain --nodes 8000000
 //! --algos parallel --ops rootfix` mapped 3.4 GB for a peak of 1.75 GB resident and aborted
 //! under `ulimit -v 2000000`. With such a limit (`fit_address_space_limit`) arenas are
-//! reserved 32 MiB at a time and blocks from 4 MiB on are mapped on their own and unmapped
-//! when freed: the same run then mapped 1.9 GB (and took 4.5 s instead of 3.3: the page faults
-//! of blocks mapped anew).
+//! reserved 32 MiB at a time (64 MiB with the chunk mimalloc adds), and blocks from
+//! [`BIG_BLOCK`] on go to the C library's allocator, which maps each on its own, unmaps it
+//! when freed, and grows it in place of the address space (`mremap`), as the memory model's
+//! counting allocator counts a reallocation: a vector doubled from C to 2C maps 2C, not the
+//! 3C of a copy into a new block. `run --topology chain --nodes 4900000 --cond 1e3` (all
+//! algorithms, 2 threads) mapped at most 1.77 GB with mimalloc's arenas holding blocks up to
+//! 4 MiB, and aborted under `ulimit -v 1500000`; with only small blocks in arenas, 1.49 GB.
+//! Elsewhere nothing changes: mimalloc serves every block.
 //!
 //! An allocation that fails all the same (the estimate is a model; other processes take
 //! memory too) ends the command with a one-line error and exit code 2, its temporary files
 //! removed, instead of Rust's abort ([`OneLineOnFailure`]).
 
 use libmimalloc_sys::{mi_option_set, mi_option_t};
-use std::alloc::{GlobalAlloc, Layout};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, Ordering};
 use treefix_accuracy::Error;
 use treefix_accuracy::memory::{self, Available, Estimate};
 
 #[global_allocator]
 static GLOBAL: OneLineOnFailure = OneLineOnFailure(mimalloc::MiMalloc);
 
-/// mimalloc, whose failed allocations end the process with a one-line error (exit 2) instead
-/// of `handle_alloc_error`'s abort (whose hook cannot be set on stable Rust).
+/// Under an address-space limit, blocks of this size and more are the C library's (mapped on
+/// their own, see the module docs); mimalloc's pages hold blocks up to this size anyway.
+const BIG_BLOCK: usize = 512 << 10;
+
+/// Set once, before the first allocation, when an address-space limit is in force: big blocks
+/// go to the C library's allocator from then on (a block is freed by the allocator of its
+/// size, so the choice never changes while the process lives).
+static BIG_TO_SYSTEM: AtomicBool = AtomicBool::new(false);
+
+/// Whether a block of `size` bytes is the C library's.
+fn big(size: usize) -> bool {
+    size >= BIG_BLOCK && BIG_TO_SYSTEM.load(Ordering::Relaxed)
+}
+
+/// mimalloc (and, under an address-space limit, the C library's allocator for big blocks),
+/// whose failed allocations end the process with a one-line error (exit 2) instead of
+/// `handle_alloc_error`'s abort (whose hook cannot be set on stable Rust).
 pub struct OneLineOnFailure(mimalloc::MiMalloc);
 
-// SAFETY: every call is mimalloc's; a null result ends the process instead of returning.
+// SAFETY: every call is mimalloc's or the C library's, a block always freed or grown by the
+// allocator that made it (chosen by its size); a null result ends the process instead of
+// returning.
 unsafe impl GlobalAlloc for OneLineOnFailure {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the caller's contract, passed on.
-        checked(unsafe { self.0.alloc(layout) }, layout.size())
+        let p = unsafe {
+            match big(layout.size()) {
+                true => System.alloc(layout),
+                false => self.0.alloc(layout),
+            }
+        };
+        checked(p, layout.size())
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: as above.
-        checked(unsafe { self.0.alloc_zeroed(layout) }, layout.size())
+        let p = unsafe {
+            match big(layout.size()) {
+                true => System.alloc_zeroed(layout),
+                false => self.0.alloc_zeroed(layout),
+            }
+        };
+        checked(p, layout.size())
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: as above.
-        checked(unsafe { self.0.realloc(ptr, layout, new_size) }, new_size)
+        // SAFETY: as above; a block that changes allocator is copied and freed by its own.
+        let p = unsafe {
+            match (big(layout.size()), big(new_size)) {
+                (true, true) => System.realloc(ptr, layout, new_size),
+                (false, false) => self.0.realloc(ptr, layout, new_size),
+                _ => {
+                    let to = Layout::from_size_align_unchecked(new_size, layout.align());
+                    let q = self.alloc(to);
+                    std::ptr::copy_nonoverlapping(ptr, q, layout.size().min(new_size));
+                    self.dealloc(ptr, layout);
+                    q
+                }
+            }
+        };
+        checked(p, new_size)
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: as above.
-        unsafe { self.0.dealloc(ptr, layout) }
+        unsafe {
+            match big(layout.size()) {
+                true => System.dealloc(ptr, layout),
+                false => self.0.dealloc(ptr, layout),
+            }
+        }
     }
 }
 
@@ -104,11 +157,11 @@ fn out_of_memory(size: usize) -> ! {
 const ARENA_RESERVE: mi_option_t = 23;
 const ARENA_MAX_OBJECT_SIZE: mi_option_t = 45;
 
-/// Under an address-space limit (`ulimit -v`), has mimalloc map no more than the process
-/// uses: small arena reservations, big blocks mapped and unmapped on their own. It must run
-/// before the first allocation (which reserves the first arena, 1 GiB by default), so the
-/// loader runs it, from `.init_array`, before Rust's runtime starts; elsewhere nothing
-/// changes.
+/// Under an address-space limit (`ulimit -v`), has the process map no more than it uses:
+/// small arena reservations, big blocks mapped and unmapped on their own (the C library's,
+/// [`BIG_BLOCK`] and more). It must run before the first allocation (which reserves the first
+/// arena, 1 GiB by default), so the loader runs it, from `.init_array`, before Rust's runtime
+/// starts; elsewhere nothing changes.
 #[cfg(target_os = "linux")]
 #[unsafe(link_section = ".init_array")]
 #[used]
@@ -127,15 +180,21 @@ extern "C" fn fit_address_space_limit() {
         // SAFETY: sets two of mimalloc's options (no allocation), before any allocation.
         unsafe {
             mi_option_set(ARENA_RESERVE, 32 * 1024);
-            mi_option_set(ARENA_MAX_OBJECT_SIZE, 4 * 1024);
+            mi_option_set(
+                ARENA_MAX_OBJECT_SIZE,
+                (BIG_BLOCK / 1024) as std::ffi::c_long,
+            );
         }
-        // The C libraries' few allocations (glibc's malloc) share one arena: glibc would
-        // reserve 64 MiB of address space for each thread that allocates (3 of them, 201 MB,
-        // in a `run` of 2 rayon threads).
+        // glibc's malloc: its small allocations share one arena (it would reserve 64 MiB of
+        // address space for each thread that allocates: 3 of them, 201 MB, in a `run` of 2
+        // rayon threads), and every big block is mapped on its own, whatever the sizes freed
+        // before (a fixed threshold turns off glibc's raising of it).
         #[cfg(target_env = "gnu")]
         // SAFETY: mallopt before any thread exists.
         unsafe {
             libc::mallopt(libc::M_ARENA_MAX, 1);
+            libc::mallopt(libc::M_MMAP_THRESHOLD, BIG_BLOCK as libc::c_int);
+            BIG_TO_SYSTEM.store(true, Ordering::Relaxed);
         }
     }
 }

@@ -73,7 +73,7 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
             dir,
             names: &names,
         };
-        output::check_destination(&out, &trees)?;
+        output::check_outputs(&[out], &trees)?;
     }
     // Read every file first: a bad one fails before any GPU time is spent.
     inputs::refuse_stdin("bench", &a.trees)?;

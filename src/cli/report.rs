@@ -49,12 +49,10 @@ pub fn run(a: ReportArgs) -> Result<(), Error> {
         .iter()
         .map(|p| ("a file the report is rendered from", p.as_path()))
         .collect();
-    if !super::is_stdout(&out) {
-        output::refuse_overwriting_inputs(("--out", &out), &inputs)?;
-    }
+    output::check_outputs(&output::given_files(&[("--out", Some(&out))]), &inputs)?;
     if a.dir.is_dir() {
         // What a killed sweep, merge or report left there (this process holds the lock).
-        treefix_accuracy::sweep::files::remove_stale_temporaries(&a.dir)?;
+        treefix_accuracy::sweep::files::remove_stale_temporaries(&a.dir, &inputs)?;
     }
     let inputs = reports::Inputs {
         bounds_table: a.bounds_table.as_deref(),

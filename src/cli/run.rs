@@ -152,20 +152,14 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     if let Some(w) = &a.file_weights.weights_file {
         inputs.push(("the weights file of --weights-file", w.as_path()));
     }
-    if let (Some(d), Some(j)) = (&a.dump, &a.json)
-        && is_stdout(d)
-        && is_stdout(j)
-    {
+    if a.file_weights.weights_file.is_some() && a.tree.is_none() {
         return Err(Error::Usage(
-            "--json - and --dump - would both write to standard output: give one a file".into(),
+            "--weights-file goes with a tree file (--tree FILE)".into(),
         ));
     }
-    if let Some(dump) = a.dump.as_deref().filter(|p| !is_stdout(p)) {
-        output::refuse_overwriting_inputs(("--dump", dump), &inputs)?;
-    }
-    if let Some(json) = a.json.as_deref().filter(|p| !is_stdout(p)) {
-        output::refuse_overwriting_inputs(("--json", json), &inputs)?;
-    }
+    let outputs =
+        output::given_files(&[("--dump", a.dump.as_deref()), ("--json", a.json.as_deref())]);
+    output::check_outputs(&outputs, &inputs)?;
     if let (Some(t), Some(n)) = (a.topology, a.nodes) {
         allocator::preflight("run", &estimate(&a, n, &t.to_string(), false))?;
     }

@@ -140,7 +140,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     };
     super::show(&file.take_notices());
     let keys = VertexKeys::new(&file.file.labels, tree.len());
-    let read = results::read(&a.results, &keys, tree.len())?;
+    let read = results::read(&a.results, &keys, tree.len(), memory::reader_limit())?;
     let warning = precision_check(&read.digits, a.accept_low_precision)?;
     let names = a
         .results
@@ -242,14 +242,6 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
 
 /// The outputs: never an input, and at most one on standard output.
 fn check_outputs(a: &ScoreArgs) -> Result<(), Error> {
-    if let (Some(j), Some(d)) = (&a.json, &a.dump)
-        && is_stdout(j)
-        && is_stdout(d)
-    {
-        return Err(Error::Usage(
-            "--json - and --dump - would both write to standard output: give one a file".into(),
-        ));
-    }
     if inputs::is_stdin(&a.tree) && a.results.iter().any(|r| r.is_stdin()) {
         return Err(Error::Usage(
             "--tree - and --results - would both read standard input: give one a file".into(),
@@ -264,14 +256,9 @@ fn check_outputs(a: &ScoreArgs) -> Result<(), Error> {
     if let Some(w) = &a.file_weights.weights_file {
         inputs.push(("the weights file of --weights-file", w.as_path()));
     }
-    for (flag, path) in [("--json", &a.json), ("--dump", &a.dump)] {
-        if let Some(p) = path
-            && !is_stdout(p)
-        {
-            output::refuse_overwriting_inputs((flag, p), &inputs)?;
-        }
-    }
-    Ok(())
+    let outputs =
+        output::given_files(&[("--json", a.json.as_deref()), ("--dump", a.dump.as_deref())]);
+    output::check_outputs(&outputs, &inputs)
 }
 
 /// Refuses results printed with too few digits (unless accepted), warns on a suspicion.

@@ -99,22 +99,12 @@ pub fn run(a: SpatialArgs) -> Result<(), Error> {
         )
         .collect();
     let checkpoint = a.json.as_deref().map(checkpoint::path_of);
-    for (flag, out) in [
-        ("--json", &a.json),
-        ("--html", &a.html),
-        ("--json's checkpoint", &checkpoint),
-    ] {
-        if let Some(out) = out {
-            output::refuse_overwriting_inputs((flag, out), &inputs)?;
-        }
-    }
-    if let (Some(j), Some(h)) = (&a.json, &a.html)
-        && (j == h || output::same_file(j, h))
-    {
-        return Err(Error::Usage(
-            "--json and --html name the same file; choose two".into(),
-        ));
-    }
+    let outputs = output::given_files(&[
+        ("--json", a.json.as_deref()),
+        ("--html", a.html.as_deref()),
+        ("--json's checkpoint", checkpoint.as_deref()),
+    ]);
+    output::check_outputs(&outputs, &inputs)?;
     let source = match a.topology {
         Some(topology) => Source::Generated {
             topology,

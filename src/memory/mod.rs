@@ -23,6 +23,7 @@ use analysis::format::duration;
 use analysis::{Algorithm, ReferenceKind};
 use generators::io::human_bytes;
 
+pub mod api;
 pub mod model;
 pub mod pages;
 

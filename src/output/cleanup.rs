@@ -58,16 +58,26 @@ pub fn is_temporary_of(file_name: &str, name: &str) -> bool {
 }
 
 /// Removes from `dir` the temporary files of `names` (regular files only) that a killed run
-/// left behind. The caller owns `dir` (holds its lock): no other process is writing them.
-pub fn remove_stale_temporaries(dir: &Path, names: &[&str]) -> Result<(), Error> {
+/// left behind, never one of `inputs` (compared as files: a symbolic or hard link of an input
+/// that carries a temporary's name is the input). The caller owns `dir` (holds its lock): no
+/// other process is writing them.
+pub fn remove_stale_temporaries(
+    dir: &Path,
+    names: &[&str],
+    inputs: &[super::files::Input<'_>],
+) -> Result<(), Error> {
     for entry in std::fs::read_dir(dir).map_err(Error::io(dir))? {
         let entry = entry.map_err(Error::io(dir))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let is_file = entry.file_type().is_ok_and(|t| t.is_file());
-        if is_file && names.iter().any(|n| is_temporary_of(&name, n)) {
-            match std::fs::remove_file(entry.path()) {
+        let path = entry.path();
+        let input = inputs
+            .iter()
+            .any(|(_, i)| super::files::same_file(&path, i));
+        if is_file && !input && names.iter().any(|n| is_temporary_of(&name, n)) {
+            match std::fs::remove_file(&path) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(Error::io(entry.path())(e));
+                    return Err(Error::io(&path)(e));
                 }
                 _ => {}
             }
@@ -210,7 +220,7 @@ mod tests {
             std::fs::write(d.path().join(f), "x").unwrap();
         }
         let names = ["results.csv", "report.html", "sweep.json"];
-        remove_stale_temporaries(d.path(), &names).unwrap();
+        remove_stale_temporaries(d.path(), &names, &[]).unwrap();
         for f in keep {
             assert!(d.path().join(f).exists(), "{f} removed");
         }

@@ -12,7 +12,7 @@
 
 use super::cleanup::is_temporary_of;
 use crate::Error;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Where a command writes.
 #[derive(Debug, Clone, Copy)]
@@ -28,8 +28,7 @@ pub enum Destination<'a> {
     },
 }
 
-/// An input of a command: what it is ("the tree file of --tree") and its path.
-pub type Input<'a> = (&'a str, &'a Path);
+pub use super::files::{Input, same_file};
 
 /// `Err` (a one-line usage error, exit 2) when writing `destination` would replace or remove
 /// one of `inputs`.
@@ -61,9 +60,7 @@ pub fn check(destination: &Destination<'_>, inputs: &[Input<'_>]) -> Result<(), 
                         input.display()
                     )));
                 }
-                let file_name = input.file_name().map(|n| n.to_string_lossy());
-                let stale = file_name.is_some_and(|f| names.iter().any(|n| is_temporary_of(&f, n)));
-                if stale && same_file(parent(input), dir) {
+                if removable(dir, &names, input) {
                     return Err(Error::Usage(format!(
                         "{flag} {} would remove an input, {what} ({}), as a temporary file a \
                          killed run left; choose another directory or rename the file",
@@ -77,6 +74,82 @@ pub fn check(destination: &Destination<'_>, inputs: &[Input<'_>]) -> Result<(), 
     Ok(())
 }
 
+/// The one rule of a command's outputs, checked before anything is written: no two of them
+/// name one file (or both standard output, `-`), and none replaces or removes one of
+/// `inputs` ([`check`]). A file is named by its path, symbolic links resolved, whether it
+/// exists yet or not; a directory destination by each file it writes there.
+pub fn check_outputs(outputs: &[Destination<'_>], inputs: &[Input<'_>]) -> Result<(), Error> {
+    let files: Vec<(&str, PathBuf, PathBuf)> = outputs
+        .iter()
+        .flat_map(|d| match *d {
+            Destination::File { flag, path } => vec![(flag, path.to_path_buf(), resolve(path))],
+            Destination::Dir { flag, dir, names } => names
+                .iter()
+                .map(|n| (flag, dir.to_path_buf(), resolve(&dir.join(n))))
+                .collect(),
+        })
+        .collect();
+    for (i, (flag, given, resolved)) in files.iter().enumerate() {
+        let earlier = files[..i]
+            .iter()
+            .find(|(f, _, r)| f != flag && (r == resolved || same_file(r, resolved)));
+        if let Some((other, other_given, _)) = earlier {
+            let stdout = |p: &Path| p.as_os_str() == "-";
+            return Err(Error::Usage(if stdout(given) && stdout(other_given) {
+                format!(
+                    "{other} - and {flag} - would both write to standard output: give one a file"
+                )
+            } else {
+                format!(
+                    "{other} {} and {flag} {} name the same file: give each output its own path",
+                    other_given.display(),
+                    given.display()
+                )
+            }));
+        }
+    }
+    for d in outputs {
+        match d {
+            Destination::File { path, .. } if path.as_os_str() == "-" => {}
+            d => check(d, inputs)?,
+        }
+    }
+    Ok(())
+}
+
+/// The file outputs of a command that were given: `(option, path)`, `None` for those not.
+pub fn given_files<'a>(outputs: &[(&'a str, Option<&'a Path>)]) -> Vec<Destination<'a>> {
+    outputs
+        .iter()
+        .filter_map(|&(flag, path)| path.map(|path| Destination::File { flag, path }))
+        .collect()
+}
+
+/// The file `path` names: itself with symbolic links resolved if it exists; else its
+/// directory resolved, then its name (a dangling link followed to where it points). `-`
+/// (standard output) stays `-`.
+fn resolve(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    // A chain of dangling links ends somewhere; a loop of them is cut short.
+    for _ in 0..16 {
+        if path.as_os_str() == "-" {
+            return path;
+        }
+        if let Ok(p) = std::fs::canonicalize(&path) {
+            return p;
+        }
+        match std::fs::read_link(&path) {
+            Ok(target) => path = parent(&path).join(target),
+            Err(_) => break,
+        }
+    }
+    let dir = std::fs::canonicalize(parent(&path)).unwrap_or_else(|_| parent(&path).to_path_buf());
+    match path.file_name() {
+        Some(name) => dir.join(name),
+        None => path,
+    }
+}
+
 /// Refuses an output path that is one of the command's inputs: `(option, path)` of the
 /// output, `(what, path)` of each input ([`check`] of a [`Destination::File`]).
 pub fn refuse_overwriting_inputs(output: (&str, &Path), inputs: &[Input<'_>]) -> Result<(), Error> {
@@ -84,30 +157,22 @@ pub fn refuse_overwriting_inputs(output: (&str, &Path), inputs: &[Input<'_>]) ->
     check(&Destination::File { flag, path }, inputs)
 }
 
+/// Whether the cleanup of `dir`, which removes the temporaries of `names`, would remove
+/// `input`: the file it names, symbolic links resolved, is one of them (another link to it
+/// elsewhere would lose its target). A hard link keeps its data, so the name alone counts.
+pub(super) fn removable(dir: &Path, names: &[&str], input: &Path) -> bool {
+    let resolved = std::fs::canonicalize(input).unwrap_or_else(|_| input.to_path_buf());
+    [input, resolved.as_path()].into_iter().any(|path| {
+        let file_name = path.file_name().map(|n| n.to_string_lossy());
+        let stale = file_name.is_some_and(|f| names.iter().any(|n| is_temporary_of(&f, n)));
+        stale && same_file(parent(path), dir)
+    })
+}
+
 fn parent(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    }
-}
-
-/// Whether `a` and `b` name one existing file (or directory).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
-        return false;
-    };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        ma.dev() == mb.dev() && ma.ino() == mb.ino()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (ma, mb);
-        matches!(
-            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-            (Ok(x), Ok(y)) if x == y
-        )
     }
 }
 

@@ -15,9 +15,11 @@
 
 pub mod cleanup;
 pub mod destination;
+pub mod files;
 
 pub use destination::{
-    Destination, check as check_destination, refuse_overwriting_inputs, same_file,
+    Destination, check as check_destination, check_outputs, given_files, refuse_overwriting_inputs,
+    same_file,
 };
 
 use crate::Error;

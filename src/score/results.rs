@@ -4,10 +4,11 @@
 
 use super::precision::Digits;
 use crate::Error;
+use crate::inputs::STDIN;
 use analysis::Op;
 use generators::io::Labels;
+use generators::io::show_text;
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -27,7 +28,7 @@ impl ResultsArg {
     /// How messages name it.
     pub fn name(&self) -> String {
         if self.is_stdin() {
-            "<stdin>".into()
+            STDIN.into()
         } else {
             self.path.display().to_string()
         }
@@ -57,7 +58,12 @@ pub fn parse_op(s: &str) -> Result<Op, String> {
     Op::ALL
         .into_iter()
         .find(|op| op.name().eq_ignore_ascii_case(s.trim()))
-        .ok_or_else(|| format!("unknown op '{s}' (expected rootfix or leaffix, in any case)"))
+        .ok_or_else(|| {
+            format!(
+                "unknown op '{}' (expected rootfix or leaffix, in any case)",
+                quoted(s)
+            )
+        })
 }
 
 /// Results read, per op, with how precisely their text was printed.
@@ -73,19 +79,22 @@ const NPY_MAGIC: &[u8] = b"\x93NUMPY";
 
 /// Reads every source into per-op values (one per vertex): each vertex of each op present
 /// exactly once; a vertex named by a key `keys` cannot resolve is a one-line error.
-pub fn read(sources: &[ResultsArg], keys: &VertexKeys, n: usize) -> Result<ReadResults, Error> {
+/// A source's bytes are read within the text share of `memory_limit`
+/// ([`generators::io::read_bytes`]): a stream or device file without end is refused, never
+/// read into all memory.
+pub fn read(
+    sources: &[ResultsArg],
+    keys: &VertexKeys,
+    n: usize,
+    memory_limit: Option<u64>,
+) -> Result<ReadResults, Error> {
     let mut out = ReadResults::default();
     let mut slots: Vec<(Op, Vec<Option<f32>>)> = Vec::new();
     for src in sources {
         let bytes = if src.is_stdin() {
-            let mut b = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut b)
-                .map_err(|e| Error::Usage(format!("<stdin>: cannot read: {e}")))?;
-            b
+            generators::io::read_stdin(Path::new(STDIN), memory_limit)?
         } else {
-            std::fs::read(&src.path)
-                .map_err(|e| Error::Usage(format!("{}: cannot read: {e}", src.path.display())))?
+            generators::io::read_bytes(&src.path, memory_limit)?
         };
         if bytes.starts_with(NPY_MAGIC) {
             let Some(op) = src.op else {
@@ -159,6 +168,22 @@ fn read_csv(
         (None, Some(_)) => None,
         (None, None) => return Err(missing("op")),
     };
+    // A column more (a second `vertex`, an `extra`) would be read by nobody: a file meant
+    // otherwise, refused rather than half-read.
+    let known = [Some(cv), Some(cr), co];
+    if let Some(extra) = headers
+        .iter()
+        .enumerate()
+        .find(|(i, _)| !known.contains(&Some(*i)))
+    {
+        return Err(at(
+            1,
+            format!(
+                "column '{}' is not one of {expected}: more columns are refused",
+                quoted(extra.1)
+            ),
+        ));
+    }
     for rec in reader.records() {
         let rec = rec.map_err(|e| bad_csv(&name, &e, headers.len()))?;
         let line = rec.position().map_or(0, |p| p.line());
@@ -179,7 +204,7 @@ fn read_csv(
         let text = field(cr);
         let x: f32 = text
             .parse()
-            .map_err(|_| at(line, format!("result '{text}' is not a number")))?;
+            .map_err(|_| at(line, format!("result '{}' is not a number", quoted(text))))?;
         digits.record(text, x, || format!("{name}:{line}"));
         let slot = match slots.iter().position(|(o, _)| *o == op) {
             Some(i) => i,
@@ -192,7 +217,7 @@ fn read_csv(
         if cell.is_some() {
             return Err(at(
                 line,
-                format!("a second {op} result for vertex '{}'", field(cv)),
+                format!("a second {op} result for vertex '{}'", quoted(field(cv))),
             ));
         }
         *cell = Some(x);
@@ -209,16 +234,58 @@ fn bad_csv(name: &str, e: &csv::Error, columns: usize) -> Error {
         ),
         csv::ErrorKind::Utf8 { .. } => "not valid UTF-8".to_string(),
         csv::ErrorKind::Io(io) => format!("cannot read: {io}"),
-        _ => e.to_string(),
+        _ => show_text(&e.to_string(), MESSAGE_TEXT),
     };
     Error::Usage(format!("{name}:{line}: {why}"))
 }
 
 /// One op's results in vertex order: a 1-d `.npy` array of n float32 values (float64 ones
-/// are taken when every value is an f32, as `x.astype(np.float64)` leaves them).
-fn read_npy(name: &str, bytes: &[u8], n: usize) -> Result<Vec<f32>, Error> {
+/// are taken when every value is an f32, as `x.astype(np.float64)` leaves them). A malformed
+/// header is a one-line error quoting at most a line's worth of it, control characters
+/// escaped.
+pub fn read_npy(name: &str, bytes: &[u8], n: usize) -> Result<Vec<f32>, Error> {
     let bad = |why: String| Error::Usage(format!("{name}: {why}"));
-    let npy = npyz::NpyFile::new(bytes).map_err(|e| bad(format!("not a valid .npy file: {e}")))?;
+    // The header's length is read from the file (32 bits from version 2 on), and the parser
+    // allocates that much before it reads: a length beyond the file is refused first.
+    let (declared, after) = match bytes.get(6..8) {
+        Some([1, _]) => (
+            bytes
+                .get(8..10)
+                .map(|b| u16::from_le_bytes([b[0], b[1]]) as u64),
+            10,
+        ),
+        Some([2 | 3, _]) => (
+            bytes
+                .get(8..12)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64),
+            12,
+        ),
+        _ => (None, 0),
+    };
+    if let Some(len) = declared.filter(|&len| len > bytes.len().saturating_sub(after) as u64) {
+        return Err(bad(format!(
+            "not a valid .npy file: its header declares {len} bytes, but {} follow",
+            bytes.len().saturating_sub(after)
+        )));
+    }
+    // The parser's time grows exponentially with nested braces (12 took 7.6 s, 16 over a
+    // minute): a header nested deeper than any float array's is refused before it.
+    if let Some(len) = declared {
+        let text = &bytes[after..after + len as usize];
+        if nesting(text) > NPY_NESTING {
+            return Err(bad(format!(
+                "not a valid .npy file: its header nests brackets more than {NPY_NESTING} deep \
+                 (a float array's nests 2)"
+            )));
+        }
+    }
+    // npyz quotes the header it could not parse, over several lines: one line, cut, here.
+    let npy = npyz::NpyFile::new(bytes).map_err(|e| {
+        bad(format!(
+            "not a valid .npy file: {}",
+            show_text(&e.to_string(), MESSAGE_TEXT)
+        ))
+    })?;
     let shape = npy.shape().to_vec();
     if shape != [n as u64] {
         return Err(bad(format!(
@@ -228,7 +295,7 @@ fn read_npy(name: &str, bytes: &[u8], n: usize) -> Result<Vec<f32>, Error> {
     }
     let descr = npy.dtype().descr();
     // `descr` is the header's Python literal, quotes included: '<f4'.
-    let dtype = descr.trim_matches(['\'', '"']);
+    let dtype = quoted(descr.trim_matches(['\'', '"']));
     let as_f32 = |e: std::io::Error| bad(format!("cannot read its {dtype} data: {e}"));
     match dtype.trim_start_matches(['<', '>', '=', '|']) {
         "f4" => npy.into_vec::<f32>().map_err(as_f32),
@@ -253,6 +320,40 @@ fn read_npy(name: &str, bytes: &[u8], n: usize) -> Result<Vec<f32>, Error> {
             "dtype {dtype}: expected float32 results (save x.astype(np.float32))"
         ))),
     }
+}
+
+/// The deepest bracket nesting a `.npy` header may have: a 1-d float array's header nests 2
+/// (`{'shape': (n,)}`), a structured dtype's a few more (refused later, by its dtype).
+const NPY_NESTING: usize = 4;
+
+/// The deepest nesting of `(`, `[` and `{` in a Python literal, outside its quoted strings.
+fn nesting(text: &[u8]) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut quote: Option<u8> = None;
+    let mut escaped = false;
+    for &b in text {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' {
+                    escaped = true;
+                } else if b == q {
+                    quote = None;
+                }
+            }
+            None => match b {
+                b'\'' | b'"' => quote = Some(b),
+                b'(' | b'[' | b'{' => {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+                b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+    }
+    deepest
 }
 
 /// How a results file's keys name vertices (docs/inputs.md, "Results files"): a label
@@ -288,18 +389,20 @@ impl<'a> VertexKeys<'a> {
     pub fn resolve(&self, key: &str) -> Result<u32, String> {
         let number = key.parse::<u64>().ok();
         let index = number.filter(|&k| k < self.n as u64).map(|k| k as u32);
-        let unknown = || format!("unknown vertex '{key}'");
+        let unknown = || format!("unknown vertex '{}'", quoted(key));
         match self.labels {
             Labels::None => index.ok_or_else(unknown),
             Labels::Names { .. } => match (self.names.get(key), index) {
                 (Some(&(a, Some(b))), _) => Err(format!(
-                    "vertex '{key}' is ambiguous: the label of vertices {a} and {b} (and \
+                    "vertex '{}' is ambiguous: the label of vertices {a} and {b} (and \
                      perhaps more); name them by number (0..n-1 in preorder of the file), or \
-                     give the results in vertex order (.npy)"
+                     give the results in vertex order (.npy)",
+                    quoted(key)
                 )),
                 (Some(&(a, None)), Some(i)) if i != a => Err(format!(
-                    "vertex '{key}' is ambiguous: the label of vertex {a}, and the number of \
-                     vertex {i} (0..n-1 in preorder of the file)"
+                    "vertex '{}' is ambiguous: the label of vertex {a}, and the number of \
+                     vertex {i} (0..n-1 in preorder of the file)",
+                    quoted(key)
                 )),
                 (Some(&(a, None)), _) => Ok(a),
                 (None, Some(i)) => Ok(i),
@@ -320,10 +423,19 @@ impl<'a> VertexKeys<'a> {
     }
 }
 
+/// The most characters of a file's text a message quotes.
+const MESSAGE_TEXT: usize = 200;
+
+/// A value from the file as a message quotes it: one line, control characters escaped, cut
+/// after 40 characters.
+fn quoted(text: &str) -> String {
+    show_text(text, 40)
+}
+
 /// A path's display name (`-`: standard input).
 pub fn display(path: &Path) -> String {
     if path.as_os_str() == "-" {
-        "<stdin>".into()
+        STDIN.into()
     } else {
         path.display().to_string()
     }

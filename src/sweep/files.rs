@@ -75,12 +75,31 @@ pub fn check_inputs(flag: &str, dir: &Path, inputs: &[(&str, &Path)]) -> Result<
 }
 
 /// Removes the temporary files a killed run left in `dir` (a kill -9 gives a process no
-/// chance to remove its own), those of the directory's own files only. The caller holds the
-/// directory's lock.
-pub fn remove_stale_temporaries(dir: &Path) -> Result<(), Error> {
+/// chance to remove its own), those of the directory's own files only, never one of the
+/// command's `inputs`. The caller holds the directory's lock.
+pub fn remove_stale_temporaries(dir: &Path, inputs: &[(&str, &Path)]) -> Result<(), Error> {
     let names = names();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    output::cleanup::remove_stale_temporaries(dir, &names)
+    output::cleanup::remove_stale_temporaries(dir, &names, inputs)
+}
+
+/// Refuses to start a sweep in `dir` when it holds sweep results without the `sweep.json`
+/// of a sweep: a merge's output (or another tool's), which the sweep would replace.
+pub fn refuse_foreign_results(dir: &Path) -> Result<(), Error> {
+    if dir.join(PARAMS).exists() {
+        return Ok(());
+    }
+    let held = [RESULTS, SAMPLE, SUMMARY, REPORT_FILE]
+        .into_iter()
+        .find(|f| dir.join(f).exists());
+    match held {
+        Some(file) => Err(Error::Usage(format!(
+            "{}: holds {file} but no sweep.json (a merged sweep, or another tool's files), \
+             which a sweep would replace; sweep into another directory",
+            dir.display()
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Makes the renames in `dir` durable (a crash after `finish` cannot bring back `.partial`).

@@ -85,7 +85,7 @@ pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, Error> {
         .map(|p| ("a file of a shard", p.as_path()))
         .collect();
     files::check_inputs("OUT", out, &inputs)?;
-    files::remove_stale_temporaries(out)?;
+    files::remove_stale_temporaries(out, &inputs)?;
     write_log(
         &out.join(files::SAMPLE),
         &join_logs(parts.iter().map(|p| &p.sample)),

@@ -2,36 +2,77 @@
 //! logs (results and node sample) before an interruption kept.
 
 use super::files;
-use super::params::SweepParams;
+use super::params::{Job, SweepParams};
 use super::shard::Shard;
 use crate::Error;
-use crate::nodes_sample::{SampleLog, SampleWriter};
+use crate::nodes_sample::{NodeRecord, SampleLog, SampleWriter};
 use crate::output::{OutputFile, csv_error};
 use analysis::records::results::ResultRow;
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fs;
 use std::path::Path;
 
-/// The rows of the trees whose every row reached the results log before an interruption. A
+/// The rows of the results log, in log order, up to its first line that does not parse. A
 /// kill or a power loss can cut the last line anywhere, even inside its last number, where it
 /// would still parse: everything after the last newline is dropped before reading, and so is
 /// everything from the first line that does not parse (the zeros a crash can leave).
-fn complete_rows(params: &SweepParams, results_path: &Path) -> Result<Vec<ResultRow>, Error> {
+fn logged_rows(results_path: &Path) -> Result<Vec<ResultRow>, Error> {
     let mut bytes = fs::read(results_path).map_err(Error::io(results_path))?;
     let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     bytes.truncate(end);
-    let rows: Vec<ResultRow> = csv::Reader::from_reader(bytes.as_slice())
+    Ok(csv::Reader::from_reader(bytes.as_slice())
         .deserialize()
         .map_while(Result::ok)
-        .collect();
-    let mut per_tree = HashMap::<usize, usize>::new();
-    rows.iter()
-        .for_each(|r| *per_tree.entry(r.tree).or_default() += 1);
-    Ok(rows
-        .into_iter()
-        .filter(|r| per_tree[&r.tree] == params.rows_per_tree())
         .collect())
+}
+
+/// How many trees a resume keeps: the longest run of jobs, in job order, whose rows come next
+/// in the results log and whose records next in the sample log, each whole and each its own.
+/// From the first tree that is not (a log cut short, zeros, a changed byte, a tree out of
+/// place), both logs are dropped and everything is computed again in order, so a resumed
+/// sweep writes the bytes of an uninterrupted one.
+fn kept_trees(params: &SweepParams, jobs: &[Job], rows: &[ResultRow], sample: &SampleLog) -> usize {
+    let per_tree = params.rows_per_tree();
+    jobs.iter()
+        .enumerate()
+        .take_while(|&(k, job)| {
+            let sampled = sample
+                .complete_trees()
+                .is_none_or(|trees| trees.get(k) == Some(&job.index));
+            let own = rows.get(k * per_tree..(k + 1) * per_tree);
+            sampled && own.is_some_and(|own| rows_of(params, job, own))
+        })
+        .count()
+}
+
+/// Whether `rows` are exactly the rows of `job`: one per op and algorithm, each naming the
+/// job's tree, seed, child order and target, the sweep's weights and reference, in text a
+/// sweep writes (no control character: a NUL inside a name is damage).
+fn rows_of(params: &SweepParams, job: &Job, rows: &[ResultRow]) -> bool {
+    let mut pairs = HashSet::new();
+    rows.iter().all(|r| {
+        let texts = [&r.topology, &r.algorithm, &r.op, &r.backend]
+            .into_iter()
+            .chain(r.source.as_ref())
+            .chain(r.source_sha256.as_ref());
+        r.tree == job.index
+            && r.seed == job.seed
+            && r.target_cond == job.target_cond
+            && r.child_order == job.child_order.name()
+            && r.weights == params.weights.name()
+            && r.reference == params.reference.name()
+            && params.ops.iter().any(|o| o.name() == r.op)
+            && params.algos.iter().any(|a| a.name() == r.algorithm)
+            && pairs.insert((r.op.as_str(), r.algorithm.as_str()))
+            && texts.into_iter().all(|t| !t.chars().any(char::is_control))
+    })
+}
+
+/// Whether a sampled node is one of the sweep's algorithms and ops.
+fn sampled_by(params: &SweepParams, r: &NodeRecord) -> bool {
+    params.ops.iter().any(|o| o.name() == r.op)
+        && params.algos.iter().any(|a| a.name() == r.algorithm)
 }
 
 /// A sweep directory ready to run: its parameters as recorded, the rows of the trees already
@@ -59,9 +100,11 @@ pub(super) fn resume(params: &SweepParams, dir: &Path) -> Result<Resumed, Error>
                 field,
             });
         }
-        let sample = SampleLog::read(dir)?;
-        let mut rows = complete_rows(params, &log)?;
-        rows.retain(|r| sample.holds(r.tree));
+        let sample = SampleLog::read(dir, &|r| sampled_by(params, r))?;
+        let mut rows = logged_rows(&log)?;
+        let jobs = params.part_jobs();
+        let kept = kept_trees(params, &jobs, &rows, &sample);
+        rows.truncate(kept * params.rows_per_tree());
         // Rewritten without the trees left out, atomically: a kill during the rewrite leaves
         // the old file, never a shorter one.
         let partial = files::partial(dir, files::RESULTS);
@@ -75,7 +118,7 @@ pub(super) fn resume(params: &SweepParams, dir: &Path) -> Result<Resumed, Error>
             .commit()?;
         // A finished sweep run again becomes unfinished until it finishes again.
         files::remove_if_present(&dir.join(files::RESULTS))?;
-        let kept: HashSet<usize> = rows.iter().map(|r| r.tree).collect();
+        let kept: Vec<usize> = jobs[..kept].iter().map(|j| j.index).collect();
         let sample = SampleWriter::open(dir, sample, &kept)?;
         return Ok(Resumed {
             params: old,
@@ -88,7 +131,7 @@ pub(super) fn resume(params: &SweepParams, dir: &Path) -> Result<Resumed, Error>
     crate::output::write_file(&params_path, (json + "\n").as_bytes())?;
     files::remove_if_present(&files::partial(dir, files::RESULTS))?;
     files::remove_if_present(&dir.join(files::RESULTS))?;
-    let sample = SampleWriter::open(dir, SampleLog::empty(), &HashSet::new())?;
+    let sample = SampleWriter::open(dir, SampleLog::empty(), &[])?;
     Ok(Resumed {
         params,
         rows: Vec::new(),

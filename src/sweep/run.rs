@@ -65,7 +65,9 @@ pub fn run(
     let start = Instant::now();
     let dir = lock.dir();
     let environment = crate::environment::Environment::capture();
-    files::remove_stale_temporaries(dir)?;
+    files::refuse_foreign_results(dir)?;
+    let inputs: Vec<(&str, &std::path::Path)> = files.iter().flat_map(|f| f.inputs()).collect();
+    files::remove_stale_temporaries(dir, &inputs)?;
     let Resumed {
         params: recorded,
         rows,

@@ -6,6 +6,7 @@
 
 pub mod html;
 pub mod mpfr;
+pub mod npy;
 #[cfg(unix)]
 pub mod peak;
 pub mod spatial;

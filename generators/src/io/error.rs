@@ -317,6 +317,29 @@ pub enum Reason {
         human_bytes(*limit * 3)
     )]
     InflatesBeyondMemory { limit: u64 },
+    #[error(
+        "the input goes on past {}, the memory a file's text may take (a third of the {} \
+         available): a stream without end (a device such as /dev/zero), or one too large for \
+         this machine",
+        human_bytes(*limit),
+        human_bytes(*limit * 3)
+    )]
+    StreamTooLarge { limit: u64 },
+}
+
+impl Reason {
+    /// Whether the reason is the memory available (a file or stream larger than its share,
+    /// a gzip stream that inflates past it, a tree that outgrows it), not the file's content.
+    pub fn is_memory(&self) -> bool {
+        matches!(
+            self,
+            Reason::TooLargeForMemory { .. }
+                | Reason::GrowsBeyondMemory { .. }
+                | Reason::FileTooLarge { .. }
+                | Reason::InflatesBeyondMemory { .. }
+                | Reason::StreamTooLarge { .. }
+        )
+    }
 }
 
 /// A failure inside a reader, located before the file name is known.

@@ -13,6 +13,7 @@ mod newick;
 mod nexus;
 mod own_weights;
 mod parents;
+mod source;
 mod spanning;
 mod text;
 mod weights;
@@ -20,6 +21,8 @@ mod weights;
 pub use error::human_bytes;
 pub use error::{ReadError, Reason, What};
 pub use own_weights::{OwnWeights, Subnormal};
+pub use source::{read_bytes, read_stdin, read_stream};
+pub use text::show_text;
 pub use weights::WeightsFile;
 
 use crate::Tree;
@@ -307,29 +310,6 @@ pub fn detect_format(path: &Path, text: &[u8]) -> Format {
     }
 }
 
-/// The bytes of `path`, refused before they are read when they exceed `text_limit` (a file's
-/// share of the memory available, [`memory::text_limit`]).
-fn read_raw(path: &Path, text_limit: Option<u64>) -> Result<Vec<u8>, ReadError> {
-    if path.is_dir() {
-        return Err(ReadError::File {
-            path: path.to_path_buf(),
-            reason: Reason::IsDirectory,
-        });
-    }
-    let io = |source| ReadError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let bytes = std::fs::metadata(path).map_err(io)?.len();
-    if let Some(limit) = text_limit.filter(|&l| bytes > l) {
-        return Err(ReadError::File {
-            path: path.to_path_buf(),
-            reason: Reason::FileTooLarge { bytes, limit },
-        });
-    }
-    std::fs::read(path).map_err(io)
-}
-
 /// The UTF-8 byte-order mark some editors put at the start of a text file.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -450,7 +430,7 @@ pub fn sha256_hex(raw: &[u8]) -> String {
 /// Reads a tree file (see the module docs and `docs/inputs.md`).
 pub fn read_tree(path: &Path, opts: &ReadOptions) -> Result<TreeFile, ReadError> {
     let t0 = Instant::now();
-    let raw = read_raw(path, memory::text_limit(opts.memory_limit))?;
+    let raw = read_bytes(path, opts.memory_limit)?;
     let mut tf = read_tree_bytes(path, &raw, opts)?;
     tf.read_s = t0.elapsed().as_secs_f64();
     Ok(tf)
@@ -551,7 +531,7 @@ pub fn read_tree_bytes(path: &Path, raw: &[u8], opts: &ReadOptions) -> Result<Tr
 /// Reads a weights file for `tree` (see the module `weights`): one weight per vertex of the
 /// tree, 0 for vertices the file does not name; subnormal values as `tree.subnormal` says.
 pub fn read_weights_file(path: &Path, tree: &TreeFile) -> Result<WeightsFile, ReadError> {
-    let raw = read_raw(path, memory::text_limit(tree.memory_limit))?;
+    let raw = read_bytes(path, tree.memory_limit)?;
     read_weights_bytes(path, &raw, tree)
 }
 

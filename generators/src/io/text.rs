@@ -5,11 +5,16 @@ use super::error::{Reason, What};
 /// A token as text for messages: lossy UTF-8, at most 40 characters, control characters
 /// escaped (`\n`, `\u{0}`) so that a message stays on one line.
 pub(crate) fn show(tok: &[u8]) -> String {
-    const MAX: usize = 40;
-    let text = String::from_utf8_lossy(tok);
+    show_text(&String::from_utf8_lossy(tok), 40)
+}
+
+/// Text from an input as a message may quote it: on one line, control characters escaped
+/// (`\n`, `\u{1b}`: a terminal shows them as text, never obeys them), and cut after `max`
+/// characters with an ellipsis.
+pub fn show_text(text: &str, max: usize) -> String {
     let mut out = String::new();
     for (i, c) in text.chars().enumerate() {
-        if i == MAX {
+        if i == max {
             out.push('…');
             break;
         }

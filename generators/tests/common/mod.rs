@@ -2,6 +2,10 @@
 //! round trips and corpora), and byte mutations of near-valid inputs.
 #![allow(dead_code)]
 
+mod pieces;
+#[allow(unused_imports)]
+pub use pieces::Pieces;
+
 use generators::{ChildOrder, NO_PARENT, Tree};
 use std::fmt::Write as _;
 use std::io::Write as _;
