@@ -66,7 +66,7 @@ fn main_job(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
     // The allocator's handling of pages that `accuracy sweep` sets for this sweep.
-    memory::pages::apply(&memory::sweep(&params, &[], false, rayon::current_num_threads()).memory);
+    memory::pages::apply(&sweep::plan(&params, &[], false, rayon::current_num_threads()).memory);
     group.bench_function("default-sweep", |b| {
         b.iter(|| {
             let dir = tempfile::tempdir().expect("temporary directory");

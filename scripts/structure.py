@@ -3,7 +3,8 @@
 production code (inline `#[cfg(test)]` modules and `tests.rs` files left out):
 
 - dead public items: a `pub` fn, struct, enum, trait, type, const or static whose name appears
-  nowhere else in the workspace (sources, tests, benches, examples; comments do not count);
+  nowhere else in the workspace (sources, tests, benches, examples; comments do not count) nor
+  in a Rust example of the documentation (README.md, docs/*.md: the API a user is shown);
 - a library that prints: `print!`, `println!`, `eprint!`, `eprintln!` or `dbg!` outside the
   binary (src/main.rs, src/cli/) and the Python layer (python/src): a library returns what it
   has to say (crate::notice), its callers decide what to show;
@@ -80,6 +81,10 @@ def dead_items(findings):
             # `deserialize_with`) is a use.
             text = re.sub(r"//[^\n]*", "", f.read_text())
             for w in re.findall(r"[A-Za-z_]\w*", text):
+                uses[w] = uses.get(w, 0) + 1
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for block in re.findall(r"```rust\n(.*?)```", page.read_text(), re.S):
+            for w in re.findall(r"[A-Za-z_]\w*", block):
                 uses[w] = uses.get(w, 0) + 1
     for f in production_files(LIBRARIES + ["python/src"]):
         code = code_of(f)

@@ -24,7 +24,6 @@ pub mod grid;
 pub mod inputs;
 pub mod lock;
 pub mod memory;
-pub mod nodes_sample;
 pub mod notice;
 pub mod output;
 pub mod score;

@@ -334,11 +334,6 @@ impl Arithmetic {
         self.storage != self.accumulate
     }
 
-    /// Whether the values travel as f32 (every storage format but f64).
-    pub fn fits_f32(self) -> bool {
-        self.storage != Precision::F64
-    }
-
     /// `bf16`, or `bf16+f32` when the additions are made in f32.
     pub fn name(self) -> String {
         if self.is_mixed() {

@@ -124,7 +124,7 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
         }
     }
     // Memory and time before the first tree: refuse what cannot fit, say how long it takes.
-    let plan = memory::sweep(
+    let plan = sweep::plan(
         &params,
         &files,
         selected.device == Device::Gpu,

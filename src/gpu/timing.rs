@@ -42,11 +42,6 @@ pub struct Timing {
 }
 
 impl Timing {
-    /// Weights up, kernels, results down (the tree already resident).
-    pub fn with_transfers_s(&self) -> f64 {
-        self.upload_s + self.compute_wall_s + self.download_s
-    }
-
     /// Weights up plus results down.
     pub fn transfer_s(&self) -> f64 {
         self.upload_s + self.download_s

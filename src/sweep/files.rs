@@ -24,7 +24,7 @@ pub use super::logs::{PARTIAL, existing_log, partial, remove_if_present};
 /// Gives the logs their final names, the sample's first (written whole without the lines
 /// that close its trees), the results' last: the sweep in `dir` is finished.
 pub fn finish(dir: &Path) -> Result<(), Error> {
-    crate::nodes_sample::finish(dir)?;
+    super::nodes_sample::finish(dir)?;
     let from = partial(dir, RESULTS);
     if from.is_file() {
         let to = dir.join(RESULTS);

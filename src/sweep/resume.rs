@@ -2,10 +2,10 @@
 //! logs (results and node sample) before an interruption kept.
 
 use super::files;
+use super::nodes_sample::{NodeRecord, SampleLog, SampleWriter};
 use super::params::{Job, SweepParams};
 use super::shard::Shard;
 use crate::Error;
-use crate::nodes_sample::{NodeRecord, SampleLog, SampleWriter};
 use crate::output::{OutputFile, csv_error};
 use analysis::records::results::ResultRow;
 use serde::Serialize;

@@ -3,6 +3,7 @@
 
 use super::files;
 use super::gpu_batch::Batching;
+use super::nodes_sample::SampleWriter;
 use super::params::{Job, SweepParams};
 use super::progress::Progress;
 use super::resume::{Resumed, resume};
@@ -12,7 +13,6 @@ use crate::Error;
 use crate::experiment::Backend;
 use crate::inputs::LoadedTree;
 use crate::lock::DirLock;
-use crate::nodes_sample::SampleWriter;
 use crate::notice::Notice;
 use crate::output::csv_error;
 use crate::verdict::Violations;

@@ -14,7 +14,7 @@ use std::time::Instant;
 /// What one evaluated tree contributes to the sweep's files.
 pub(super) struct TreeDone {
     pub rows: Vec<ResultRow>,
-    pub sample: Vec<crate::nodes_sample::NodeRecord>,
+    pub sample: Vec<super::nodes_sample::NodeRecord>,
     pub violations: Violations,
     /// Nodes whose backend result differs from the CPU twin, with a line per op × algorithm.
     pub mismatches: (usize, Vec<String>),
@@ -158,13 +158,13 @@ pub(super) fn assess_with(
 struct Kept {
     tree: usize,
     measured: Vec<Measured>,
-    sample: Vec<crate::nodes_sample::NodeRecord>,
+    sample: Vec<super::nodes_sample::NodeRecord>,
 }
 
 impl Sink for Kept {
     fn outcome(&mut self, reference: &Reference, outcome: Outcome) -> Result<(), Error> {
         self.sample
-            .extend(crate::nodes_sample::sample(self.tree, reference, &outcome));
+            .extend(super::nodes_sample::sample(self.tree, reference, &outcome));
         self.measured.push(outcome.measured);
         Ok(())
     }

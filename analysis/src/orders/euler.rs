@@ -42,7 +42,7 @@ pub trait ScannedTour: Sync {
 }
 
 /// The partial sums of any accumulation format, read as the kernel reads them: the leaffix
-/// difference rounded in that format (S[close] − 0 is S[close], so without S[open v − 1] no
+/// difference rounded in that format (S\[close\] − 0 is S\[close\], so without S\[open v − 1\] no
 /// subtraction is made).
 impl<T: Stored> ScannedTour for [T] {
     type Out = T;

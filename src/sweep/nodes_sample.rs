@@ -2,8 +2,8 @@
 //! per-node scatter. For every tree × algorithm × op it keeps an even stride of about
 //! [`PER_OUTCOME`] vertices plus the worst node, so its size does not grow with `--nodes`.
 
+use super::logs as files;
 use crate::experiment::Outcome;
-use crate::sweep::logs as files;
 use crate::{Error, output};
 use analysis::Reference;
 pub use analysis::records::nodes_sample::{FILE, NodeRecord};
