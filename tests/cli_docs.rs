@@ -1,7 +1,7 @@
-//! README.md and docs/cli.md against the command line itself: every `accuracy COMMAND --flag`
-//! they show names a command and flags that `accuracy COMMAND --help` lists, and docs/cli.md
-//! has a section per command that names every flag of its `--help`. What a rename or a
-//! removed flag leaves behind in the docs fails here.
+//! README.md, docs/cli.md and docs/measurements.md against the command line itself: every
+//! `accuracy COMMAND --flag` they show names a command and flags that `accuracy COMMAND --help`
+//! lists, and docs/cli.md has a section per command that names every flag of its `--help`.
+//! What a rename or a removed flag leaves behind in the docs fails here.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -197,7 +197,7 @@ fn readme_and_cli_reference_show_only_real_commands_and_flags() {
     let cli = Cli::load();
     let mut problems = Vec::new();
     let mut seen = 0;
-    for doc in ["README.md", "docs/cli.md"] {
+    for doc in ["README.md", "docs/cli.md", "docs/measurements.md"] {
         let text = std::fs::read_to_string(root().join(doc)).unwrap();
         for (line, code) in code(&text) {
             for (command, args) in invocations(&code) {
