@@ -1,12 +1,23 @@
 //! The device context every kernel's host code shares: device, queue, limits, sizes, the
-//! pipelines, timestamp queries, and checked buffer creation.
+//! engine (pipelines and runs), timestamp queries, and checked buffer creation.
 
-use super::shaders::{Kernels, Sizes};
+use super::engine::Engine;
+use super::shaders::Sizes;
 use crate::Error;
+use analysis::Algorithm;
 use wgpu::util::DeviceExt;
 
-/// Timestamp slots: 0 at the beginning of a call's first pass, 1.. at the ends of passes.
-pub(crate) const TIMESTAMP_SLOTS: u32 = 4;
+/// Timestamp slots a call writes at most: 0 at the start of its first timed phase, one at the
+/// end of each phase, for the recipe of the registry with the most phases.
+fn timestamp_slots() -> u32 {
+    let phases = Algorithm::ALL
+        .into_iter()
+        .filter_map(|a| a.gpu())
+        .map(|k| k.phases().len())
+        .max()
+        .unwrap_or(0);
+    1 + phases.max(1) as u32
+}
 
 pub(crate) struct Timestamps {
     set: wgpu::QuerySet,
@@ -22,9 +33,7 @@ pub(crate) struct Context {
     /// The device's limits, lowered by `GpuOptions`.
     pub limits: wgpu::Limits,
     pub sizes: Sizes,
-    pub kernels: Kernels,
-    /// Bytes between per-dispatch entries of a dynamic-offset uniform buffer.
-    pub dynamic_stride: u64,
+    pub engine: Engine,
     timestamps: Option<Timestamps>,
 }
 
@@ -36,14 +45,15 @@ impl Context {
         sizes: Sizes,
         timestamps: bool,
     ) -> Context {
-        let kernels = Kernels::new(&device, &sizes);
+        let engine = Engine::new(device.clone(), sizes, &limits);
         let timestamps = timestamps.then(|| {
-            let bytes = 8 * TIMESTAMP_SLOTS as u64;
+            let slots = timestamp_slots();
+            let bytes = 8 * slots as u64;
             Timestamps {
                 set: device.create_query_set(&wgpu::QuerySetDescriptor {
                     label: Some("timestamps"),
                     ty: wgpu::QueryType::Timestamp,
-                    count: TIMESTAMP_SLOTS,
+                    count: slots,
                 }),
                 resolve: device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("timestamps resolve"),
@@ -60,26 +70,18 @@ impl Context {
                 period_ns: queue.get_timestamp_period(),
             }
         });
-        let dynamic_stride = (limits.min_uniform_buffer_offset_alignment as u64).max(16);
         Context {
             device,
             queue,
             limits,
             sizes,
-            kernels,
-            dynamic_stride,
+            engine,
             timestamps,
         }
     }
 
     pub fn has_timestamps(&self) -> bool {
         self.timestamps.is_some()
-    }
-
-    /// Dispatch size for `groups` workgroups, folded into 2D above the per-dimension limit
-    /// (the shaders rebuild the linear index with `group_index`).
-    pub fn fold(&self, groups: u32) -> (u32, u32) {
-        fold(groups, self.limits.max_compute_workgroups_per_dimension)
     }
 
     /// Checks a storage buffer of `bytes` against the device's limits.
@@ -105,16 +107,8 @@ impl Context {
         }))
     }
 
-    /// A storage buffer holding `data` (one zeroed element when empty), checked.
-    pub fn buffer_init<T: bytemuck::Pod>(
-        &self,
-        what: &str,
-        data: &[T],
-        n: usize,
-    ) -> Result<wgpu::Buffer, Error> {
-        let zero = [T::zeroed()];
-        let data: &[T] = if data.is_empty() { &zero } else { data };
-        let bytes: &[u8] = bytemuck::cast_slice(data);
+    /// A storage buffer holding `bytes`, checked.
+    pub fn buffer_bytes(&self, what: &str, bytes: &[u8], n: usize) -> Result<wgpu::Buffer, Error> {
         self.check(what, bytes.len() as u64, n)?;
         Ok(self
             .device
@@ -125,31 +119,32 @@ impl Context {
             }))
     }
 
-    /// A uniform buffer holding one struct.
-    pub fn uniform<T: bytemuck::Pod>(&self, what: &str, value: &T) -> wgpu::Buffer {
+    /// A uniform buffer holding one struct's `bytes`.
+    pub fn uniform_bytes(&self, what: &str, bytes: &[u8]) -> wgpu::Buffer {
         self.device
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(what),
-                contents: bytemuck::bytes_of(value),
+                contents: bytes,
                 usage: wgpu::BufferUsages::UNIFORM,
             })
     }
 
-    /// A uniform buffer of one struct per dispatch, `dynamic_stride` bytes apart (bound with
-    /// a dynamic offset).
-    pub fn uniforms<T: bytemuck::Pod>(&self, what: &str, values: &[T]) -> wgpu::Buffer {
-        let stride = self.dynamic_stride as usize;
-        let mut bytes = vec![0u8; stride * values.len().max(1)];
-        for (i, v) in values.iter().enumerate() {
-            let b = bytemuck::bytes_of(v);
-            bytes[i * stride..i * stride + b.len()].copy_from_slice(b);
+    /// A uniform buffer of structs of `size` bytes each, one per dispatch, `stride` bytes
+    /// apart (bound with a dynamic offset).
+    pub fn uniforms_bytes(
+        &self,
+        what: &str,
+        values: &[u8],
+        size: usize,
+        stride: u64,
+    ) -> wgpu::Buffer {
+        let stride = stride as usize;
+        let count = values.len() / size.max(1);
+        let mut bytes = vec![0u8; stride * count.max(1)];
+        for (i, v) in values.chunks_exact(size).enumerate() {
+            bytes[i * stride..i * stride + size].copy_from_slice(v);
         }
-        self.device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(what),
-                contents: &bytes,
-                usage: wgpu::BufferUsages::UNIFORM,
-            })
+        self.uniform_bytes(what, &bytes)
     }
 
     /// Timestamp writes for a pass: slot 0 at its beginning when `begin`, `end` at its end.
@@ -261,10 +256,6 @@ pub(crate) fn fold(groups: u32, max_dim: u32) -> (u32, u32) {
     }
 }
 
-/// Dispatches recorded per command buffer (a chain-like tree on a device without narrow
-/// windows could otherwise record millions into one).
-pub(crate) const DISPATCHES_PER_COMMAND_BUFFER: usize = 16384;
-
 /// Command buffers of one call, recorded in order and submitted together.
 pub(crate) struct Recorder<'a> {
     ctx: &'a Context,
@@ -286,40 +277,6 @@ impl<'a> Recorder<'a> {
         let next = self.ctx.device.create_command_encoder(&Default::default());
         let done = std::mem::replace(&mut self.encoder, next);
         self.finished.push(done.finish());
-    }
-
-    /// Records one dispatch per item (`dispatch` sets pipeline, bind group and size; it gets
-    /// the item's index in `items`) in compute passes of at most
-    /// [`DISPATCHES_PER_COMMAND_BUFFER`] dispatches, a command buffer each; timestamp slot 0 at
-    /// the start of the first pass, 1 at the end of the last (one pass even with no item).
-    pub fn dispatches<T>(
-        &mut self,
-        label: &str,
-        items: &[T],
-        mut dispatch: impl FnMut(&mut wgpu::ComputePass<'_>, usize, &T),
-    ) {
-        let ctx = self.ctx;
-        let mut chunks: Vec<&[T]> = items.chunks(DISPATCHES_PER_COMMAND_BUFFER).collect();
-        if chunks.is_empty() {
-            chunks.push(&[]);
-        }
-        let mut index = 0;
-        for (c, chunk) in chunks.iter().enumerate() {
-            if c > 0 {
-                self.split();
-            }
-            let last = c + 1 == chunks.len();
-            let mut pass = self
-                .encoder
-                .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some(label),
-                    timestamp_writes: ctx.pass_timestamps(c == 0, last.then_some(1)),
-                });
-            for item in chunk.iter() {
-                dispatch(&mut pass, index, item);
-                index += 1;
-            }
-        }
     }
 
     /// Submits everything recorded.

@@ -2,7 +2,7 @@
 //! f32 added by AccurateDWPlusDW (Joldes–Muller–Popescu 2017); the read rounds once to f32.
 
 use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, SCAN_STAGES, ScanWord,
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, SCAN_TILED, ScanWord, Storage,
     scan_traffic, tour_words,
 };
 use crate::bounds;
@@ -28,10 +28,11 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Scan {
+            storage: Storage::F32,
             word: ScanWord::FloatFloat,
             plan: Plan::Tiled,
         },
-        stages: SCAN_STAGES,
+        recipe: SCAN_TILED,
         // An element is two words.
         traffic: scan_traffic::<8>,
         words_per_vertex: |w| tour_words(ScanWord::FloatFloat, w),
