@@ -3,7 +3,7 @@
 //!
 //! A kernel is its descriptor's recipe (`analysis::algorithms::Step`s) run on a forest
 //! uploaded in the descriptor's layout: the forest's layout expands each step into dispatches,
-//! which makes a [`recording`] (a list of dispatches, built and tested without a device), and
+//! which makes a recording (a list of dispatches, built and tested without a device), and
 //! the engine runs it. Layout of this module:
 //! - `adapter`: which adapter, and `accuracy info`; `backend`: the GPU, the CPU or either;
 //! - `context`: device, queue, limits, timestamps, checked buffers;
