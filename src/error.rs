@@ -70,7 +70,7 @@ pub enum Error {
     #[error("{0}")]
     Gate(String),
     #[error("{0}")]
-    Report(#[from] analysis::report::ReportError),
+    Report(#[from] reports::ReportError),
     /// A command whose estimated peak memory exceeds what is available (`crate::memory`).
     #[error("{0}")]
     Memory(String),
@@ -110,7 +110,7 @@ impl Error {
     /// report's plot that cannot be drawn, a generated tree that is not one: bugs or broken
     /// drivers, not the user's files).
     pub fn exit_code(&self) -> u8 {
-        use analysis::report::ReportError;
+        use reports::ReportError;
         match self {
             Error::Usage(_)
             | Error::Generate(_)

@@ -13,7 +13,6 @@ pub mod op;
 pub mod orders;
 pub mod records;
 pub mod reference;
-pub mod report;
 pub mod scan_plan;
 pub mod spatial;
 pub mod stats;

@@ -100,7 +100,7 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
     let rows = treefix_accuracy::bench::run(&gpu, &params, &files, a.out.as_deref())?;
     // The page before the table: a closed stdout ends the process at its first line.
     let written = match &a.out {
-        Some(dir) => Some(analysis::report::bench::write_bench_report(dir)?),
+        Some(dir) => Some(reports::bench::write_bench_report(dir)?),
         None => None,
     };
     print!("{}", gpu::bench::table(&gpu, &rows));

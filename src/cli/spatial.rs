@@ -136,7 +136,7 @@ pub fn run(a: SpatialArgs) -> Result<(), Error> {
         bench: a
             .bench
             .as_deref()
-            .map(analysis::report::data::read_bench)
+            .map(reports::data::read_bench)
             .transpose()?,
         checkpoint: checkpoint.clone(),
     };
@@ -173,7 +173,7 @@ pub fn run(a: SpatialArgs) -> Result<(), Error> {
     }
     if let Some(mut f) = html_out {
         let path = f.path().to_path_buf();
-        let page = analysis::report::spatial::render(&record)?;
+        let page = reports::spatial::render(&record)?;
         f.write_all(page.as_bytes()).map_err(Error::write(&path))?;
         f.commit()?;
     }
