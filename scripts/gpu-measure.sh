@@ -20,7 +20,8 @@ else
 fi
 parts=,${PARTS:-wide,deep,other,exact,sweeps,twin},
 part() { [[ $parts == *",$1,"* ]]; }
-all=parallel,vectorial,vectorial-chained,vectorial-compensated,contraction,vectorial-exact
+# Every algorithm with a GPU kernel, as the registry lists them.
+all=$("$acc" algorithms --names --gpu)
 
 "$acc" info | tee "$out/info.txt"
 # Wide trees: the star's leaffix gather (the worst case of the level-synchronous kernels),

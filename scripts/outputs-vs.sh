@@ -21,7 +21,8 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-algos=sequential,parallel,vectorial,vectorial-seqscan,vectorial-chained,vectorial-compensated,contraction,vectorial-exact
+# Every algorithm of the new build's registry.
+algos=$("$new" algorithms --names)
 topologies=(chain star random-recursive profile)
 
 for side in base new; do

@@ -135,58 +135,81 @@ pub fn render(rep: &TableReport) -> String {
          sharp = allowed by the sharp a priori bound (u·|exact partial sum| per rounding); tight = median |error|/bound"
     );
     for &cond in &p.conds {
-        let _ = writeln!(s, "\nκ target {}", sci(cond));
-        let mut header = format!("{:<17} {:<7} {:>7}", "topology", "op", "κ med");
-        let mut sub = format!("{:<17} {:<7} {:>7}", "", "", "");
-        for a in &p.algos {
-            let _ = write!(header, " | {:<24}", a.name());
-            let _ = write!(
-                sub,
-                " | {:>5} {:>5} {:>5} {:>7}",
-                "meas", "bound", "sharp", "tight"
+        cells(rep, cond, &mut s);
+    }
+    tightness(rep, &mut s);
+    extra_bits(rep, &mut s);
+    let bad: usize = rep
+        .rows
+        .iter()
+        .map(|r| r.bound_violations + r.sharp_violations + r.running_violations)
+        .sum();
+    let prob: usize = rep.rows.iter().map(|r| r.prob_violations).sum();
+    let nodes: usize = rep.rows.iter().map(|r| r.nodes).sum();
+    let _ = writeln!(
+        s,
+        "\ndeterministic-bound violations: {bad}; probabilistic-bound (λ = {}) violations: {prob}; of {nodes} node checks",
+        rep.lambda
+    );
+    s
+}
+
+/// One block of the table: the cells of target κ `cond`, a line per topology and op.
+fn cells(rep: &TableReport, cond: f64, s: &mut String) {
+    let p = &rep.params;
+    let _ = writeln!(s, "\nκ target {}", sci(cond));
+    let mut header = format!("{:<17} {:<7} {:>7}", "topology", "op", "κ med");
+    let mut sub = format!("{:<17} {:<7} {:>7}", "", "", "");
+    for a in &p.algos {
+        let _ = write!(header, " | {:<24}", a.name());
+        let _ = write!(
+            sub,
+            " | {:>5} {:>5} {:>5} {:>7}",
+            "meas", "bound", "sharp", "tight"
+        );
+    }
+    let _ = writeln!(s, "{header}");
+    let _ = writeln!(s, "{sub}");
+    for t in &p.topologies {
+        for op in &p.ops {
+            let here: Vec<&TableRow> = rep
+                .rows
+                .iter()
+                .filter(|r| {
+                    r.topology == t.to_string() && r.target_cond == cond && r.op == op.to_string()
+                })
+                .collect();
+            let Some(first) = here.first() else { continue };
+            let mut line = format!(
+                "{:<17} {:<7} {:>7}",
+                t.to_string(),
+                op.name(),
+                sci(first.achieved_cond_median)
             );
-        }
-        let _ = writeln!(s, "{header}");
-        let _ = writeln!(s, "{sub}");
-        for t in &p.topologies {
-            for op in &p.ops {
-                let here: Vec<&TableRow> = rep
-                    .rows
-                    .iter()
-                    .filter(|r| {
-                        r.topology == t.to_string()
-                            && r.target_cond == cond
-                            && r.op == op.to_string()
-                    })
-                    .collect();
-                let Some(first) = here.first() else { continue };
-                let mut line = format!(
-                    "{:<17} {:<7} {:>7}",
-                    t.to_string(),
-                    op.name(),
-                    sci(first.achieved_cond_median)
-                );
-                for a in &p.algos {
-                    match here.iter().find(|r| r.algorithm == a.name()) {
-                        Some(r) => {
-                            let _ = write!(
-                                line,
-                                " | {:>5.1} {:>5.1} {:>5.1} {:>7}",
-                                r.max_lost_bits,
-                                r.max_bound_lost_bits,
-                                r.max_sharp_lost_bits,
-                                sci(r.median_tightness)
-                            );
-                        }
-                        None => {
-                            let _ = write!(line, " | {:<24}", "");
-                        }
+            for a in &p.algos {
+                match here.iter().find(|r| r.algorithm == a.name()) {
+                    Some(r) => {
+                        let _ = write!(
+                            line,
+                            " | {:>5.1} {:>5.1} {:>5.1} {:>7}",
+                            r.max_lost_bits,
+                            r.max_bound_lost_bits,
+                            r.max_sharp_lost_bits,
+                            sci(r.median_tightness)
+                        );
+                    }
+                    None => {
+                        let _ = write!(line, " | {:<24}", "");
                     }
                 }
-                let _ = writeln!(s, "{line}");
             }
+            let _ = writeln!(s, "{line}");
         }
     }
+}
+
+/// The tightness of the bounds over all cells and nodes, per algorithm and per algorithm × op.
+fn tightness(rep: &TableReport, s: &mut String) {
     let _ = writeln!(s, "\ntightness |error| / bound over all cells and nodes");
     let _ = writeln!(
         s,
@@ -206,6 +229,10 @@ pub fn render(rep: &TableReport) -> String {
             sci(a.max_sharp_tightness)
         );
     }
+}
+
+/// The extra lost bits of each algorithm over parallel: predicted against measured.
+fn extra_bits(rep: &TableReport, s: &mut String) {
     let _ = writeln!(
         s,
         "\nextra lost bits over parallel, per node (x ≠ 0): predicted log2(B_vec/B_par) vs measured \
@@ -244,19 +271,6 @@ pub fn render(rep: &TableReport) -> String {
         }
         let _ = writeln!(s, "{line}");
     }
-    let bad: usize = rep
-        .rows
-        .iter()
-        .map(|r| r.bound_violations + r.sharp_violations + r.running_violations)
-        .sum();
-    let prob: usize = rep.rows.iter().map(|r| r.prob_violations).sum();
-    let nodes: usize = rep.rows.iter().map(|r| r.nodes).sum();
-    let _ = writeln!(
-        s,
-        "\ndeterministic-bound violations: {bad}; probabilistic-bound (λ = {}) violations: {prob}; of {nodes} node checks",
-        rep.lambda
-    );
-    s
 }
 
 /// Writes `bounds-table.csv`, `bounds-table.json` and `bounds-table.txt` into `dir`, each

@@ -1,7 +1,8 @@
 //! One experiment: a seeded weighted tree, every requested algorithm and operation, and the
 //! errors of each against a reference.
 
-use crate::Error;
+use crate::{Device, Error};
+use analysis::algorithms::Family;
 use analysis::bounds::{BoundSummary, LAMBDA, NodeBounds};
 use analysis::measure::{Measures, measure};
 use analysis::metrics::ErrorSummary;
@@ -53,10 +54,9 @@ impl InstanceSpec {
 pub trait Backend: Sync {
     /// Human-readable description (backend and adapter).
     fn describe(&self) -> String;
-    /// Whether the results are the CPU twins' own (then there is nothing to compare them with).
-    fn is_cpu(&self) -> bool {
-        false
-    }
+    /// Where it computes: on [`Device::Cpu`] the results are the CPU twins' own (then there
+    /// is nothing to compare them with).
+    fn device(&self) -> Device;
     /// The f32 results of `op` by `algo` on every vertex.
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error>;
     /// The exact reference of `op`, when this backend computes it (the GPU's exact scan, on
@@ -132,8 +132,8 @@ impl Backend for Cpu {
     fn describe(&self) -> String {
         "cpu".into()
     }
-    fn is_cpu(&self) -> bool {
-        true
+    fn device(&self) -> Device {
+        Device::Cpu
     }
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
         Ok(algo.twin(tree, w, op))
@@ -369,12 +369,12 @@ pub fn evaluate_walked(
     sink: &mut dyn Sink,
 ) -> Result<(), Error> {
     let tree = walker.tree();
-    let on_backend = |a: Algorithm| a.has_gpu_kernel() && !backend.is_cpu();
-    // The last op whose algorithms read contraction's schedule: it is dropped after that.
-    let last_contraction = ops
-        .len()
-        .checked_sub(1)
-        .filter(|_| algos.contains(&Algorithm::CONTRACTION));
+    let on_backend = |a: Algorithm| a.has_gpu_kernel() && backend.device() == Device::Gpu;
+    // The walker's rake-and-compress schedule is dropped on the last op, after the last
+    // algorithm that reads it.
+    let last_scheduled = algos
+        .iter()
+        .rposition(|a| a.family() == Family::Contraction);
     for (k, &op) in ops.iter().enumerate() {
         let from_backend = match reference {
             ReferenceKind::Exact => match computed.take_reference(op) {
@@ -427,7 +427,7 @@ pub fn evaluate_walked(
             {
                 shared = Some(outcome.clone());
             }
-            if algorithm == Algorithm::CONTRACTION && Some(k) == last_contraction {
+            if k + 1 == ops.len() && Some(i) == last_scheduled {
                 walker.forget_schedule();
             }
             done(&format!("{op} {algorithm}"));

@@ -238,53 +238,7 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
             for r in &results {
                 let base = baseline_outcome(r);
                 for o in &r.outcomes {
-                    let s = &o.bound_summary;
-                    let mut cell = Cell {
-                        trees: 1,
-                        nodes: o.values.len(),
-                        max_lost_bits: o.summary.max_lost_bits,
-                        lost_bits: (0..o.values.len())
-                            .filter(|&v| r.reference.value_f64(v) != 0.0)
-                            .map(|v| o.errors[v].lost_bits() as f32)
-                            .collect(),
-                        bound_lost_bits: (0..o.values.len())
-                            .filter_map(|v| {
-                                bound_lost_bits(o.bounds[v].det, r.reference.value_f64(v))
-                            })
-                            .map(|b| b as f32)
-                            .collect(),
-                        max_bound_lost_bits: s.max_bound_lost_bits,
-                        tightness: o
-                            .errors
-                            .iter()
-                            .zip(o.bounds.iter())
-                            .map(|(e, b)| tightness(e.abs, b.det) as f32)
-                            .collect(),
-                        bound_violations: s.bound_violations,
-                        running_violations: s.running_violations,
-                        prob_violations: s.prob_violations,
-                        sharp_violations: s.sharp_violations,
-                        max_sharp_lost_bits: s.max_sharp_lost_bits,
-                        sharp_tightness: o
-                            .errors
-                            .iter()
-                            .zip(o.bounds.iter())
-                            .map(|(e, b)| tightness(e.abs, b.sharp) as f32)
-                            .collect(),
-                        achieved_conds: vec![achieved],
-                        ..Cell::default()
-                    };
-                    if let (true, Some(base)) = (o.algorithm.is_vectorial(), base) {
-                        for (which, diffs) in cell.extra_diff.iter_mut().enumerate() {
-                            for v in 0..o.values.len() {
-                                if let Some((p, m)) =
-                                    node_extra_bits_by(&r.reference, o, base, v, which)
-                                {
-                                    diffs.push((p - m) as f32);
-                                }
-                            }
-                        }
-                    }
+                    let cell = cell_of(r, o, base, achieved);
                     cells.push(((ti, ci, r.op, o.algorithm), cell));
                 }
             }
@@ -309,6 +263,55 @@ pub fn evaluate_grid(params: &GridParams, backend: &dyn Backend) -> Result<Grid,
         violations: all_bad,
         wall_s: start.elapsed().as_secs_f64(),
     })
+}
+
+/// One outcome of one instance as a cell of the table: its lost bits, bounds, tightness and
+/// violations, and for a vectorial algorithm its extra bits over the paper's baseline.
+fn cell_of(r: &OpResults, o: &Outcome, base: Option<&Outcome>, achieved: f64) -> Cell {
+    let s = &o.bound_summary;
+    let mut cell = Cell {
+        trees: 1,
+        nodes: o.values.len(),
+        max_lost_bits: o.summary.max_lost_bits,
+        lost_bits: (0..o.values.len())
+            .filter(|&v| r.reference.value_f64(v) != 0.0)
+            .map(|v| o.errors[v].lost_bits() as f32)
+            .collect(),
+        bound_lost_bits: (0..o.values.len())
+            .filter_map(|v| bound_lost_bits(o.bounds[v].det, r.reference.value_f64(v)))
+            .map(|b| b as f32)
+            .collect(),
+        max_bound_lost_bits: s.max_bound_lost_bits,
+        tightness: o
+            .errors
+            .iter()
+            .zip(o.bounds.iter())
+            .map(|(e, b)| tightness(e.abs, b.det) as f32)
+            .collect(),
+        bound_violations: s.bound_violations,
+        running_violations: s.running_violations,
+        prob_violations: s.prob_violations,
+        sharp_violations: s.sharp_violations,
+        max_sharp_lost_bits: s.max_sharp_lost_bits,
+        sharp_tightness: o
+            .errors
+            .iter()
+            .zip(o.bounds.iter())
+            .map(|(e, b)| tightness(e.abs, b.sharp) as f32)
+            .collect(),
+        achieved_conds: vec![achieved],
+        ..Cell::default()
+    };
+    if let (true, Some(base)) = (o.algorithm.is_vectorial(), base) {
+        for (which, diffs) in cell.extra_diff.iter_mut().enumerate() {
+            for v in 0..o.values.len() {
+                if let Some((p, m)) = node_extra_bits_by(&r.reference, o, base, v, which) {
+                    diffs.push((p - m) as f32);
+                }
+            }
+        }
+    }
+    cell
 }
 
 /// The default topologies of the table (every family, default parameters).

@@ -47,6 +47,9 @@ enum Command {
     /// Score another program's per-vertex rootfix/leaffix results on a tree file: errors, lost
     /// bits, condition numbers, and whose of our algorithms' bounds they stay within.
     Score(cli::score::ScoreArgs),
+    /// The algorithms of the registry: name, GPU kernel, correctly rounded, what each adds
+    /// (`--names` for scripts).
+    Algorithms(cli::algorithms::AlgorithmsArgs),
     /// GPU adapters and their limits.
     Info,
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell), e.g.
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Check(a) => cli::check::run(a),
         Command::Stats(a) => cli::stats::run(a),
         Command::Score(a) => cli::score::run(a),
+        Command::Algorithms(a) => cli::algorithms::run(a),
         Command::Info => {
             print!("{}", gpu::info_text());
             Ok(())
@@ -94,6 +98,12 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            if let Some((heading, lines)) = e.listing() {
+                eprintln!("{heading}");
+                for line in lines {
+                    eprintln!("  {line}");
+                }
+            }
             eprintln!("error: {e}");
             ExitCode::from(e.exit_code())
         }

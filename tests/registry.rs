@@ -110,3 +110,37 @@ fn every_gpu_stage_file_exists() {
     }
     assert!(kernels > 0);
 }
+
+/// `accuracy algorithms --names`, which scripts read instead of keeping a list, is the
+/// registry: every name in its order, and with `--gpu` those with a kernel.
+#[test]
+fn the_names_scripts_read_are_the_registry() {
+    let names = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_accuracy"))
+            .arg("algorithms")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .trim_end()
+            .to_string()
+    };
+    let all: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+    assert_eq!(names(&["--names"]), all.join(","));
+    let gpu: Vec<&str> = Algorithm::ALL
+        .iter()
+        .filter(|a| a.has_gpu_kernel())
+        .map(|a| a.name())
+        .collect();
+    assert_eq!(names(&["--names", "--gpu"]), gpu.join(","));
+    assert_eq!(
+        names(&["--names", "--correctly-rounded"]),
+        "vectorial-exact"
+    );
+    let table = names(&[]);
+    for a in Algorithm::ALL {
+        assert!(table.contains(a.name()), "{table}");
+    }
+}

@@ -2,6 +2,7 @@
 
 pub mod algorithms;
 pub mod bounds;
+pub mod directed;
 pub mod exact;
 pub mod f32_format;
 pub mod float_float;
@@ -14,6 +15,7 @@ pub mod orders;
 pub mod records;
 pub mod reference;
 pub mod scan_plan;
+pub mod scan_value;
 pub mod spatial;
 pub mod stats;
 

@@ -49,11 +49,11 @@ mod variants;
 mod vectorial;
 
 pub use adapter::{AdapterReport, adapters, info_text};
-pub use backend::{BackendChoice, select_backend};
+pub use backend::select_backend;
 pub use timing::{Timing, TimingMethod};
 
-use crate::Error;
 use crate::experiment::Backend;
+use crate::{Device, Error};
 use analysis::algorithms::{GpuKernel, Stage};
 use analysis::{Algorithm, Op, Reference};
 use context::{Context, Recorder};
@@ -411,6 +411,9 @@ impl Gpu {
 }
 
 impl Backend for Gpu {
+    fn device(&self) -> Device {
+        Device::Gpu
+    }
     fn describe(&self) -> String {
         adapter::describe_info(&self.info)
     }

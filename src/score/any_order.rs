@@ -11,7 +11,7 @@ use analysis::bounds::{gamma, next_up};
 use analysis::{Op, Reference, ReferenceKind};
 use generators::Tree;
 use generators::exact_sum::EXACT_PREC;
-use rug::{Assign, Float};
+use rug::Float;
 use serde::Serialize;
 
 /// The smallest |x| whose f32 rounding is ±∞: 2^128·(1 − 2^-25).
@@ -144,7 +144,7 @@ pub fn verdict(
             out.overflow_nodes += 1;
             continue;
         }
-        if exceeds(reference, v, values[v], e, b, &mut scratch) {
+        if analysis::bounds::exceeds(reference, v, values[v], e, b, &mut scratch) {
             out.violations += 1;
         }
         let x = reference.value_f64(v);
@@ -155,28 +155,6 @@ pub fn verdict(
     }
     out.within = out.violations == 0;
     out
-}
-
-/// Whether the exact error of `computed` at v exceeds `bound`: the f64 error is the exact one
-/// rounded to nearest (monotone), so only a tie needs the exact difference.
-fn exceeds(
-    reference: &Reference,
-    v: usize,
-    computed: f32,
-    abs: f64,
-    bound: f64,
-    scratch: &mut Float,
-) -> bool {
-    if abs != bound {
-        return abs > bound;
-    }
-    if reference.kind() == ReferenceKind::Dd {
-        return false;
-    }
-    scratch.assign(computed);
-    *scratch -= reference.value_exact(v);
-    scratch.abs_mut();
-    *scratch > bound
 }
 
 #[cfg(test)]

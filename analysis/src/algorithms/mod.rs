@@ -12,7 +12,7 @@
 //!
 //! # Adding an algorithm (docs/design.md §5, "Adding an algorithm")
 //!
-//! 1. Write its order in `crate::orders` (generic over [`crate::orders::ScanValue`]).
+//! 1. Write its order in `crate::orders` (generic over [`crate::scan_value::ScanValue`]).
 //! 2. Write its descriptor in a new file of this module: names, family, hooks instantiating
 //!    that order, cost, and its GPU kernel ([`GpuKernel`]) or `None`.
 //! 3. Add it to [`Algorithm::ALL`] below, and its look (colour, marker) to the reports
@@ -28,6 +28,7 @@
 //! 7. Tests: `tests/bounds.rs` and `tests/gpu/` take it from [`Algorithm::ALL`]; record its
 //!    lost bits with `accuracy check --update`.
 
+mod bounded;
 mod contraction;
 mod parallel;
 mod sequential;

@@ -102,10 +102,12 @@ impl Overflow {
 /// Violations kept per outcome for the report.
 pub const MAX_REPORTED: usize = 20;
 
-/// Whether the exact error of `computed` at node v exceeds `bound`. The f64 error `abs` is
-/// the exact error rounded to nearest, which is monotone: abs < bound ⇒ exact ≤ bound and
-/// abs > bound ⇒ exact > bound; only abs = bound needs the exact comparison.
-pub(crate) fn exceeds(
+/// Whether the exact error of `computed` at node v exceeds `bound`: the one rule by which every
+/// bound is judged (our algorithms' and `score`'s order-free ones). The f64 error `abs` is the
+/// exact error rounded to nearest, which is monotone: abs < bound ⇒ exact ≤ bound and
+/// abs > bound ⇒ exact > bound; only abs = bound needs the exact comparison (against a
+/// double-double reference, which has no exact value, a tie is within).
+pub fn exceeds(
     reference: &Reference,
     v: usize,
     computed: f32,
