@@ -1,7 +1,9 @@
 //! The device context every kernel's host code shares: device, queue, limits, sizes, the
 //! engine (pipelines and runs), timestamp queries, and checked buffer creation.
 
-use super::engine::Engine;
+use super::engine::{Engine, Part, Prepared};
+use super::recorder::Recorder;
+use super::recording::{BufferPlan, Contents};
 use super::shaders::Sizes;
 use crate::Error;
 use analysis::Algorithm;
@@ -147,18 +149,39 @@ impl Context {
         self.uniform_bytes(what, &bytes)
     }
 
-    /// Timestamp writes for a pass: slot 0 at its beginning when `begin`, `end` at its end.
-    pub fn pass_timestamps(
+    /// The command buffers of one call.
+    pub fn recorder(&self) -> Recorder<'_> {
+        Recorder::new(&self.device, &self.queue)
+    }
+
+    /// Encodes `part` of a prepared run, with the timestamps of its phases.
+    pub fn encode(&self, run: &Prepared, part: Part, rec: &mut Recorder) {
+        let queries = self.timestamps.as_ref().map(|t| &t.set);
+        run.encode(&self.engine, part, queries, rec);
+    }
+
+    /// Makes the buffers of `plan` (the forest's weights and results are `forest`), each
+    /// checked against the device's limits (`n`: the forest's vertices, for the message).
+    pub fn make_buffers(
         &self,
-        begin: bool,
-        end: Option<u32>,
-    ) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
-        let t = self.timestamps.as_ref()?;
-        (begin || end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
-            query_set: &t.set,
-            beginning_of_pass_write_index: begin.then_some(0),
-            end_of_pass_write_index: end,
-        })
+        plan: BufferPlan,
+        forest: [&wgpu::Buffer; 2],
+        n: usize,
+    ) -> Result<Vec<wgpu::Buffer>, Error> {
+        let mut out = Vec::with_capacity(plan.specs.len());
+        for (i, spec) in plan.specs.into_iter().enumerate() {
+            let what = &spec.label;
+            out.push(match spec.contents {
+                Contents::Forest => forest[i].clone(),
+                Contents::Zeroed { words, usage } => self.buffer(what, words, n, usage)?,
+                Contents::Data(data) => self.buffer_bytes(what, data.bytes(), n)?,
+                Contents::Uniform(value) => self.uniform_bytes(what, value.bytes()),
+                Contents::PerDispatch(values, size) => {
+                    self.uniforms_bytes(what, values.bytes(), size, self.engine.stride)
+                }
+            });
+        }
+        Ok(out)
     }
 
     /// Resolves slots `0..slots` (after the call's last pass).
@@ -246,69 +269,9 @@ pub(crate) fn check_limits(
     Ok(())
 }
 
-/// `groups` workgroups as (x, y), x ≤ `max_dim`.
-pub(crate) fn fold(groups: u32, max_dim: u32) -> (u32, u32) {
-    if groups <= max_dim {
-        (groups, 1)
-    } else {
-        let y = groups.div_ceil(max_dim);
-        (groups.div_ceil(y), y)
-    }
-}
-
-/// Command buffers of one call, recorded in order and submitted together.
-pub(crate) struct Recorder<'a> {
-    ctx: &'a Context,
-    pub encoder: wgpu::CommandEncoder,
-    finished: Vec<wgpu::CommandBuffer>,
-}
-
-impl<'a> Recorder<'a> {
-    pub fn new(ctx: &'a Context) -> Recorder<'a> {
-        Recorder {
-            ctx,
-            encoder: ctx.device.create_command_encoder(&Default::default()),
-            finished: Vec::new(),
-        }
-    }
-
-    /// Ends the current command buffer and starts the next.
-    pub fn split(&mut self) {
-        let next = self.ctx.device.create_command_encoder(&Default::default());
-        let done = std::mem::replace(&mut self.encoder, next);
-        self.finished.push(done.finish());
-    }
-
-    /// Submits everything recorded.
-    pub fn submit(mut self) {
-        self.finished.push(self.encoder.finish());
-        self.ctx.queue.submit(self.finished);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fold_covers_and_respects_the_limit() {
-        for (groups, max) in [
-            (0, 65535),
-            (1, 65535),
-            (65535, 65535),
-            (65536, 65535),
-            (1 << 23, 65535),
-            (999_999, 1000),
-        ] {
-            let (x, y) = fold(groups, max);
-            assert!(x <= max && y <= max, "{groups}");
-            assert!(x as u64 * y as u64 >= groups as u64, "{groups}");
-            assert!(
-                (x as u64) * (y as u64 - 1) < groups as u64 || groups == 0,
-                "{groups}"
-            );
-        }
-    }
 
     #[test]
     fn limit_error_names_the_limit_and_the_size() {

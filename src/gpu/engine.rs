@@ -4,8 +4,8 @@
 //! once) into a [`Prepared`] run that a call encodes: the passes before the kernels, the timed
 //! kernel phases, the passes after. It names no algorithm and no layout.
 
-use super::context::{Context, Recorder};
-use super::recording::{Binding, BufferPlan, Command, Contents, Dispatch, Pass, Recording};
+use super::recorder::Recorder;
+use super::recording::{Binding, Command, Dispatch, Pass, Recording};
 use super::shaders::{Access, Sizes, Slot, module_source, reflect};
 use super::types::LevelDispatch;
 use super::variants::Variant;
@@ -219,7 +219,7 @@ impl Engine {
     /// `groups` workgroups as (x, y), x within the device's limit per dimension (the shaders
     /// rebuild the linear index with `group_index`).
     pub fn fold(&self, groups: u32) -> (u32, u32) {
-        super::context::fold(groups, self.max_groups)
+        fold(groups, self.max_groups)
     }
 
     /// `rec` on `buffers` (the forest's, by their plan's ids), ready to encode.
@@ -378,6 +378,31 @@ struct Section {
     commands: Vec<Encoded>,
 }
 
+/// The parts of a run, encoded one after the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Part {
+    /// Before the kernels: the weights into the layout's places.
+    Input,
+    /// The kernels, one pass per timed phase.
+    Compute,
+    /// After the kernels: the results back.
+    Output,
+}
+
+/// Timestamp writes for a pass: slot 0 at its beginning when `begin`, `end` at its end.
+fn timestamps(
+    queries: Option<&wgpu::QuerySet>,
+    begin: bool,
+    end: Option<u32>,
+) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
+    let query_set = queries?;
+    (begin || end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
+        query_set,
+        beginning_of_pass_write_index: begin.then_some(0),
+        end_of_pass_write_index: end,
+    })
+}
+
 /// A recording on an uploaded forest, ready to encode.
 pub(crate) struct Prepared {
     phases: Vec<&'static str>,
@@ -399,23 +424,21 @@ impl Prepared {
         1 + self.phases.len() as u32
     }
 
-    /// Encodes what runs before the kernels.
-    pub fn encode_input(&self, ctx: &Context, rec: &mut Recorder) {
-        self.encode(ctx, &self.input, rec);
-    }
-
-    /// Encodes the kernels, one pass per phase, with their timestamps.
-    pub fn encode_compute(&self, ctx: &Context, rec: &mut Recorder) {
-        self.encode(ctx, &self.compute, rec);
-    }
-
-    /// Encodes what runs after the kernels.
-    pub fn encode_output(&self, ctx: &Context, rec: &mut Recorder) {
-        self.encode(ctx, &self.output, rec);
-    }
-
-    fn encode(&self, ctx: &Context, section: &Section, rec: &mut Recorder) {
-        ctx.engine.note_run(&section.stages);
+    /// Encodes `part`, its passes' timestamps written into `queries` (if the adapter has
+    /// them): slot 0 at the start of the first phase, slot k at the end of the k-th.
+    pub fn encode(
+        &self,
+        engine: &Engine,
+        part: Part,
+        queries: Option<&wgpu::QuerySet>,
+        rec: &mut Recorder,
+    ) {
+        let section = match part {
+            Part::Input => &self.input,
+            Part::Compute => &self.compute,
+            Part::Output => &self.output,
+        };
+        engine.note_run(&section.stages);
         let mut timed = 0;
         for command in &section.commands {
             match command {
@@ -432,7 +455,7 @@ impl Prepared {
                         timed += 1;
                         timed
                     });
-                    self.encode_pass(ctx, pass, slot, rec);
+                    self.encode_pass(pass, slot, queries, rec);
                 }
             }
         }
@@ -443,9 +466,9 @@ impl Prepared {
     /// first phase).
     fn encode_pass(
         &self,
-        ctx: &Context,
         pass: &EncodedPass,
         slot: Option<u32>,
+        queries: Option<&wgpu::QuerySet>,
         rec: &mut Recorder,
     ) {
         let mut chunks: Vec<&[Launch]> = pass
@@ -464,8 +487,11 @@ impl Prepared {
                 .encoder
                 .begin_compute_pass(&wgpu::ComputePassDescriptor {
                     label: Some(pass.phase.unwrap_or("relabel")),
-                    timestamp_writes: ctx
-                        .pass_timestamps(c == 0 && slot == Some(1), slot.filter(|_| c == last)),
+                    timestamp_writes: timestamps(
+                        queries,
+                        c == 0 && slot == Some(1),
+                        slot.filter(|_| c == last),
+                    ),
                 });
             let mut set = None;
             for l in chunk {
@@ -484,28 +510,37 @@ impl Prepared {
     }
 }
 
-impl Context {
-    /// Makes the buffers of `plan` (the forest's weights and results are `forest`), each
-    /// checked against the device's limits (`n`: the forest's vertices, for the message).
-    pub fn make_buffers(
-        &self,
-        plan: BufferPlan,
-        forest: [&wgpu::Buffer; 2],
-        n: usize,
-    ) -> Result<Vec<wgpu::Buffer>, Error> {
-        let mut out = Vec::with_capacity(plan.specs.len());
-        for (i, spec) in plan.specs.into_iter().enumerate() {
-            let what = &spec.label;
-            out.push(match spec.contents {
-                Contents::Forest => forest[i].clone(),
-                Contents::Zeroed { words, usage } => self.buffer(what, words, n, usage)?,
-                Contents::Data(data) => self.buffer_bytes(what, data.bytes(), n)?,
-                Contents::Uniform(value) => self.uniform_bytes(what, value.bytes()),
-                Contents::PerDispatch(values, size) => {
-                    self.uniforms_bytes(what, values.bytes(), size, self.engine.stride)
-                }
-            });
+/// `groups` workgroups as (x, y), x ≤ `max_dim`.
+pub(crate) fn fold(groups: u32, max_dim: u32) -> (u32, u32) {
+    if groups <= max_dim {
+        (groups, 1)
+    } else {
+        let y = groups.div_ceil(max_dim);
+        (groups.div_ceil(y), y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fold_covers_and_respects_the_limit() {
+        for (groups, max) in [
+            (0, 65535),
+            (1, 65535),
+            (65535, 65535),
+            (65536, 65535),
+            (1 << 23, 65535),
+            (999_999, 1000),
+        ] {
+            let (x, y) = fold(groups, max);
+            assert!(x <= max && y <= max, "{groups}");
+            assert!(x as u64 * y as u64 >= groups as u64, "{groups}");
+            assert!(
+                (x as u64) * (y as u64 - 1) < groups as u64 || groups == 0,
+                "{groups}"
+            );
         }
-        Ok(out)
     }
 }

@@ -3,7 +3,7 @@
 //! the CPU's fixed point — of one tree, or of every tree of a forest already uploaded for its
 //! kernels (a sweep's batch), in one scan per weight vector.
 
-use super::context::Recorder;
+use super::engine::Part;
 use super::layout::Forest;
 use super::recording::Request;
 use super::resident::Made;
@@ -145,11 +145,11 @@ impl Gpu {
             .read_words()
             .ok_or_else(|| Error::Gpu("no buffer for the unrounded read".into()))?;
         let n: usize = parts.iter().map(|w| w.len()).sum();
-        let mut rec = Recorder::new(ctx);
+        let mut rec = ctx.recorder();
         rec.encoder
             .copy_buffer_to_buffer(staging.write(ctx, parts)?, 0, &w, 0, 4 * n as u64);
-        run.encode_input(ctx, &mut rec);
-        run.encode_compute(ctx, &mut rec);
+        ctx.encode(run, Part::Input, &mut rec);
+        ctx.encode(run, Part::Compute, &mut rec);
         let per_vertex = scale.gpu_words();
         let words = per_vertex * n;
         let down = staging.down(ctx, 4 * words as u64);

@@ -6,7 +6,8 @@
 //! which makes a recording (a list of dispatches, built and tested without a device), and
 //! the engine runs it. Layout of this module:
 //! - `adapter`: which adapter, and `accuracy info`; `backend`: the GPU, the CPU or either;
-//! - `context`: device, queue, limits, timestamps, checked buffers;
+//! - `context`: device, queue, limits, timestamps, checked buffers; `recorder`: a call's
+//!   command buffers;
 //! - `shaders`: the WGSL of `shaders/` (every file compiled in by build.rs), composed into
 //!   modules and read by the compiler (naga): bindings, overrides, entry points; the sizes;
 //! - `variants`: the one table of scan variants (storage format × scan word × read);
@@ -36,6 +37,7 @@ mod engine;
 mod exact_reference;
 mod layout;
 mod parallel;
+mod recorder;
 mod recording;
 mod relabel;
 mod resident;
@@ -56,7 +58,8 @@ use crate::experiment::Backend;
 use crate::{Device, Error};
 use analysis::algorithms::{GpuKernel, Stage};
 use analysis::{Algorithm, Op, Reference};
-use context::{Context, Recorder};
+use context::Context;
+use engine::Part;
 use generators::Tree;
 use generators::fixed::Scale;
 use layout::Forest;
@@ -300,33 +303,33 @@ impl Gpu {
 
         // Weights up.
         let t1 = Instant::now();
-        let mut rec = Recorder::new(ctx);
+        let mut rec = ctx.recorder();
         rec.encoder
             .copy_buffer_to_buffer(staging.write(ctx, &parts)?, 0, &w, 0, 4 * n);
-        run.encode_input(ctx, &mut rec);
+        ctx.encode(run, Part::Input, &mut rec);
         if phases {
             rec.submit();
             staging.remap();
             ctx.wait()?;
-            rec = Recorder::new(ctx);
+            rec = ctx.recorder();
         }
         let upload_s = t1.elapsed().as_secs_f64();
 
         // Kernels.
         let t2 = Instant::now();
-        run.encode_compute(ctx, &mut rec);
+        ctx.encode(run, Part::Compute, &mut rec);
         let slots = run.timestamp_slots();
         ctx.resolve_timestamps(&mut rec.encoder, slots);
         if phases {
             rec.submit();
             ctx.wait()?;
-            rec = Recorder::new(ctx);
+            rec = ctx.recorder();
         }
         let compute_wall_s = t2.elapsed().as_secs_f64();
 
         // Results down.
         let t3 = Instant::now();
-        run.encode_output(ctx, &mut rec);
+        ctx.encode(run, Part::Output, &mut rec);
         let down = staging.down(ctx, 4 * n);
         rec.encoder.copy_buffer_to_buffer(&out, 0, down, 0, 4 * n);
         rec.submit();

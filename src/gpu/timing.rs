@@ -70,11 +70,6 @@ pub(crate) fn kernel_times(
 }
 
 impl Timing {
-    /// Weights up, kernels, results down (the tree already resident).
-    pub fn with_transfers_s(&self) -> f64 {
-        self.upload_s + self.compute_wall_s + self.download_s
-    }
-
     /// Weights up plus results down.
     pub fn transfer_s(&self) -> f64 {
         self.upload_s + self.download_s

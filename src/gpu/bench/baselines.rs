@@ -39,7 +39,7 @@ pub(super) fn baselines_warm(
     for rep in 0..=reps.max(1) {
         warmer.run(gpu)?;
         let t = Instant::now();
-        let mut rec = crate::gpu::Recorder::new(ctx);
+        let mut rec = ctx.recorder();
         copying.encode(ctx, &mut rec);
         let slots = copying.timestamp_slots();
         ctx.resolve_timestamps(&mut rec.encoder, slots);
@@ -56,7 +56,7 @@ pub(super) fn baselines_warm(
         let up_s = t.elapsed().as_secs_f64();
 
         let t = Instant::now();
-        let mut rec = crate::gpu::Recorder::new(ctx);
+        let mut rec = ctx.recorder();
         rec.encoder.copy_buffer_to_buffer(dst, 0, &down, 0, bytes);
         rec.submit();
         let back = ctx.map_read(&down, bytes, |b| b.to_vec())?;

@@ -3,8 +3,9 @@
 //! engine like every kernel.
 
 use crate::Error;
-use crate::gpu::context::{Context, Recorder};
-use crate::gpu::engine::Prepared;
+use crate::gpu::context::Context;
+use crate::gpu::engine::{Part, Prepared};
+use crate::gpu::recorder::Recorder;
 use crate::gpu::recording::{
     BufId, BufferPlan, Builder, Layout, RESULTS, Request, Run, WEIGHTS, record,
 };
@@ -87,7 +88,7 @@ impl Copying {
 
     /// Encodes the copy, timed as its one phase.
     pub fn encode(&self, ctx: &Context, rec: &mut Recorder) {
-        self.run.encode_compute(ctx, rec);
+        ctx.encode(&self.run, Part::Compute, rec);
     }
 
     /// Timestamp slots it writes.

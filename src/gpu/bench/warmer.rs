@@ -31,7 +31,7 @@ impl Warmer {
         let ctx = &gpu.ctx;
         let start = Instant::now();
         while start.elapsed() < Duration::from_millis(WARM_MS) {
-            let mut rec = crate::gpu::Recorder::new(ctx);
+            let mut rec = ctx.recorder();
             for _ in 0..COPIES {
                 self.copying.encode(ctx, &mut rec);
             }
