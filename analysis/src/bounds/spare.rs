@@ -132,9 +132,8 @@ static AT_ONCE: AtomicBool = AtomicBool::new(false);
 /// From now on no buffer is kept for the next walk: where memory is short (a command whose
 /// estimate counts on freed memory going back at once: the root crate's `memory::pages`),
 /// since a kept buffer waits beside the next algorithm's own computation (its CPU twin),
-/// whose peak it raises by its size: a 2^22 `run` peaked at 922 MiB so, against 778 MiB; once
-/// γ̃ no longer stayed per thread, a 2^22 evaluation on one thread at 786.5 against 644.6, and
-/// no faster (1.02× the wall, 3 pairs alternated).
+/// whose peak it raises by its size, for no gain in time (docs/measurements.md, "Spare
+/// buffers").
 pub fn give_back_at_once() {
     AT_ONCE.store(true, Relaxed);
 }

@@ -52,7 +52,7 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
     };
     let n = max_n(data);
     let g = gamma(n.saturating_sub(1) as u64);
-    // Thinned per op, as one scatter per op was: the same markers, now spread over panels.
+    // Thinned per op, so that each op keeps its share of the markers whatever the panels.
     let mut shown: Vec<&NodeRecord> = Vec::new();
     let mut total = 0;
     for op in data.ops() {
