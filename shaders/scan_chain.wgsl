@@ -1,4 +1,4 @@
-// Chained scan plan stage 2: each segment's tile totals scanned left to right, P_k = P_{k-1} + T_k, one workgroup per segment (invocation 0 adds, the workgroup loads and stores); CPU twin: analysis::scan_plan::chained_scan_tiles.
+// Chained scan plan stage 2: each segment's tile totals scanned left to right, P_k = P_{k-1} + T_k, one workgroup per segment (invocation 0 adds, the workgroup loads and stores), in the prelude's Sum; CPU twin: analysis::scan_plan::chained_scan_tiles.
 //
 // The chain is the point: every tile prefix extends the previous one, so prefixes in
 // different tiles share the chain's roundings. Its length is the segment's tile count (2^15
@@ -12,9 +12,19 @@ override TILE: u32;
 @group(0) @binding(0) var<uniform> count: VertexCount;
 // (first element, length) of each segment at level 1.
 @group(0) @binding(1) var<storage, read> segments: array<vec2<u32>>;
-@group(0) @binding(2) var<storage, read_write> data: array<f32>;
+@group(0) @binding(2) var<storage, read_write> data: array<Sum>;
 
-var<workgroup> chunk: array<f32, TILE>;
+var<workgroup> chunk: array<Sum, TILE>;
+
+// The unit of the fixed-point prelude's sums; unused by the float ones.
+fn exact_unit() -> i32 {
+    return bitcast<i32>(count.unit);
+}
+
+// A zero the compiler cannot know (the float-float prelude's `opaque`).
+fn opaque_zero() -> u32 {
+    return count.zero;
+}
 
 @compute @workgroup_size(WG)
 fn scan_chain(
@@ -28,7 +38,7 @@ fn scan_chain(
     }
     let seg = segments[g];
     // Invocation 0's running prefix P_k.
-    var acc = 0.0;
+    var acc = sum_zero();
     for (var base = 0u; base < seg.y; base = base + TILE) {
         let m = min(TILE, seg.y - base);
         for (var j = t; j < m; j = j + WG) {
@@ -43,7 +53,7 @@ fn scan_chain(
                 i = 1u;
             }
             for (; i < m; i = i + 1u) {
-                acc = acc + chunk[i];
+                acc = sum_add(acc, chunk[i]);
                 chunk[i] = acc;
             }
         }

@@ -68,6 +68,11 @@ fn opaque_zero() -> u32 {
     return scan.zero;
 }
 
+// The unit of the fixed-point prelude's sums; unused by the float ones.
+fn exact_unit() -> i32 {
+    return bitcast<i32>(scan.unit);
+}
+
 // Where a tile's elements come from: the tile totals of the level below (levels k >= 1), or
 // the Euler tour (level 0 of rootfix, level 0 of leaffix).
 const FROM_TOTALS: u32 = 0u;
@@ -108,3 +113,6 @@ fn load_and_scan(g: u32, t: u32, source: u32) {
     workgroupBarrier();
     scan_items(g, t, info);
 }
+
+// The entry points (levels >= 1, and level 0 from the tour of each op).
+// @include scan_tile_entries.wgsl

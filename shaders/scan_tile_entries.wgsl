@@ -1,4 +1,4 @@
-// The tile scan's entry points, appended to scan_tile.wgsl and to scan_tile_exact.wgsl, each of which defines load_and_scan (how a tile is loaded and scanned); CPU twin: analysis::scan_plan::scan_tile, with analysis::orders::euler::write_with fused into level 0.
+// The tile scan's entry points, included by scan_tile.wgsl and by scan_tile_exact.wgsl, each of which defines load_and_scan (how a tile is loaded and scanned); CPU twin: analysis::scan_plan::scan_tile, with analysis::orders::euler::write_with fused into level 0.
 
 // Levels k >= 1: the tile totals of level k - 1.
 @compute @workgroup_size(WG)

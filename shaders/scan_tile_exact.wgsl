@@ -18,8 +18,14 @@ override TILE: u32;
 
 var<workgroup> s: array<Sum, WG>;
 
+// The unit of the fixed-point prelude's sums.
 fn exact_unit() -> i32 {
     return bitcast<i32>(scan.unit);
+}
+
+// A zero the compiler cannot know (the float-float prelude's `opaque`); unused by the others.
+fn opaque_zero() -> u32 {
+    return scan.zero;
 }
 
 const FROM_TOTALS: u32 = 0u;
@@ -92,3 +98,6 @@ fn load_and_scan(g: u32, t: u32, source: u32) {
         totals[info.total_dst] = s[WG - 1u];
     }
 }
+
+// The entry points (levels >= 1, and level 0 from the tour of each op).
+// @include scan_tile_entries.wgsl

@@ -3,7 +3,6 @@
 //! every GPU kernel's stage files exist in shaders/.
 
 use analysis::Algorithm;
-use analysis::algorithms::GpuLayout;
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -100,15 +99,10 @@ fn every_gpu_stage_file_exists() {
     for a in Algorithm::ALL {
         let Some(gpu) = a.gpu() else { continue };
         kernels += 1;
-        assert!(!gpu.stages.is_empty(), "{} names no stage", a.name());
-        let prelude = match gpu.layout {
-            GpuLayout::Scan { word, .. } => Some(word.prelude_file()),
-            _ => None,
-        };
-        let files = gpu.stages.iter().map(|s| s.file()).chain(prelude);
-        for file in files {
+        assert!(!gpu.stages().is_empty(), "{} names no stage", a.name());
+        for file in gpu.stages().iter().map(|s| s.file()) {
             assert!(
-                shaders.join(file).is_file(),
+                shaders.join(&file).is_file(),
                 "{}: shaders/{file} does not exist",
                 a.name()
             );

@@ -1,12 +1,25 @@
 //! The device context every kernel's host code shares: device, queue, limits, sizes, the
-//! pipelines, timestamp queries, and checked buffer creation.
+//! engine (pipelines and runs), timestamp queries, and checked buffer creation.
 
-use super::shaders::{Kernels, Sizes};
+use super::engine::{Engine, Part, Prepared};
+use super::recorder::Recorder;
+use super::recording::{BufferPlan, Contents};
+use super::shaders::Sizes;
 use crate::Error;
+use analysis::Algorithm;
 use wgpu::util::DeviceExt;
 
-/// Timestamp slots: 0 at the beginning of a call's first pass, 1.. at the ends of passes.
-pub(crate) const TIMESTAMP_SLOTS: u32 = 4;
+/// Timestamp slots a call writes at most: 0 at the start of its first timed phase, one at the
+/// end of each phase, for the recipe of the registry with the most phases.
+fn timestamp_slots() -> u32 {
+    let phases = Algorithm::ALL
+        .into_iter()
+        .filter_map(|a| a.gpu())
+        .map(|k| k.phases().len())
+        .max()
+        .unwrap_or(0);
+    1 + phases.max(1) as u32
+}
 
 pub(crate) struct Timestamps {
     set: wgpu::QuerySet,
@@ -22,9 +35,7 @@ pub(crate) struct Context {
     /// The device's limits, lowered by `GpuOptions`.
     pub limits: wgpu::Limits,
     pub sizes: Sizes,
-    pub kernels: Kernels,
-    /// Bytes between per-dispatch entries of a dynamic-offset uniform buffer.
-    pub dynamic_stride: u64,
+    pub engine: Engine,
     timestamps: Option<Timestamps>,
 }
 
@@ -36,14 +47,15 @@ impl Context {
         sizes: Sizes,
         timestamps: bool,
     ) -> Context {
-        let kernels = Kernels::new(&device, &sizes);
+        let engine = Engine::new(device.clone(), sizes, &limits);
         let timestamps = timestamps.then(|| {
-            let bytes = 8 * TIMESTAMP_SLOTS as u64;
+            let slots = timestamp_slots();
+            let bytes = 8 * slots as u64;
             Timestamps {
                 set: device.create_query_set(&wgpu::QuerySetDescriptor {
                     label: Some("timestamps"),
                     ty: wgpu::QueryType::Timestamp,
-                    count: TIMESTAMP_SLOTS,
+                    count: slots,
                 }),
                 resolve: device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("timestamps resolve"),
@@ -60,26 +72,18 @@ impl Context {
                 period_ns: queue.get_timestamp_period(),
             }
         });
-        let dynamic_stride = (limits.min_uniform_buffer_offset_alignment as u64).max(16);
         Context {
             device,
             queue,
             limits,
             sizes,
-            kernels,
-            dynamic_stride,
+            engine,
             timestamps,
         }
     }
 
     pub fn has_timestamps(&self) -> bool {
         self.timestamps.is_some()
-    }
-
-    /// Dispatch size for `groups` workgroups, folded into 2D above the per-dimension limit
-    /// (the shaders rebuild the linear index with `group_index`).
-    pub fn fold(&self, groups: u32) -> (u32, u32) {
-        fold(groups, self.limits.max_compute_workgroups_per_dimension)
     }
 
     /// Checks a storage buffer of `bytes` against the device's limits.
@@ -105,16 +109,8 @@ impl Context {
         }))
     }
 
-    /// A storage buffer holding `data` (one zeroed element when empty), checked.
-    pub fn buffer_init<T: bytemuck::Pod>(
-        &self,
-        what: &str,
-        data: &[T],
-        n: usize,
-    ) -> Result<wgpu::Buffer, Error> {
-        let zero = [T::zeroed()];
-        let data: &[T] = if data.is_empty() { &zero } else { data };
-        let bytes: &[u8] = bytemuck::cast_slice(data);
+    /// A storage buffer holding `bytes`, checked.
+    pub fn buffer_bytes(&self, what: &str, bytes: &[u8], n: usize) -> Result<wgpu::Buffer, Error> {
         self.check(what, bytes.len() as u64, n)?;
         Ok(self
             .device
@@ -125,45 +121,67 @@ impl Context {
             }))
     }
 
-    /// A uniform buffer holding one struct.
-    pub fn uniform<T: bytemuck::Pod>(&self, what: &str, value: &T) -> wgpu::Buffer {
+    /// A uniform buffer holding one struct's `bytes`.
+    pub fn uniform_bytes(&self, what: &str, bytes: &[u8]) -> wgpu::Buffer {
         self.device
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(what),
-                contents: bytemuck::bytes_of(value),
+                contents: bytes,
                 usage: wgpu::BufferUsages::UNIFORM,
             })
     }
 
-    /// A uniform buffer of one struct per dispatch, `dynamic_stride` bytes apart (bound with
-    /// a dynamic offset).
-    pub fn uniforms<T: bytemuck::Pod>(&self, what: &str, values: &[T]) -> wgpu::Buffer {
-        let stride = self.dynamic_stride as usize;
-        let mut bytes = vec![0u8; stride * values.len().max(1)];
-        for (i, v) in values.iter().enumerate() {
-            let b = bytemuck::bytes_of(v);
-            bytes[i * stride..i * stride + b.len()].copy_from_slice(b);
-        }
-        self.device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(what),
-                contents: &bytes,
-                usage: wgpu::BufferUsages::UNIFORM,
-            })
-    }
-
-    /// Timestamp writes for a pass: slot 0 at its beginning when `begin`, `end` at its end.
-    pub fn pass_timestamps(
+    /// A uniform buffer of structs of `size` bytes each, one per dispatch, `stride` bytes
+    /// apart (bound with a dynamic offset).
+    pub fn uniforms_bytes(
         &self,
-        begin: bool,
-        end: Option<u32>,
-    ) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
-        let t = self.timestamps.as_ref()?;
-        (begin || end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
-            query_set: &t.set,
-            beginning_of_pass_write_index: begin.then_some(0),
-            end_of_pass_write_index: end,
-        })
+        what: &str,
+        values: &[u8],
+        size: usize,
+        stride: u64,
+    ) -> wgpu::Buffer {
+        let stride = stride as usize;
+        let count = values.len() / size.max(1);
+        let mut bytes = vec![0u8; stride * count.max(1)];
+        for (i, v) in values.chunks_exact(size).enumerate() {
+            bytes[i * stride..i * stride + size].copy_from_slice(v);
+        }
+        self.uniform_bytes(what, &bytes)
+    }
+
+    /// The command buffers of one call.
+    pub fn recorder(&self) -> Recorder<'_> {
+        Recorder::new(&self.device, &self.queue)
+    }
+
+    /// Encodes `part` of a prepared run, with the timestamps of its phases.
+    pub fn encode(&self, run: &Prepared, part: Part, rec: &mut Recorder) {
+        let queries = self.timestamps.as_ref().map(|t| &t.set);
+        run.encode(&self.engine, part, queries, rec);
+    }
+
+    /// Makes the buffers of `plan` (the forest's weights and results are `forest`), each
+    /// checked against the device's limits (`n`: the forest's vertices, for the message).
+    pub fn make_buffers(
+        &self,
+        plan: BufferPlan,
+        forest: [&wgpu::Buffer; 2],
+        n: usize,
+    ) -> Result<Vec<wgpu::Buffer>, Error> {
+        let mut out = Vec::with_capacity(plan.specs.len());
+        for (i, spec) in plan.specs.into_iter().enumerate() {
+            let what = &spec.label;
+            out.push(match spec.contents {
+                Contents::Forest => forest[i].clone(),
+                Contents::Zeroed { words, usage } => self.buffer(what, words, n, usage)?,
+                Contents::Data(data) => self.buffer_bytes(what, data.bytes(), n)?,
+                Contents::Uniform(value) => self.uniform_bytes(what, value.bytes()),
+                Contents::PerDispatch(values, size) => {
+                    self.uniforms_bytes(what, values.bytes(), size, self.engine.stride)
+                }
+            });
+        }
+        Ok(out)
     }
 
     /// Resolves slots `0..slots` (after the call's last pass).
@@ -251,107 +269,9 @@ pub(crate) fn check_limits(
     Ok(())
 }
 
-/// `groups` workgroups as (x, y), x ≤ `max_dim`.
-pub(crate) fn fold(groups: u32, max_dim: u32) -> (u32, u32) {
-    if groups <= max_dim {
-        (groups, 1)
-    } else {
-        let y = groups.div_ceil(max_dim);
-        (groups.div_ceil(y), y)
-    }
-}
-
-/// Dispatches recorded per command buffer (a chain-like tree on a device without narrow
-/// windows could otherwise record millions into one).
-pub(crate) const DISPATCHES_PER_COMMAND_BUFFER: usize = 16384;
-
-/// Command buffers of one call, recorded in order and submitted together.
-pub(crate) struct Recorder<'a> {
-    ctx: &'a Context,
-    pub encoder: wgpu::CommandEncoder,
-    finished: Vec<wgpu::CommandBuffer>,
-}
-
-impl<'a> Recorder<'a> {
-    pub fn new(ctx: &'a Context) -> Recorder<'a> {
-        Recorder {
-            ctx,
-            encoder: ctx.device.create_command_encoder(&Default::default()),
-            finished: Vec::new(),
-        }
-    }
-
-    /// Ends the current command buffer and starts the next.
-    pub fn split(&mut self) {
-        let next = self.ctx.device.create_command_encoder(&Default::default());
-        let done = std::mem::replace(&mut self.encoder, next);
-        self.finished.push(done.finish());
-    }
-
-    /// Records one dispatch per item (`dispatch` sets pipeline, bind group and size; it gets
-    /// the item's index in `items`) in compute passes of at most
-    /// [`DISPATCHES_PER_COMMAND_BUFFER`] dispatches, a command buffer each; timestamp slot 0 at
-    /// the start of the first pass, 1 at the end of the last (one pass even with no item).
-    pub fn dispatches<T>(
-        &mut self,
-        label: &str,
-        items: &[T],
-        mut dispatch: impl FnMut(&mut wgpu::ComputePass<'_>, usize, &T),
-    ) {
-        let ctx = self.ctx;
-        let mut chunks: Vec<&[T]> = items.chunks(DISPATCHES_PER_COMMAND_BUFFER).collect();
-        if chunks.is_empty() {
-            chunks.push(&[]);
-        }
-        let mut index = 0;
-        for (c, chunk) in chunks.iter().enumerate() {
-            if c > 0 {
-                self.split();
-            }
-            let last = c + 1 == chunks.len();
-            let mut pass = self
-                .encoder
-                .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some(label),
-                    timestamp_writes: ctx.pass_timestamps(c == 0, last.then_some(1)),
-                });
-            for item in chunk.iter() {
-                dispatch(&mut pass, index, item);
-                index += 1;
-            }
-        }
-    }
-
-    /// Submits everything recorded.
-    pub fn submit(mut self) {
-        self.finished.push(self.encoder.finish());
-        self.ctx.queue.submit(self.finished);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fold_covers_and_respects_the_limit() {
-        for (groups, max) in [
-            (0, 65535),
-            (1, 65535),
-            (65535, 65535),
-            (65536, 65535),
-            (1 << 23, 65535),
-            (999_999, 1000),
-        ] {
-            let (x, y) = fold(groups, max);
-            assert!(x <= max && y <= max, "{groups}");
-            assert!(x as u64 * y as u64 >= groups as u64, "{groups}");
-            assert!(
-                (x as u64) * (y as u64 - 1) < groups as u64 || groups == 0,
-                "{groups}"
-            );
-        }
-    }
 
     #[test]
     fn limit_error_names_the_limit_and_the_size() {

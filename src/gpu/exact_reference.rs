@@ -1,16 +1,17 @@
-//! The exact reference on the GPU: vectorial-exact's scan left unrounded, its 32-bit words
-//! read back and made the CPU's fixed point — of one tree, or of every tree of a forest
-//! already uploaded for its kernels (a sweep's batch), in one scan per weight vector.
+//! The exact reference on the GPU: the scan of the kernel whose variant's unrounded read is
+//! exact (the variants table says which), left unrounded, its 32-bit words read back and made
+//! the CPU's fixed point — of one tree, or of every tree of a forest already uploaded for its
+//! kernels (a sweep's batch), in one scan per weight vector.
 
-use super::context::Recorder;
+use super::engine::Part;
 use super::layout::Forest;
-use super::resident::{Buffers, Uploaded};
-use super::vectorial::VectorialTree;
+use super::recording::Request;
+use super::resident::Made;
+use super::variants::{Read, exact_reference_kernel};
 use super::{Gpu, State};
 use crate::Error;
-use analysis::algorithms::ScanWord;
-use analysis::scan_plan::Plan;
-use analysis::{Algorithm, Op, Reference};
+use analysis::algorithms::GpuKernel;
+use analysis::{Op, Reference};
 use generators::Tree;
 use generators::fixed::Scale;
 
@@ -25,9 +26,15 @@ fn magnitudes(w: &[f32]) -> Vec<f32> {
     w.iter().map(|x| x.abs()).collect()
 }
 
+/// The kernel whose unrounded read is the exact reference.
+fn reference_kernel() -> Result<&'static GpuKernel, Error> {
+    exact_reference_kernel()
+        .ok_or_else(|| Error::Gpu("no GPU kernel gives the exact reference".into()))
+}
+
 impl Gpu {
     /// The exact reference of `op`: every vertex's exact rootfix or leaffix and its
-    /// Σ|terms|, from vectorial-exact's scan left unrounded (its 32-bit words read back and
+    /// Σ|terms|, from the exact scan left unrounded (its 32-bit words read back and
     /// made the CPU's fixed point here), the second over |w|. `None` where the weights hold a
     /// −0 (whose sign rules the CPU reference keeps) or a non-finite value.
     pub fn exact_reference_of(
@@ -55,8 +62,8 @@ impl Gpu {
     }
 
     /// [`Gpu::exact_reference_of`] for every job, in job order, from the forests of
-    /// [`Backend::compute_many`](crate::experiment::Backend::compute_many) with
-    /// vectorial-exact: those forests, already uploaded for the kernels, are scanned whole
+    /// [`Backend::compute_many`](crate::experiment::Backend::compute_many) with the kernel
+    /// that gives the reference: those forests, already uploaded for it, are scanned whole
     /// (one scan of the weights and one of their magnitudes per forest) at the forest's scale,
     /// and each tree's words are read at its own. A forest with a non-finite weight has no
     /// scale: its trees go one by one.
@@ -66,7 +73,8 @@ impl Gpu {
         op: Op,
     ) -> Result<Vec<Option<Reference>>, Error> {
         let mut out = Vec::with_capacity(jobs.len());
-        for forest in self.batches(jobs, Algorithm::VECTORIAL_EXACT) {
+        let words_per_vertex = reference_kernel()?.words_per_vertex;
+        for forest in self.batches(jobs, words_per_vertex) {
             let (trees, parts): (Vec<&Tree>, Vec<&[f32]>) = forest.iter().copied().unzip();
             let Some(scale) = Scale::for_parts(&parts) else {
                 for &(tree, w) in forest {
@@ -111,6 +119,7 @@ impl Gpu {
         for (tree, w) in trees.iter().zip(parts) {
             assert_eq!(tree.len(), w.len(), "one weight per vertex");
         }
+        let kernel = reference_kernel()?;
         let ctx = &self.ctx;
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let State {
@@ -120,37 +129,32 @@ impl Gpu {
         } = &mut *state;
         let index = Self::resident_index(ctx, residents, uploads, trees)?;
         let res = &mut residents[index];
-        let reusable = res
-            .exact()
-            .is_some_and(|v| v.scale() == Some(scale) && v.has_unrounded_read());
-        if !reusable {
-            let forest = Forest::new(trees.to_vec());
-            let exact = VectorialTree::new(
-                ctx,
-                &forest,
-                &res.w,
-                &res.out,
-                ScanWord::Exact,
-                Some(scale),
-                true,
-            )?;
-            res.put(Buffers::Scan(ScanWord::Exact), Uploaded::Scan(exact));
-        }
-        let kernel = res.exact().expect("made above");
+        let w = res.w.clone();
+        let made = Made {
+            scale: Some(scale),
+            unrounded: true,
+        };
+        let up = res.uploaded(ctx, &Forest::new(trees.to_vec()), kernel.layout, made)?;
+        let req = Request {
+            op,
+            read: Read::Unrounded,
+        };
+        let run = up.prepare(ctx, kernel.recipe, req)?;
+        let run = up.run(run);
+        let (limbs, orig) = up
+            .read_words()
+            .ok_or_else(|| Error::Gpu("no buffer for the unrounded read".into()))?;
         let n: usize = parts.iter().map(|w| w.len()).sum();
-        let mut rec = Recorder::new(ctx);
+        let mut rec = ctx.recorder();
         rec.encoder
-            .copy_buffer_to_buffer(staging.write(ctx, parts)?, 0, &res.w, 0, 4 * n as u64);
-        kernel.labels.record_in(ctx, &mut rec.encoder);
-        kernel.record_scan(ctx, op, Plan::Tiled, &mut rec);
-        let (limbs, orig) = kernel
-            .record_read_limbs(ctx, op, &mut rec)
-            .expect("an exact scan has its unrounded read");
+            .copy_buffer_to_buffer(staging.write(ctx, parts)?, 0, &w, 0, 4 * n as u64);
+        ctx.encode(run, Part::Input, &mut rec);
+        ctx.encode(run, Part::Compute, &mut rec);
         let per_vertex = scale.gpu_words();
         let words = per_vertex * n;
         let down = staging.down(ctx, 4 * words as u64);
         rec.encoder
-            .copy_buffer_to_buffer(limbs, 0, down, 0, 4 * words as u64);
+            .copy_buffer_to_buffer(up.buffer(limbs), 0, down, 0, 4 * words as u64);
         rec.submit();
         staging.remap();
         // The words travel as f32 bit patterns (a byte copy, never an f32 operation).

@@ -1,17 +1,24 @@
 //! GPU twins of the parallel, vectorial and contraction kernels (WGSL through wgpu), bit for
 //! bit equal to the CPU twins of [`analysis::algorithms`] (each descriptor's twin hook).
 //!
-//! Layout of this module:
+//! A kernel is its descriptor's recipe (`analysis::algorithms::Step`s) run on a forest
+//! uploaded in the descriptor's layout: the forest's layout expands each step into dispatches,
+//! which makes a recording (a list of dispatches, built and tested without a device), and
+//! the engine runs it. Layout of this module:
 //! - `adapter`: which adapter, and `accuracy info`; `backend`: the GPU, the CPU or either;
-//! - `context`: device, queue, limits, pipelines, timestamps, checked buffers;
-//! - `shaders`: the WGSL stages by their ids (`analysis::algorithms::Stage`), built once per
-//!   device with the sizes of `analysis::scan_plan` as pipeline-overridable constants;
+//! - `context`: device, queue, limits, timestamps, checked buffers; `recorder`: a call's
+//!   command buffers;
+//! - `shaders`: the WGSL of `shaders/` (every file compiled in by build.rs), composed into
+//!   modules and read by the compiler (naga): bindings, overrides, entry points; the sizes;
+//! - `variants`: the one table of scan variants (storage format × scan word × read);
+//! - `engine`: every pipeline, built on first use, and the runs of recordings;
+//! - `recording`: buffers and dispatches as data, built from a recipe over a layout;
 //! - `types`: the structs shared with the shaders (Rust definitions, generated WGSL);
 //! - `layout`: the host-side relabelings (breadth-first, preorder) and dispatch plans;
-//! - `parallel`, `vectorial`, `contraction`: each layout's host code; `relabel`: weights into
-//!   a kernel's labels and results back, on the way in and out;
-//! - `resident`: the uploaded forests, keyed by layout and scan word;
-//! - `exact_reference`: the exact reference from the unrounded exact scan;
+//! - `parallel`, `vectorial`, `contraction`: each layout, and what a recipe's steps cover on
+//!   it; `relabel`: weights into a layout's labels and results back;
+//! - `resident`: the uploaded forests, their buffers keyed by layout, with their prepared runs;
+//! - `exact_reference`: the exact reference from the unrounded read of the variant that gives it;
 //! - `transfer`: weights up, results down through reused staging buffers; `timing`: where a
 //!   call's time went;
 //! - `bench`: `accuracy bench`.
@@ -26,15 +33,21 @@ mod backend;
 pub mod bench;
 mod context;
 mod contraction;
+mod engine;
 mod exact_reference;
 mod layout;
 mod parallel;
+mod recorder;
+mod recording;
 mod relabel;
 mod resident;
 mod shaders;
+#[cfg(test)]
+mod tests;
 mod timing;
 mod transfer;
 mod types;
+mod variants;
 mod vectorial;
 
 pub use adapter::{AdapterReport, adapters, info_text};
@@ -43,20 +56,19 @@ pub use timing::{Timing, TimingMethod};
 
 use crate::experiment::Backend;
 use crate::{Device, Error};
-use analysis::algorithms::{GpuLayout, ScanWord, Stage};
-use analysis::scan_plan::Plan;
+use analysis::algorithms::{GpuKernel, Stage};
 use analysis::{Algorithm, Op, Reference};
-use context::{Context, Recorder};
-use contraction::ContractionTree;
+use context::Context;
+use engine::Part;
 use generators::Tree;
 use generators::fixed::Scale;
 use layout::Forest;
-use parallel::ParallelTree;
-use resident::{Resident, TreeKey, Uploaded};
+use recording::Request;
+use resident::{Buffers, Made, Resident, TreeKey};
 use shaders::Sizes;
 use std::sync::Mutex;
 use std::time::Instant;
-use vectorial::VectorialTree;
+use variants::{Read, Variant};
 
 /// Uploaded trees (or forests) kept at once.
 const CACHE_TREES: usize = 2;
@@ -178,10 +190,10 @@ impl Gpu {
         analysis::algorithms::max_vertices(self.max_binding(), words_per_vertex)
     }
 
-    /// The stages dispatched since the last call (each once, in [`Stage::ALL`]'s order): a
-    /// kernel's must be its recipe, [`analysis::algorithms::GpuKernel::stages`].
+    /// The stages dispatched since the last call (each once, sorted): a kernel's must be
+    /// those of its recipe, [`analysis::algorithms::GpuKernel::stages`].
     pub fn stages_run(&self) -> Vec<Stage> {
-        self.ctx.kernels.take_run()
+        self.ctx.engine.take_run()
     }
 
     /// How many trees or forests this device has uploaded (their structure's buffers made):
@@ -223,6 +235,31 @@ impl Gpu {
         Ok((values.pop().unwrap(), timing))
     }
 
+    /// How `kernel`'s buffers must be made for weights `parts`: at their scale for a
+    /// fixed-point word, and with the unrounded read where the exact reference comes from the
+    /// GPU and from these buffers (it then scans the same upload).
+    fn made_for(
+        &self,
+        algo: Algorithm,
+        kernel: &GpuKernel,
+        parts: &[&[f32]],
+    ) -> Result<Made, Error> {
+        let row = Variant::of(kernel.layout).and_then(|v| v.row());
+        let scale = match row.is_some_and(|r| r.fixed_point) {
+            true => Some(Scale::for_parts(parts).ok_or_else(|| {
+                Error::Usage(format!(
+                    "{algo}: a weight is not finite (no fixed point holds it)"
+                ))
+            })?),
+            false => None,
+        };
+        let buffers = Buffers::from(kernel.layout);
+        let reference = variants::exact_reference_kernel();
+        let unrounded =
+            self.exact_reference && reference.is_some_and(|k| Buffers::from(k.layout) == buffers);
+        Ok(Made { scale, unrounded })
+    }
+
     /// Uploads (or finds) the forest of `jobs`, runs `op` by `algo` on all of them in one
     /// go, and returns each job's results. `phases`: wait after each phase (for timing).
     fn run(
@@ -238,16 +275,6 @@ impl Gpu {
         let Some(kernel) = algo.gpu() else {
             return Err(Error::Usage(format!("{algo} has no GPU kernel")));
         };
-        let layout = kernel.layout;
-        if let GpuLayout::Scan {
-            plan: Plan::Sequential,
-            ..
-        } = layout
-        {
-            return Err(Error::Usage(format!(
-                "{algo}: no GPU kernel scans sequentially"
-            )));
-        }
         let ctx = &self.ctx;
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let State {
@@ -256,100 +283,55 @@ impl Gpu {
             uploads,
         } = &mut *state;
         let trees: Vec<&Tree> = jobs.iter().map(|(t, _)| *t).collect();
+        let parts: Vec<&[f32]> = jobs.iter().map(|(_, w)| *w).collect();
 
         let t0 = Instant::now();
+        let made = self.made_for(algo, kernel, &parts)?;
         let index = Self::resident_index(ctx, residents, uploads, &trees)?;
         let res = &mut residents[index];
+        let (w, out) = (res.w.clone(), res.out.clone());
         let forest = Forest::new(trees);
-        // The exact scan's buffers are sized by the weights' scale: made again for another.
-        let scale = match layout {
-            GpuLayout::Scan {
-                word: ScanWord::Exact,
-                ..
-            } => {
-                let parts: Vec<&[f32]> = jobs.iter().map(|(_, w)| *w).collect();
-                let scale = Scale::for_parts(&parts).ok_or_else(|| {
-                    Error::Usage(format!(
-                        "{algo}: a weight is not finite (no fixed point holds it)"
-                    ))
-                })?;
-                Some(scale)
-            }
-            _ => None,
-        };
-        let stale = match res.uploaded(layout) {
-            Some(Uploaded::Scan(v)) => v.scale() != scale,
-            Some(_) => false,
-            None => true,
-        };
-        if stale {
-            let uploaded = match layout {
-                // With the exact reference on the GPU, the exact scan's buffers get its
-                // unrounded read too: the reference then scans the same upload.
-                GpuLayout::Scan { word, .. } => Uploaded::Scan(VectorialTree::new(
-                    ctx,
-                    &forest,
-                    &res.w,
-                    &res.out,
-                    word,
-                    scale,
-                    word == ScanWord::Exact && self.exact_reference,
-                )?),
-                GpuLayout::Levels => {
-                    Uploaded::Levels(ParallelTree::new(ctx, &forest, &res.w, &res.out)?)
-                }
-                GpuLayout::Program => {
-                    Uploaded::Program(ContractionTree::new(ctx, &forest, &res.out)?)
-                }
-            };
-            res.put(layout.into(), uploaded);
-        }
-        if let (
-            GpuLayout::Scan {
-                plan: Plan::Chained,
-                ..
-            },
-            Some(Uploaded::Scan(v)),
-        ) = (layout, res.uploaded(layout))
-        {
-            v.check_chained()?;
-        }
         let n = forest.len() as u64;
+        let up = res.uploaded(ctx, &forest, kernel.layout, made)?;
+        let req = Request {
+            op,
+            read: Read::Rounded,
+        };
+        let run = up.prepare(ctx, kernel.recipe, req)?;
+        let run = up.run(run);
         let tree_upload_s = t0.elapsed().as_secs_f64();
 
         // Weights up.
         let t1 = Instant::now();
-        let parts: Vec<&[f32]> = jobs.iter().map(|(_, w)| *w).collect();
-        let kernel = res.uploaded(layout).expect("uploaded above");
-        let mut rec = Recorder::new(ctx);
+        let mut rec = ctx.recorder();
         rec.encoder
-            .copy_buffer_to_buffer(staging.write(ctx, &parts)?, 0, &res.w, 0, 4 * n);
-        kernel.record_in(ctx, &res.w, &mut rec.encoder);
+            .copy_buffer_to_buffer(staging.write(ctx, &parts)?, 0, &w, 0, 4 * n);
+        ctx.encode(run, Part::Input, &mut rec);
         if phases {
             rec.submit();
             staging.remap();
             ctx.wait()?;
-            rec = Recorder::new(ctx);
+            rec = ctx.recorder();
         }
         let upload_s = t1.elapsed().as_secs_f64();
 
         // Kernels.
         let t2 = Instant::now();
-        let slots = kernel.record(ctx, layout, op, &mut rec);
+        ctx.encode(run, Part::Compute, &mut rec);
+        let slots = run.timestamp_slots();
         ctx.resolve_timestamps(&mut rec.encoder, slots);
         if phases {
             rec.submit();
             ctx.wait()?;
-            rec = Recorder::new(ctx);
+            rec = ctx.recorder();
         }
         let compute_wall_s = t2.elapsed().as_secs_f64();
 
         // Results down.
         let t3 = Instant::now();
-        kernel.record_out(ctx, op, &mut rec.encoder);
+        ctx.encode(run, Part::Output, &mut rec);
         let down = staging.down(ctx, 4 * n);
-        rec.encoder
-            .copy_buffer_to_buffer(&res.out, 0, down, 0, 4 * n);
+        rec.encoder.copy_buffer_to_buffer(&out, 0, down, 0, 4 * n);
         rec.submit();
         if !phases {
             staging.remap();
@@ -359,27 +341,11 @@ impl Gpu {
         let download_s = t3.elapsed().as_secs_f64();
 
         let ticks = ctx.read_timestamps(slots)?;
-        let stages = match (&ticks, algo) {
-            (Some(t), a) if a.is_vectorial() => {
-                let mut before = 0.0;
-                vectorial::STAGES
-                    .iter()
-                    .map(|&(name, slot)| {
-                        let at = t[slot as usize - 1];
-                        let d = at - before;
-                        before = at;
-                        (name, d)
-                    })
-                    .collect()
-            }
-            _ => Vec::new(),
-        };
+        let (compute_s, stages) = timing::kernel_times(run.phases(), ticks, compute_wall_s);
         let timing = Timing {
             tree_upload_s,
             upload_s,
-            compute_s: ticks
-                .as_ref()
-                .map_or(compute_wall_s, |t| t[slots as usize - 2]),
+            compute_s,
             compute_wall_s,
             download_s,
             method: self.timing_method(),
@@ -425,11 +391,10 @@ impl Gpu {
     fn batches<'a, 'b>(
         &self,
         jobs: &'a [(&'b Tree, &'b [f32])],
-        algo: Algorithm,
+        words_per_vertex: fn(&[f32]) -> u64,
     ) -> Vec<&'a [(&'b Tree, &'b [f32])]> {
         let tile = analysis::scan_plan::TILE as u64;
         let limit = self.max_binding() / 4;
-        let words_per_vertex: fn(&[f32]) -> u64 = algo.gpu().map_or(|_| 2, |k| k.words_per_vertex);
         let mut out = Vec::new();
         let (mut start, mut words) = (0, 0u64);
         for (i, (tree, w)) in jobs.iter().enumerate() {
@@ -468,8 +433,9 @@ impl Backend for Gpu {
         self.exact_reference_of(tree, w, op)
     }
 
-    /// The forests of [`Backend::compute_many`] with vectorial-exact, scanned whole
-    /// ([`Gpu::exact_references_of`]): a sweep's batch is not uploaded again.
+    /// The forests of [`Backend::compute_many`] with the kernel whose unrounded read gives
+    /// the exact reference, scanned whole ([`Gpu::exact_references_of`]): a sweep's batch is
+    /// not uploaded again.
     fn exact_references(
         &self,
         jobs: &[(&Tree, &[f32])],
@@ -492,7 +458,8 @@ impl Backend for Gpu {
         op: Op,
     ) -> Result<Vec<Vec<f32>>, Error> {
         let mut out = Vec::with_capacity(jobs.len());
-        for batch in self.batches(jobs, algo) {
+        let words_per_vertex: fn(&[f32]) -> u64 = algo.gpu().map_or(|_| 2, |k| k.words_per_vertex);
+        for batch in self.batches(jobs, words_per_vertex) {
             out.extend(self.run(batch, algo, op, false)?.0);
         }
         Ok(out)

@@ -1,166 +1,121 @@
-//! Host code of the level-synchronous kernels (paper Algorithm 1): rootfix top-down, leaffix
+//! The level-synchronous kernels' layout (paper Algorithm 1): rootfix top-down, leaffix
 //! bottom-up, one level after the other, in the breadth-first labels of [`BfsLayout`].
 //!
 //! The paper's implementation (Merrill, Garland & Grimshaw's BFS) discovers each frontier on
 //! the GPU with queues and load-balances its expansion with a prefix sum of the out-degrees.
 //! A tree uploaded once has known levels: relabeling it breadth-first on the host makes every
 //! level a contiguous range whose vertices each get a thread (perfect balance with no scan),
-//! and lets [`LevelPlan`] choose per level between a dispatch of its own (wide levels) and a
-//! single workgroup that walks many narrow levels in workgroup memory within one dispatch.
-//! The additions and their order are the twin's: rootfix r[i] = r[parent] + w[i] once per
-//! vertex, leaffix ((w[i] + l[c1]) + l[c2]) + … in child order.
+//! and lets [`LevelPlan`] choose per level between a dispatch of its own (wide levels,
+//! [`Over::WideLevels`]) and a single workgroup that walks many narrow levels in workgroup
+//! memory within one dispatch ([`Over::NarrowRuns`]), in the plan's order. The additions and
+//! their order are the twin's: rootfix r[i] = r[parent] + w[i] once per vertex, leaffix
+//! ((w[i] + l[c1]) + l[c2]) + … in child order.
 
-use super::context::{Context, Recorder};
 use super::layout::{BfsLayout, Forest, LevelPlan, Planned};
-use super::relabel::Relabel;
+use super::recording::{BufId, BufferPlan, Builder, Layout, Request, Run};
+use super::relabel::Labels;
+use super::shaders::Sizes;
+use super::vectorial::unsupported;
 use crate::Error;
 use analysis::Op;
+use analysis::algorithms::Over;
 
-/// A forest's breadth-first buffers and both ops' plans.
-pub(crate) struct ParallelTree {
-    /// Breadth-first labels: weights in, results (r or l) out.
-    pub labels: Relabel,
+/// A forest in breadth-first labels and both ops' level plans.
+pub(crate) struct LevelForest {
+    labels: Labels,
+    parent: BufId,
+    child_start: BufId,
+    level_start: BufId,
     rootfix: OpPlan,
     leaffix: OpPlan,
-    /// Kept alive for the bind groups.
-    _buffers: Vec<wgpu::Buffer>,
 }
 
+/// One op's level plan on the device.
 struct OpPlan {
     order: Vec<Planned>,
-    narrow: wgpu::BindGroup,
-    wide: wgpu::BindGroup,
-    _buffers: PlanBuffers,
+    /// Per-dispatch uniforms of the narrow runs and of the wide levels.
+    narrow: BufId,
+    wide: BufId,
+    windows: BufId,
+    steps: BufId,
+    tasks: BufId,
 }
 
-impl ParallelTree {
-    /// Relabels `forest` breadth-first, plans both ops and uploads everything; `w` and `out`
-    /// are the forest's weights and results in the tree's labels.
-    pub fn new(
-        ctx: &Context,
-        forest: &Forest,
-        w: &wgpu::Buffer,
-        out: &wgpu::Buffer,
-    ) -> Result<ParallelTree, Error> {
-        let n = forest.len();
+impl OpPlan {
+    fn new(plan: LevelPlan, buffers: &mut BufferPlan) -> OpPlan {
+        OpPlan {
+            order: plan.order,
+            narrow: buffers.per_dispatch("narrow dispatches", plan.narrow),
+            wide: buffers.per_dispatch("wide dispatches", plan.wide),
+            windows: buffers.data("narrow windows", plan.windows),
+            steps: buffers.data("narrow steps", plan.steps),
+            tasks: buffers.data("gather tasks", plan.tasks),
+        }
+    }
+}
+
+impl LevelForest {
+    /// Relabels `forest` breadth-first and plans both ops.
+    pub fn new(forest: &Forest, sizes: &Sizes, plan: &mut BufferPlan) -> LevelForest {
         let bfs = BfsLayout::new(forest);
-        let labels = Relabel::new(ctx, "breadth-first", &bfs.orig, w, out)?;
-        let parent = ctx.buffer_init("parallel parents", &bfs.parent, n)?;
-        let child_start = ctx.buffer_init("parallel child starts", &bfs.child_start, n)?;
-        let level_start = ctx.buffer_init("parallel level starts", &bfs.level_start, n)?;
-        let (w, values) = (&labels.input, &labels.output);
-        let k = &ctx.kernels;
-        let plan = LevelPlan::rootfix(&bfs, &ctx.sizes);
-        let b = PlanBuffers::new(ctx, &plan, n)?;
-        let rootfix = OpPlan {
-            order: plan.order,
-            narrow: k.rootfix_narrow.bind(
-                &ctx.device,
-                &[
-                    ("run", &b.narrow),
-                    ("windows", &b.windows),
-                    ("steps", &b.steps),
-                    ("level_start", &level_start),
-                    ("parent", &parent),
-                    ("w", w),
-                    ("r", values),
-                ],
-            ),
-            wide: k.rootfix_level.bind(
-                &ctx.device,
-                &[
-                    ("level", &b.wide),
-                    ("parent", &parent),
-                    ("w", w),
-                    ("r", values),
-                ],
-            ),
-            _buffers: b,
-        };
-        let plan = LevelPlan::leaffix(&bfs, &ctx.sizes);
-        let b = PlanBuffers::new(ctx, &plan, n)?;
-        let leaffix = OpPlan {
-            order: plan.order,
-            narrow: k.leaffix_narrow.bind(
-                &ctx.device,
-                &[
-                    ("run", &b.narrow),
-                    ("windows", &b.windows),
-                    ("steps", &b.steps),
-                    ("level_start", &level_start),
-                    ("child_start", &child_start),
-                    ("w", w),
-                    ("l", values),
-                ],
-            ),
-            wide: k.leaffix_level.bind(
-                &ctx.device,
-                &[
-                    ("level", &b.wide),
-                    ("child_start", &child_start),
-                    ("w", w),
-                    ("tasks", &b.tasks),
-                    ("l", values),
-                ],
-            ),
-            _buffers: b,
-        };
-        Ok(ParallelTree {
+        let labels = Labels::new(plan, "breadth-first", &bfs.orig, sizes.wg);
+        let rootfix = OpPlan::new(LevelPlan::rootfix(&bfs, sizes), plan);
+        let leaffix = OpPlan::new(LevelPlan::leaffix(&bfs, sizes), plan);
+        LevelForest {
             labels,
+            parent: plan.data("parallel parents", bfs.parent),
+            child_start: plan.data("parallel child starts", bfs.child_start),
+            level_start: plan.data("parallel level starts", bfs.level_start),
             rootfix,
             leaffix,
-            _buffers: vec![parent, child_start, level_start],
-        })
+        }
     }
+}
 
-    /// Records every dispatch of `op` (timestamp slot 0 at the start, 1 at the end).
-    pub fn record(&self, ctx: &Context, op: Op, rec: &mut Recorder) {
-        let (plan, narrow, wide) = match op {
-            Op::Rootfix => (
-                &self.rootfix,
-                &ctx.kernels.rootfix_narrow,
-                &ctx.kernels.rootfix_level,
-            ),
-            Op::Leaffix => (
-                &self.leaffix,
-                &ctx.kernels.leaffix_narrow,
-                &ctx.kernels.leaffix_level,
-            ),
+impl Layout for LevelForest {
+    fn expand(&self, b: &mut Builder, run: Run, over: Over, req: Request) -> Result<(), Error> {
+        let p = match req.op {
+            Op::Rootfix => &self.rootfix,
+            Op::Leaffix => &self.leaffix,
         };
-        let stride = ctx.dynamic_stride;
-        rec.dispatches("parallel", &plan.order, |pass, _, p| match *p {
-            Planned::Narrow(k) => {
-                narrow.set(pass);
-                pass.set_bind_group(0, &plan.narrow, &[(k as u64 * stride) as u32]);
-                pass.dispatch_workgroups(1, 1, 1);
+        let narrow = match over {
+            Over::LabelsIn | Over::LabelsOut => {
+                self.labels.expand(b, run, over);
+                return Ok(());
             }
-            Planned::Wide { index, groups } => {
-                let (x, y) = ctx.fold(groups);
-                wide.set(pass);
-                pass.set_bind_group(0, &plan.wide, &[(index as u64 * stride) as u32]);
-                pass.dispatch_workgroups(x, y, 1);
-            }
-        });
-    }
-}
-
-/// A plan's dispatch parameters, windows, steps and gather tasks on the device.
-struct PlanBuffers {
-    narrow: wgpu::Buffer,
-    wide: wgpu::Buffer,
-    windows: wgpu::Buffer,
-    steps: wgpu::Buffer,
-    tasks: wgpu::Buffer,
-}
-
-impl PlanBuffers {
-    fn new(ctx: &Context, plan: &LevelPlan, n: usize) -> Result<PlanBuffers, Error> {
-        Ok(PlanBuffers {
-            narrow: ctx.uniforms("narrow dispatches", &plan.narrow),
-            wide: ctx.uniforms("wide dispatches", &plan.wide),
-            windows: ctx.buffer_init("narrow windows", &plan.windows, n)?,
-            steps: ctx.buffer_init("narrow steps", &plan.steps, n)?,
-            tasks: ctx.buffer_init("gather tasks", &plan.tasks, n)?,
-        })
+            Over::NarrowRuns => true,
+            Over::WideLevels => false,
+            _ => return Err(unsupported(over)),
+        };
+        let values = self.labels.output;
+        let binding = b.bind(vec![
+            ("run", p.narrow),
+            ("level", p.wide),
+            ("windows", p.windows),
+            ("steps", p.steps),
+            ("tasks", p.tasks),
+            ("level_start", self.level_start),
+            ("parent", self.parent),
+            ("child_start", self.child_start),
+            ("w", self.labels.input),
+            ("r", values),
+            ("l", values),
+        ]);
+        for (at, planned) in p.order.iter().enumerate() {
+            let (entry, groups) = match *planned {
+                Planned::Narrow(k) if narrow => (k, 1),
+                Planned::Wide { index, groups } if !narrow => (index, groups),
+                _ => continue,
+            };
+            b.dispatch(
+                run,
+                None,
+                groups,
+                binding,
+                Some(entry as u32),
+                Some(at as u32),
+            );
+        }
+        Ok(())
     }
 }

@@ -1,13 +1,20 @@
-//! The uploaded forests: what identifies a forest's trees, and each layout's buffers on it,
-//! keyed by layout and scan word (the exact word's at the scale of the last weights).
+//! The uploaded forests: what identifies a forest's trees, and its buffers in each kernel
+//! layout, keyed by the registry's layout (every scan plan of one storage format and word runs
+//! on the same buffers), with the recordings prepared on them.
 
-use super::context::{Context, Recorder};
-use super::contraction::ContractionTree;
-use super::parallel::ParallelTree;
-use super::vectorial::{self, VectorialTree};
-use analysis::Op;
-use analysis::algorithms::{GpuLayout, ScanWord};
+use super::context::Context;
+use super::contraction::ProgramForest;
+use super::engine::Prepared;
+use super::layout::Forest;
+use super::parallel::LevelForest;
+use super::recording::{BufId, BufferPlan, Layout, Request, record};
+use super::shaders::Sizes;
+use super::variants::Variant;
+use super::vectorial::ScanForest;
+use crate::Error;
+use analysis::algorithms::{GpuLayout, ScanWord, Step, Storage};
 use generators::Tree;
+use generators::fixed::Scale;
 
 /// What identifies a tree's GPU buffers: its root and its children in child order (which fix
 /// the levels and the Euler tour). Compared in full, so two trees never share buffers by a
@@ -35,12 +42,11 @@ impl TreeKey {
     }
 }
 
-/// Which of a forest's kernel buffers a layout runs on: the scan's are made per scan word
-/// (every scan plan runs on the same buffers).
+/// Which of a forest's kernel buffers a layout runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Buffers {
     Levels,
-    Scan(ScanWord),
+    Scan(Storage, ScanWord),
     Program,
 }
 
@@ -48,7 +54,7 @@ impl From<GpuLayout> for Buffers {
     fn from(layout: GpuLayout) -> Buffers {
         match layout {
             GpuLayout::Levels => Buffers::Levels,
-            GpuLayout::Scan { word, .. } => Buffers::Scan(word),
+            GpuLayout::Scan { storage, word, .. } => Buffers::Scan(storage, word),
             GpuLayout::Program => Buffers::Program,
         }
     }
@@ -60,65 +66,111 @@ pub(super) struct Resident {
     /// Weights and results in the original labels, trees end to end.
     pub w: wgpu::Buffer,
     pub out: wgpu::Buffer,
-    /// The kernels' buffers made so far, one per [`Buffers`] (the exact scan's at the scale
-    /// of the last weights).
+    /// The layouts' buffers made so far, one per [`Buffers`].
     pub uploaded: Vec<(Buffers, Uploaded)>,
 }
 
-/// A layout's buffers on one forest.
-pub(super) enum Uploaded {
-    Levels(ParallelTree),
-    Scan(VectorialTree),
-    Program(ContractionTree),
+/// How a forest's buffers in one layout were made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Made {
+    /// The weights' scale of a fixed-point word (`None` for the others).
+    pub scale: Option<Scale>,
+    /// Whether they include the unrounded read's output.
+    pub unrounded: bool,
+}
+
+impl Made {
+    /// Whether buffers made so serve a call that needs `want`.
+    fn serves(self, want: Made) -> bool {
+        self.scale == want.scale && (self.unrounded || !want.unrounded)
+    }
+}
+
+/// A forest's buffers in one layout, and the recordings prepared on them.
+pub(super) struct Uploaded {
+    pub made: Made,
+    layout: Box<dyn Layout>,
+    buffers: Vec<wgpu::Buffer>,
+    prepared: Vec<(&'static [Step], Request, Prepared)>,
 }
 
 impl Uploaded {
-    /// Records the weights into the kernel's buffers.
-    pub(super) fn record_in(
-        &self,
+    /// Lays `forest` out as `layout` says and makes its buffers; `w` and `out`: the forest's
+    /// weights and results.
+    pub fn new(
         ctx: &Context,
-        w: &wgpu::Buffer,
-        encoder: &mut wgpu::CommandEncoder,
-    ) {
-        match self {
-            Uploaded::Levels(p) => p.labels.record_in(ctx, encoder),
-            Uploaded::Scan(v) => v.labels.record_in(ctx, encoder),
-            Uploaded::Program(c) => c.record_in(w, encoder),
-        }
-    }
-    /// Records `op` by the kernel of `layout`; returns the timestamp slots written (the last
-    /// one: the end).
-    pub(super) fn record(
-        &self,
-        ctx: &Context,
+        forest: &Forest,
         layout: GpuLayout,
-        op: Op,
-        rec: &mut Recorder,
-    ) -> u32 {
-        match (self, layout) {
-            (Uploaded::Levels(p), _) => {
-                p.record(ctx, op, rec);
-                2
-            }
-            (Uploaded::Scan(v), GpuLayout::Scan { plan, .. }) => {
-                v.record(ctx, op, plan, rec);
-                vectorial::STAGES.len() as u32 + 1
-            }
-            (Uploaded::Scan(_), _) => unreachable!("scan buffers run a scan layout"),
-            (Uploaded::Program(c), _) => {
-                c.record(ctx, op, rec);
-                2
-            }
-        }
+        made: Made,
+        [w, out]: [&wgpu::Buffer; 2],
+    ) -> Result<Uploaded, Error> {
+        let mut plan = BufferPlan::new();
+        let laid = lay_out(forest, layout, made, &ctx.sizes, &mut plan)?;
+        Ok(Uploaded {
+            made,
+            layout: laid,
+            buffers: ctx.make_buffers(plan, [w, out], forest.len())?,
+            prepared: Vec::new(),
+        })
     }
-    /// Records the results back into the forest's result buffer.
-    pub(super) fn record_out(&self, ctx: &Context, op: Op, encoder: &mut wgpu::CommandEncoder) {
-        match self {
-            Uploaded::Levels(p) => p.labels.record_out(ctx, encoder),
-            Uploaded::Scan(v) => v.labels.record_out(ctx, encoder),
-            Uploaded::Program(c) => c.record_out(ctx, op, encoder),
+
+    /// Records and prepares the run of `recipe` for `req` on these buffers, the first time it
+    /// is asked for; its index for [`Uploaded::run`].
+    pub fn prepare(
+        &mut self,
+        ctx: &Context,
+        recipe: &'static [Step],
+        req: Request,
+    ) -> Result<usize, Error> {
+        let found = self
+            .prepared
+            .iter()
+            .position(|(r, q, _)| *r == recipe && *q == req);
+        if let Some(i) = found {
+            return Ok(i);
         }
+        let rec = record(&*self.layout, recipe, req)?;
+        let prepared = ctx.engine.prepare(&rec, &self.buffers)?;
+        self.prepared.push((recipe, req, prepared));
+        Ok(self.prepared.len() - 1)
     }
+
+    /// A run [`Uploaded::prepare`] made.
+    pub fn run(&self, i: usize) -> &Prepared {
+        &self.prepared[i].2
+    }
+
+    pub fn buffer(&self, id: BufId) -> &wgpu::Buffer {
+        &self.buffers[id.0 as usize]
+    }
+
+    /// The unrounded read's buffer and label → vertex, if made.
+    pub fn read_words(&self) -> Option<(BufId, &[u32])> {
+        self.layout.read_words()
+    }
+}
+
+/// `forest` laid out as `layout` says, its buffers planned in `plan` (no device needed).
+pub(super) fn lay_out(
+    forest: &Forest,
+    layout: GpuLayout,
+    made: Made,
+    sizes: &Sizes,
+    plan: &mut BufferPlan,
+) -> Result<Box<dyn Layout>, Error> {
+    Ok(match (layout, Variant::of(layout)) {
+        (GpuLayout::Scan { .. }, Some(variant)) => Box::new(ScanForest::new(
+            forest,
+            variant,
+            made.scale,
+            made.unrounded,
+            sizes,
+            plan,
+        )?),
+        (GpuLayout::Levels, _) => Box::new(LevelForest::new(forest, sizes, plan)),
+        (GpuLayout::Program, _) => Box::new(ProgramForest::new(forest, sizes, plan)),
+        (GpuLayout::Scan { .. }, None) => unreachable!("a scan layout has a variant"),
+    })
 }
 
 impl Resident {
@@ -126,26 +178,26 @@ impl Resident {
         self.keys.len() == trees.len() && self.keys.iter().zip(trees).all(|(k, t)| k.matches(t))
     }
 
-    /// The buffers `layout` runs on (`None` if not made yet).
-    pub(super) fn uploaded(&self, layout: impl Into<Buffers>) -> Option<&Uploaded> {
-        let key = layout.into();
-        self.uploaded
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, u)| u)
-    }
-
-    /// The exact scan's buffers, if made.
-    pub(super) fn exact(&self) -> Option<&VectorialTree> {
-        match self.uploaded(Buffers::Scan(ScanWord::Exact)) {
-            Some(Uploaded::Scan(v)) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// Keeps `uploaded` as the buffers of `key` (replacing any made before).
-    pub(super) fn put(&mut self, key: Buffers, uploaded: Uploaded) {
-        self.uploaded.retain(|(k, _)| *k != key);
-        self.uploaded.push((key, uploaded));
+    /// The buffers of `layout` on this forest, made again if absent or made otherwise than
+    /// `made` needs.
+    pub(super) fn uploaded(
+        &mut self,
+        ctx: &Context,
+        forest: &Forest,
+        layout: GpuLayout,
+        made: Made,
+    ) -> Result<&mut Uploaded, Error> {
+        let key = Buffers::from(layout);
+        let found = self.uploaded.iter().position(|(k, _)| *k == key);
+        let i = match found {
+            Some(i) if self.uploaded[i].1.made.serves(made) => i,
+            _ => {
+                self.uploaded.retain(|(k, _)| *k != key);
+                let up = Uploaded::new(ctx, forest, layout, made, [&self.w, &self.out])?;
+                self.uploaded.push((key, up));
+                self.uploaded.len() - 1
+            }
+        };
+        Ok(&mut self.uploaded[i].1)
     }
 }

@@ -37,8 +37,36 @@ pub struct Timing {
     /// (wall clock).
     pub download_s: f64,
     pub method: TimingMethod,
-    /// Per-stage kernel times (vectorial: write + scan, read), with GPU timestamps only.
+    /// The time of each timed phase of the kernel's recipe (vectorial: scan, read), with GPU
+    /// timestamps and more than one phase only.
     pub stages: Vec<(&'static str, f64)>,
+}
+
+/// The kernels' time and each phase's, from the timestamps at the end of each phase
+/// (`ticks`: seconds since the first phase began), or `wall` without timestamps.
+pub(crate) fn kernel_times(
+    phases: &[&'static str],
+    ticks: Option<Vec<f64>>,
+    wall: f64,
+) -> (f64, Vec<(&'static str, f64)>) {
+    let Some(ticks) = ticks else {
+        return (wall, Vec::new());
+    };
+    let total = ticks.last().copied().unwrap_or(wall);
+    if phases.len() < 2 {
+        return (total, Vec::new());
+    }
+    let mut before = 0.0;
+    let stages = phases
+        .iter()
+        .zip(&ticks)
+        .map(|(&name, &at)| {
+            let d = at - before;
+            before = at;
+            (name, d)
+        })
+        .collect();
+    (total, stages)
 }
 
 impl Timing {

@@ -34,7 +34,7 @@ fn stages_run_are_the_recipe(_: &Gpu) {
     let big_n = (1 << 19) + 7;
     let big = tree(Topology::RandomRecursive, big_n, 4);
     for algo in gpu_algos() {
-        let recipe: BTreeSet<Stage> = algo.gpu().unwrap().stages.iter().copied().collect();
+        let recipe: BTreeSet<Stage> = algo.gpu().unwrap().stages().into_iter().collect();
         let mut seen = BTreeSet::new();
         gpu.stages_run();
         for (t, n) in [(&small, 5000), (&big, big_n)] {

@@ -2,7 +2,7 @@
 //! only, every sum of depth O(log n); a rayon twin, and on the GPU its traced additions one
 //! level per dispatch.
 
-use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Stage};
+use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Over, Stage, Step};
 use crate::Op;
 use crate::bounds;
 use crate::orders::contraction;
@@ -21,7 +21,12 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Program,
-        stages: &[Stage::Permute, Stage::AdditionLevel],
+        // The weights are copied into their slots on the way in (a buffer copy, no stage).
+        recipe: &[
+            Step::run(Stage::ADDITION_LEVEL, "addition_level", Over::ProgramLevels),
+            Step::Phase("additions"),
+            Step::run(Stage::PERMUTE, "gather", Over::ResultSlots),
+        ],
         // Each traced addition reads its two operand slots and their indices and writes one
         // slot (20 bytes); about one addition per vertex for leaffix and two for rootfix.
         // The weights go into their slots and the results are gathered out (20 bytes).

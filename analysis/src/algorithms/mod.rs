@@ -19,9 +19,10 @@
 //!    crate's style table (a test there fails until every algorithm has one).
 //! 4. Add its row to the algorithm tables of README.md and docs/design.md §5
 //!    (`tests/registry.rs` fails until both list [`Algorithm::ALL`] in its order).
-//! 5. With a kernel: its recipe of [`Stage`]s (each a file of `shaders/`; `tests/gpu/limits.rs`
-//!    checks that the host dispatches exactly these) and, for a new layout, the host
-//!    code in `src/gpu/`.
+//! 5. With a kernel: its recipe of [`Step`]s (stage files of `shaders/`, entry points, what
+//!    each covers, the timed phases; the host runs what it says, and a unit test of
+//!    `src/gpu/` compares its recording with it), a new stage file if it needs one, and, for
+//!    a new layout, the host code in `src/gpu/`.
 //! 6. Measure its cost: `peak_bytes` with `cargo bench --bench memory`,
 //!    `seconds` with `cargo bench --bench evaluation -- whole` (`src/memory.rs` says how).
 //! 7. Tests: `tests/bounds.rs` and `tests/gpu/` take it from [`Algorithm::ALL`]; record its
@@ -38,7 +39,7 @@ mod vectorial_compensated;
 mod vectorial_exact;
 mod vectorial_seqscan;
 
-pub use stage::Stage;
+pub use stage::{Entry, Over, RELABEL, SCAN_TILED, Stage, Step, phases, stages};
 
 use crate::Op;
 use crate::bounds::Walked;
@@ -109,13 +110,15 @@ pub struct Hooks {
 /// Bytes a kernel moves per stage on a tree with these weights.
 pub type Traffic = fn(Op, &[f32]) -> Vec<(&'static str, u64)>;
 
-/// A GPU kernel, as data: the host code (`src/gpu/`) builds and dispatches it by its layout.
+/// A GPU kernel, as data: the host code (`src/gpu/`) uploads a forest in its layout and runs
+/// its recipe there.
 #[derive(Debug, Clone, Copy)]
 pub struct GpuKernel {
     pub layout: GpuLayout,
-    /// Its recipe: the stages the host dispatches for it, in dispatch order (its scan
-    /// word's prelude is compiled in front of the scan stages, [`ScanWord::prelude_file`]).
-    pub stages: &'static [Stage],
+    /// Its recipe: the steps the host dispatches for it, in order (a scan layout's stages
+    /// compiled after the prelude of its storage format and scan word, the host's table of
+    /// variants).
+    pub recipe: &'static [Step],
     /// Bytes the kernel must move at least on a tree with these weights (one per vertex), per
     /// stage (each input read once, each output written once): the model behind `bench`'s
     /// GB/s. The weights set the exact scan's limbs; the others need only their count.
@@ -125,19 +128,42 @@ pub struct GpuKernel {
     pub words_per_vertex: fn(&[f32]) -> u64,
 }
 
+impl GpuKernel {
+    /// The stages its recipe dispatches, each once, sorted.
+    pub fn stages(&self) -> Vec<Stage> {
+        stages(self.recipe)
+    }
+
+    /// Its timed phases, in order.
+    pub fn phases(&self) -> Vec<&'static str> {
+        phases(self.recipe)
+    }
+}
+
 /// Which of the host's kernel layouts runs an algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GpuLayout {
     /// Breadth-first relabelling, one pass per level (or run of narrow levels).
     Levels,
-    /// Preorder relabelling, the Euler tour scanned with `plan` on `word`s.
-    Scan { word: ScanWord, plan: Plan },
+    /// Preorder relabelling, the Euler tour scanned with `plan` on `word`s, the weights and
+    /// results stored as `storage`.
+    Scan {
+        storage: Storage,
+        word: ScanWord,
+        plan: Plan,
+    },
     /// The order traced into levels of independent additions, one dispatch per level.
     Program,
 }
 
+/// The format a kernel's weights and results are stored in on the device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Storage {
+    F32,
+}
+
 /// What a scan kernel adds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ScanWord {
     F32,
     /// (hi, lo) pairs of f32.
@@ -153,24 +179,6 @@ impl ScanWord {
             ScanWord::F32 => 1,
             ScanWord::FloatFloat => 2,
             ScanWord::Exact => limbs,
-        }
-    }
-
-    /// The prelude (`shaders/`) that defines `Sum` and its operations for this word.
-    pub fn prelude_file(self) -> &'static str {
-        match self {
-            ScanWord::F32 => "sum_f32.wgsl",
-            ScanWord::FloatFloat => "sum_float_float.wgsl",
-            ScanWord::Exact => "sum_exact.wgsl",
-        }
-    }
-
-    /// The tile-scan stage of this word: a tile of fixed-point sums does not fit workgroup
-    /// memory, so the exact word's tile scan keeps each invocation's items in registers.
-    pub fn tile_stage(self) -> Stage {
-        match self {
-            ScanWord::Exact => Stage::ScanTileExact,
-            _ => Stage::ScanTile,
         }
     }
 }
@@ -378,12 +386,3 @@ fn exact_traffic(op: Op, w: &[f32]) -> Vec<(&'static str, u64)> {
     let limbs = generators::fixed::Scale::for_weights(w).map_or(0, |s| s.gpu_words() as u64);
     scan_traffic_of(4 * limbs, op, w.len() as u64)
 }
-
-/// The tiled scan's recipe on an f32 or float-float word: weights into preorder labels, the
-/// tile scans (level 0 from the Euler tour), the uniform adds, the read, results back.
-const SCAN_STAGES: &[Stage] = &[
-    Stage::Permute,
-    Stage::ScanTile,
-    Stage::ScanAdd,
-    Stage::VectorialRead,
-];

@@ -2,7 +2,10 @@
 //! `sequential`, one level at a time (bit for bit, a test); on the GPU one dispatch per wide
 //! level, narrow levels walked by one workgroup.
 
-use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, PaperRole, Stage};
+use super::{
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Over, PaperRole, RELABEL, Stage, Step,
+};
+use crate::Op;
 use crate::bounds;
 use crate::orders::tree;
 
@@ -21,12 +24,36 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Levels,
-        stages: &[
-            Stage::Permute,
-            Stage::RootfixNarrow,
-            Stage::RootfixLevel,
-            Stage::LeaffixNarrow,
-            Stage::LeaffixLevel,
+        // Rootfix top down, leaffix bottom up: runs of narrow levels and wide levels in the
+        // level plan's order.
+        recipe: &[
+            RELABEL[0],
+            Step::only(
+                Op::Rootfix,
+                Stage::ROOTFIX_NARROW,
+                "rootfix_narrow",
+                Over::NarrowRuns,
+            ),
+            Step::only(
+                Op::Rootfix,
+                Stage::ROOTFIX_LEVEL,
+                "rootfix_level",
+                Over::WideLevels,
+            ),
+            Step::only(
+                Op::Leaffix,
+                Stage::LEAFFIX_NARROW,
+                "leaffix_narrow",
+                Over::NarrowRuns,
+            ),
+            Step::only(
+                Op::Leaffix,
+                Stage::LEAFFIX_LEVEL,
+                "leaffix_level",
+                Over::WideLevels,
+            ),
+            Step::Phase("levels"),
+            RELABEL[1],
         ],
         // Breadth-first labels. Rootfix: parent, w, r[parent], r. Leaffix: child_start, w,
         // l[child], l.

@@ -3,8 +3,8 @@
 //! (leaffix).
 
 use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, PaperRole, SCAN_STAGES, ScanWord,
-    scan_traffic, tour_words,
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, PaperRole, SCAN_TILED, ScanWord,
+    Storage, scan_traffic, tour_words,
 };
 use crate::bounds;
 use crate::orders::euler;
@@ -23,10 +23,11 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Scan {
+            storage: Storage::F32,
             word: ScanWord::F32,
             plan: Plan::Tiled,
         },
-        stages: SCAN_STAGES,
+        recipe: SCAN_TILED,
         traffic: scan_traffic::<4>,
         words_per_vertex: |w| tour_words(ScanWord::F32, w),
     }),

@@ -3,8 +3,8 @@
 //! roundings (GPU stage `scan_chain`).
 
 use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, ScanWord, Stage, scan_traffic,
-    tour_words,
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Over, RELABEL, ScanWord, Stage, Step,
+    Storage, scan_traffic, tour_words,
 };
 use crate::bounds;
 use crate::orders::euler;
@@ -23,15 +23,27 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Scan {
+            storage: Storage::F32,
             word: ScanWord::F32,
             plan: Plan::Chained,
         },
         // The chained plan's stage 2 in place of the block levels: no uniform add.
-        stages: &[
-            Stage::Permute,
-            Stage::ScanTile,
-            Stage::ScanChain,
-            Stage::VectorialRead,
+        recipe: &[
+            RELABEL[0],
+            Step::each(
+                Stage::SCAN_TILE,
+                ["scan_tour_rootfix", "scan_tour_leaffix"],
+                Over::Tour,
+            ),
+            Step::run(Stage::SCAN_CHAIN, "scan_chain", Over::ChainSegments),
+            Step::Phase("scan"),
+            Step::each(
+                Stage::VECTORIAL_READ,
+                ["read_rootfix", "read_leaffix"],
+                Over::Vertices,
+            ),
+            Step::Phase("read"),
+            RELABEL[1],
         ],
         traffic: scan_traffic::<4>,
         words_per_vertex: |w| tour_words(ScanWord::F32, w),

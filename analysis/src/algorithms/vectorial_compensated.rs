@@ -2,8 +2,8 @@
 //! f32 added by AccurateDWPlusDW (Joldes–Muller–Popescu 2017); the read rounds once to f32.
 
 use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, SCAN_STAGES, ScanWord, scan_traffic,
-    tour_words,
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, SCAN_TILED, ScanWord, Storage,
+    scan_traffic, tour_words,
 };
 use crate::bounds;
 use crate::orders::euler;
@@ -22,10 +22,11 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Scan {
+            storage: Storage::F32,
             word: ScanWord::FloatFloat,
             plan: Plan::Tiled,
         },
-        stages: SCAN_STAGES,
+        recipe: SCAN_TILED,
         // An element is two words.
         traffic: scan_traffic::<8>,
         words_per_vertex: |w| tour_words(ScanWord::FloatFloat, w),

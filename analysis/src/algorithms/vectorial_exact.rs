@@ -8,8 +8,8 @@
 //! own order; both are the correctly rounded values, bit for bit (`tests/gpu/exact.rs`).
 
 use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, ScanWord, Stage, exact_traffic,
-    tour_words,
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Over, RELABEL, ScanWord, Stage, Step,
+    Storage, exact_traffic, tour_words,
 };
 use crate::Op;
 use crate::bounds::Walked;
@@ -47,14 +47,29 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Scan {
+            storage: Storage::F32,
             word: ScanWord::Exact,
             plan: Plan::Tiled,
         },
-        stages: &[
-            Stage::Permute,
-            Stage::ScanTileExact,
-            Stage::ScanAdd,
-            Stage::VectorialRead,
+        // The tiled plan with the tile scan that keeps each invocation's items in registers
+        // (a tile of fixed-point sums does not fit workgroup memory).
+        recipe: &[
+            RELABEL[0],
+            Step::each(
+                Stage::SCAN_TILE_EXACT,
+                ["scan_tour_rootfix", "scan_tour_leaffix"],
+                Over::Tour,
+            ),
+            Step::run(Stage::SCAN_TILE_EXACT, "scan_tile", Over::BlockLevelsUp),
+            Step::run(Stage::SCAN_ADD, "scan_add", Over::BlockLevelsDown),
+            Step::Phase("scan"),
+            Step::each(
+                Stage::VECTORIAL_READ,
+                ["read_rootfix", "read_leaffix"],
+                Over::Vertices,
+            ),
+            Step::Phase("read"),
+            RELABEL[1],
         ],
         traffic: exact_traffic,
         // The tour's 2n positions of L words, L from the weights' scale.

@@ -2,11 +2,11 @@
 //! and plain host↔device buffer copies.
 
 use super::BUDGET_S;
+use super::copying::Copying;
 use super::kernel::{named, timed};
 use super::warmer::Warmer;
 use crate::Error;
 use crate::gpu::Gpu;
-use crate::gpu::types::VertexCount;
 use analysis::records::bench::BenchRecord;
 use std::time::Instant;
 
@@ -23,19 +23,8 @@ pub(super) fn baselines_warm(
     let ctx = &gpu.ctx;
     let words = 2 * n;
     use wgpu::BufferUsages as U;
-    let src = ctx.buffer("copy source", words, n, U::COPY_DST)?;
-    let dst = ctx.buffer("copy destination", words, n, U::COPY_SRC)?;
-    let count = ctx.uniform(
-        "copy count",
-        &VertexCount {
-            n: words as u32,
-            ..Default::default()
-        },
-    );
-    let bind = ctx.kernels.copy.bind(
-        &ctx.device,
-        &[("count", &count), ("src", &src), ("dst", &dst)],
-    );
+    let copying = Copying::new(ctx, "copy", words, [U::COPY_DST, U::COPY_SRC])?;
+    let (src, dst) = (&copying.src, &copying.dst);
     let bytes = 4 * n as u64;
     let host: Vec<u8> = (0..bytes).map(|i| i as u8).collect();
     let down = ctx.device.create_buffer(&wgpu::BufferDescriptor {
@@ -50,34 +39,25 @@ pub(super) fn baselines_warm(
     for rep in 0..=reps.max(1) {
         warmer.run(gpu)?;
         let t = Instant::now();
-        let mut rec = crate::gpu::Recorder::new(ctx);
-        {
-            let mut pass = rec
-                .encoder
-                .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("copy baseline"),
-                    timestamp_writes: ctx.pass_timestamps(true, Some(1)),
-                });
-            let (x, y) = ctx.fold((words as u32).div_ceil(ctx.sizes.wg));
-            ctx.kernels.copy.set(&mut pass);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(x, y, 1);
-        }
-        ctx.resolve_timestamps(&mut rec.encoder, 2);
+        let mut rec = ctx.recorder();
+        copying.encode(ctx, &mut rec);
+        let slots = copying.timestamp_slots();
+        ctx.resolve_timestamps(&mut rec.encoder, slots);
         rec.submit();
         ctx.wait()?;
         let wall = t.elapsed().as_secs_f64();
-        let kernel = ctx.read_timestamps(2)?.map_or(wall, |t| t[0]);
+        let ticks = ctx.read_timestamps(slots)?;
+        let kernel = ticks.and_then(|t| t.last().copied()).unwrap_or(wall);
 
         let t = Instant::now();
-        ctx.queue.write_buffer(&src, 0, &host);
+        ctx.queue.write_buffer(src, 0, &host);
         ctx.queue.submit([]);
         ctx.wait()?;
         let up_s = t.elapsed().as_secs_f64();
 
         let t = Instant::now();
-        let mut rec = crate::gpu::Recorder::new(ctx);
-        rec.encoder.copy_buffer_to_buffer(&dst, 0, &down, 0, bytes);
+        let mut rec = ctx.recorder();
+        rec.encoder.copy_buffer_to_buffer(dst, 0, &down, 0, bytes);
         rec.submit();
         let back = ctx.map_read(&down, bytes, |b| b.to_vec())?;
         let down_s = t.elapsed().as_secs_f64();

@@ -159,7 +159,8 @@ pub(super) fn measure(
         )
     };
     let mut rows = vec![timed(row(&algo.to_string()), s.compute, s.transfer, total)];
-    if algo.is_vectorial() && s.stages.len() == bytes.len() {
+    // A row per timed phase of a kernel of several, as its traffic model names them.
+    if !s.stages.is_empty() && s.stages.len() == bytes.len() {
         for (k, times) in s.stages.into_iter().enumerate() {
             let stage = row(&format!("{algo}/{}", bytes[k].0));
             rows.push(timed(stage, times, vec![0.0; reps], bytes[k].1));

@@ -5,6 +5,7 @@
 //! [`analysis::records::bench::BenchRecord`]s: medians over the repetitions with min and max.
 
 mod baselines;
+mod copying;
 mod kernel;
 mod parts;
 mod warmer;
