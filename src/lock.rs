@@ -83,7 +83,8 @@ impl FileLock {
     /// another process holds it.
     pub fn acquire(path: &Path, command: &str) -> Result<FileLock, Error> {
         let lock_path = FileLock::path_of(path);
-        let file = open(&lock_path).map_err(Error::output(&lock_path))?;
+        // A directory that is missing or not writable is the output's problem: named so.
+        let file = open(&lock_path).map_err(Error::output(path))?;
         match lock(&lock_path, file, command) {
             Ok(DirLock { _file, .. }) => Ok(FileLock { _file }),
             Err(Error::Locked { holder, .. }) => Err(Error::LockedFile {

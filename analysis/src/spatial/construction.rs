@@ -26,7 +26,7 @@
 
 use super::curve::Placement;
 use super::layout::{Layout, LinearOrder};
-use super::list_ranking::{NONE, Ranked, rank};
+use super::list_ranking::{NONE, rank};
 use super::messages::{Cost, Counter};
 use generators::Tree;
 
@@ -84,68 +84,71 @@ pub fn build(
     for (v, &p) in pos.iter().enumerate() {
         input[p as usize] = v as u32;
     }
-    let span = |r: &Ranked, v: usize| ((r.rank[2 * v + 1] - r.rank[2 * v]) / 2 + 1) as u32;
-    let mut cost = Cost::default();
-    let mut size = vec![0u32; n];
-    if layout.order() != LinearOrder::DepthFirst {
-        let r = rank(&tour(source), |_| 1, |e| e / 2, n, 1, placements);
-        (0..n).for_each(|v| size[v] = span(&r, v));
-        cost = cost.then(&r.cost);
-    }
-    // The layout's tour, on the renamed tree: entry 2r is open(r), on processor input[r].
-    let succ = tour(renamed);
-    let open_weight = |e: u32| u64::from(e.is_multiple_of(2));
-    let words = if layout.order() == LinearOrder::DepthFirst {
-        2
-    } else {
-        1
-    };
-    let r = rank(
-        &succ,
-        open_weight,
-        |e| input[e as usize / 2],
-        n,
-        words,
-        placements,
+    let depth_first = layout.order() == LinearOrder::DepthFirst;
+    // The two rankings are steps one after the other on the machine, but counted apart: on two
+    // threads at once.
+    let (sized, (ordered, neighbours)) = rayon::join(
+        || (!depth_first).then(|| rank(&tour(source), |_| 1, |e| e / 2, n, 1, placements)),
+        || {
+            // The layout's tour, on the renamed tree: entry 2r is open(r), on processor
+            // input[r]. Its ranks count the opens before (high half: the position) and every
+            // entry before (low half: what a depth-first layout takes its sizes from).
+            let succ = tour(renamed);
+            let both = |e: u32| (u64::from(e.is_multiple_of(2)) << 32) | 1;
+            let words = if depth_first { 2 } else { 1 };
+            let at = |e: u32| input[e as usize / 2];
+            (
+                rank(&succ, both, at, n, words, placements),
+                neighbours(&succ, &input, placements),
+            )
+        },
     );
+    let low = |r: u64| r & 0xffff_ffff;
+    let span = |open: u64, close: u64| ((close - open) / 2 + 1) as u32;
+    let mut size = vec![0u32; n];
     let mut at = vec![0u32; n];
     for (rv, &v) in input.iter().enumerate() {
-        at[v as usize] = r.rank[2 * rv] as u32;
-    }
-    if layout.order() == LinearOrder::DepthFirst {
-        // The same ranks counted every entry: opens and closes.
-        let all = rank(&succ, |_| 1, |e| input[e as usize / 2], n, 1, placements);
-        for (rv, &v) in input.iter().enumerate() {
-            size[v as usize] = span(&all, rv);
+        at[v as usize] = (ordered.rank[2 * rv] >> 32) as u32;
+        if depth_first {
+            size[v as usize] = span(low(ordered.rank[2 * rv]), low(ordered.rank[2 * rv + 1]));
         }
     }
-    cost = cost.then(&r.cost);
-    let c = &mut Counter::new(placements, n);
-    let mut pred = vec![NONE; 2 * n];
-    for (e, &s) in succ.iter().enumerate() {
-        if s != NONE {
-            pred[s as usize] = e as u32;
-        }
+    let mut cost = Cost::default();
+    if let Some(r) = &sized {
+        (0..n).for_each(|v| size[v] = span(r.rank[2 * v], r.rank[2 * v + 1]));
+        cost = cost.then(&r.cost);
     }
-    for e in 0..2 * n as u32 {
-        let from = input[e as usize / 2];
-        for to in [succ[e as usize], pred[e as usize]] {
-            if to != NONE {
-                c.send(from, input[to as usize / 2], 1);
-            }
-        }
-    }
-    cost = cost.then(&c.cost());
     let c = &mut Counter::new(placements, n);
     for (v, &p) in pos.iter().enumerate() {
         c.send(v as u32, p, RECORD_WORDS);
     }
-    cost = cost.then(&c.cost());
+    let cost = cost.then(&ordered.cost).then(&neighbours).then(&c.cost());
     Ok(Built {
         cost,
         size,
         pos: at,
     })
+}
+
+/// Step 3: every entry of the tour `succ` sends its new position to its tour predecessor and
+/// successor, all on the processors `input` of the renamed vertices.
+fn neighbours(succ: &[u32], input: &[u32], placements: &[Placement]) -> Cost {
+    let c = &mut Counter::new(placements, input.len());
+    let mut pred = vec![NONE; succ.len()];
+    for (e, &s) in succ.iter().enumerate() {
+        if s != NONE {
+            pred[s as usize] = e as u32;
+        }
+    }
+    for e in 0..succ.len() {
+        let from = input[e / 2];
+        for to in [succ[e], pred[e]] {
+            if to != NONE {
+                c.send(from, input[to as usize / 2], 1);
+            }
+        }
+    }
+    c.cost()
 }
 
 #[cfg(test)]

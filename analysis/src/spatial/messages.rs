@@ -136,8 +136,8 @@ impl Cost {
 /// A message of the current phase, on its way.
 #[derive(Debug, Clone, Copy)]
 struct Pending {
-    from: u32,
     to: u32,
+    words: u32,
     /// Its arrival on the chain clock.
     chain: u32,
     /// The round it reaches its receiver under the per-round limit.
@@ -155,9 +155,15 @@ struct Proc {
     /// The round from which it may take its next message; one more than the round of the last
     /// one it took, so also one more than the round its state is ready.
     recv_free: u32,
-    /// Its per-phase tally of messages, valid where `stamp` holds the tally's id.
-    stamp: u32,
-    tally: u32,
+    /// The phase (+ 1) of its sends and receives counted in `sent` and `got`, and how many.
+    sent_in: u32,
+    sent: u32,
+    got_in: u32,
+    got: u32,
+    /// What `recv_free` was before the current phase, and the arrival round of its first
+    /// message in it: a second message undoes the first one's provisional take.
+    recv_before: u32,
+    first_round: u32,
     words_out: u32,
     words_in: u32,
 }
@@ -166,7 +172,8 @@ struct Proc {
 pub struct Counter<'a> {
     placements: &'a [Placement],
     procs: Vec<Proc>,
-    stamp_id: u32,
+    /// The current phase + 1 (0 marks no phase in a processor's tallies).
+    phase: u32,
     pending: Vec<Pending>,
     /// Receivers of several messages in one phase: (processor, arrival round), sorted to be
     /// taken earliest first.
@@ -189,8 +196,7 @@ impl<'a> Counter<'a> {
         Counter {
             placements,
             procs: vec![Proc::default(); processors],
-            // Tallies are stamped from 1 on: 0 marks none.
-            stamp_id: 0,
+            phase: 1,
             pending: Vec::new(),
             crowded: Vec::new(),
             energy: vec![0; placements.len()],
@@ -220,7 +226,7 @@ impl<'a> Counter<'a> {
             *e += words as u64 * d as u64;
             *l = (*l).max(d);
         }
-        let floor = self.floor;
+        let (floor, phase) = (self.floor, self.phase);
         let f = &mut self.procs[from as usize];
         let chain = f.chain.max(floor.0) + 1;
         let leave = (f.recv_free.saturating_sub(1))
@@ -228,78 +234,64 @@ impl<'a> Counter<'a> {
             .max(floor.1);
         f.send_free = leave + 1;
         f.words_out = f.words_out.saturating_add(words);
-        let t = &mut self.procs[to as usize];
-        t.words_in = t.words_in.saturating_add(words);
+        if f.sent_in != phase {
+            f.sent_in = phase;
+            f.sent = 0;
+        }
+        f.sent += 1;
+        self.congestion = self.congestion.max(f.sent);
         self.chain_depth = self.chain_depth.max(chain);
         self.messages += 1;
         self.pending.push(Pending {
-            from,
             to,
+            words,
             chain,
             round: leave + 1,
         });
     }
 
-    /// A fresh tally id (every processor's tally reads as 0 under it).
-    fn next_tally(&mut self) -> u32 {
-        self.stamp_id += 1;
-        self.stamp_id
-    }
-
-    /// Adds one to processor `p`'s tally `id` and returns it.
-    #[inline]
-    fn count(&mut self, id: u32, p: u32) -> u32 {
-        let p = &mut self.procs[p as usize];
-        if p.stamp != id {
-            p.stamp = id;
-            p.tally = 0;
-        }
-        p.tally += 1;
-        p.tally
-    }
-
-    /// Takes a message arriving at `round` at processor `to`: its round, one per round.
-    #[inline]
-    fn take(&mut self, to: u32, round: u32) {
-        let r = &mut self.procs[to as usize].recv_free;
-        let slot = round.max(*r);
-        *r = slot + 1;
-        self.depth = self.depth.max(slot);
-    }
-
-    /// Ends the current phase: its messages have arrived.
+    /// Ends the current phase: its messages have arrived. A receiver takes one message per
+    /// round, earliest arrival first: a lone message at once, several sorted.
     pub fn end_phase(&mut self) {
         if self.pending.is_empty() {
             return;
         }
-        let pending = std::mem::take(&mut self.pending);
-        let sent = self.next_tally();
-        for m in &pending {
-            let k = self.count(sent, m.from);
-            self.congestion = self.congestion.max(k);
-        }
-        let received = self.next_tally();
-        for m in &pending {
-            let k = self.count(received, m.to);
-            self.congestion = self.congestion.max(k);
-            let c = &mut self.procs[m.to as usize].chain;
-            *c = (*c).max(m.chain);
-        }
-        for m in &pending {
-            match self.procs[m.to as usize].tally {
-                1 => self.take(m.to, m.round),
-                _ => self.crowded.push((m.to, m.round)),
+        let phase = self.phase;
+        for m in &self.pending {
+            let t = &mut self.procs[m.to as usize];
+            t.chain = t.chain.max(m.chain);
+            t.words_in = t.words_in.saturating_add(m.words);
+            if t.got_in != phase {
+                // The first message of the phase: taken provisionally.
+                t.got_in = phase;
+                t.got = 1;
+                t.recv_before = t.recv_free;
+                t.first_round = m.round;
+                let slot = m.round.max(t.recv_free);
+                t.recv_free = slot + 1;
+                self.depth = self.depth.max(slot);
+                continue;
             }
+            t.got += 1;
+            self.congestion = self.congestion.max(t.got);
+            if t.got == 2 {
+                // Not alone: its first message joins the sorted ones, taken afresh. (Its
+                // provisional round is no later than the rounds they will take.)
+                t.recv_free = t.recv_before;
+                self.crowded.push((m.to, t.first_round));
+            }
+            self.crowded.push((m.to, m.round));
         }
-        let mut crowded = std::mem::take(&mut self.crowded);
-        crowded.sort_unstable();
-        for &(to, round) in &crowded {
-            self.take(to, round);
+        self.crowded.sort_unstable();
+        for &(to, round) in &self.crowded {
+            let r = &mut self.procs[to as usize].recv_free;
+            let slot = round.max(*r);
+            *r = slot + 1;
+            self.depth = self.depth.max(slot);
         }
-        crowded.clear();
-        self.crowded = crowded;
-        self.pending = pending;
+        self.crowded.clear();
         self.pending.clear();
+        self.phase += 1;
     }
 
     /// A barrier: every processor waits until every message so far has arrived (ends the
