@@ -71,7 +71,7 @@ fn main_job(c: &mut Criterion) {
         b.iter(|| {
             let dir = tempfile::tempdir().expect("temporary directory");
             let lock = treefix_accuracy::lock::DirLock::acquire(dir.path(), "sweep").expect("lock");
-            sweep::run(&params, &[], &lock, &Cpu, true).expect("sweep")
+            sweep::run(&params, &[], &lock, &Cpu, true, &|_| {}).expect("sweep")
         })
     });
 

@@ -30,6 +30,7 @@ CRATES = [
     ("accuracy (bin)", "src", "main.rs", None),
     ("generators", "generators/src", "lib.rs", []),
     ("analysis", "analysis/src", "lib.rs", []),
+    ("reports", "reports/src", "lib.rs", []),
 ]
 
 
@@ -107,8 +108,10 @@ def without_test_modules(code: str) -> str:
     return code
 
 
-def expand_use_tree(tree: str) -> list:
-    """`a::{b, c::{d, e}}` -> ["a::b", "a::c::d", "a::c::e"]."""
+def expand_use_tree(tree: str, keep_alias: bool = False) -> list:
+    """`a::{b, c::{d, e}}` -> ["a::b", "a::c::d", "a::c::e"]; with `keep_alias`, pairs of the
+    path and the name it is bound to (`a::b as c` -> ("a::b", "c"), `a::{self}` -> ("a", "a"))."""
+    tree = re.sub(r"\s+as\s+", "@", tree)
     tree = re.sub(r"\s+", "", tree)
     out = []
 
@@ -128,8 +131,14 @@ def expand_use_tree(tree: str) -> list:
             brace = item.find("{")
             if brace >= 0 and item.endswith("}"):
                 walk(prefix + item[:brace], item[brace + 1 : -1])
+                continue
+            path, _, alias = (prefix + item).partition("@")
+            if path.endswith("::self"):
+                path = path[: -len("::self")]
+            if keep_alias:
+                out.append((path, alias or path.split("::")[-1]))
             else:
-                out.append(prefix + re.sub(r"\bas\b.*$", "", item))
+                out.append(path)
 
     walk("", tree)
     return out
@@ -147,8 +156,10 @@ def paths_in(code: str, aliases: list) -> list:
     return [p for p in found if p.split("::")[0] in starts]
 
 
-def resolve(path: str, here: tuple, is_dir_module: bool, aliases: list, modules: dict):
-    """The file that `path`, written in module `here`, points into (or None)."""
+def resolve(path: str, here: tuple, aliases: list, modules: dict, exports: dict, seen=frozenset()):
+    """The file that `path`, written in module `here`, points into (or None). A name that the
+    module re-exports (`pub use a::b::Name;`) is followed to the module that defines it, so
+    `crate::Name` is a use of `a/b.rs`, not of `lib.rs`."""
     parts = [p for p in path.split("::") if p]
     if parts[0] == "crate" or parts[0] in aliases:
         base, parts = (), parts[1:]
@@ -160,15 +171,58 @@ def resolve(path: str, here: tuple, is_dir_module: bool, aliases: list, modules:
             parts = parts[1:]
     for k in range(len(parts), -1, -1):
         target = base + tuple(parts[:k])
-        if target in modules:
-            return modules[target]
+        if target not in modules:
+            continue
+        rest = parts[k:]
+        if rest:
+            found = follow(target, rest, aliases, modules, exports, seen)
+            if found is not False:
+                return found
+        return modules[target]
     return None
+
+
+def follow(module: tuple, rest: list, aliases: list, modules: dict, exports: dict, seen):
+    """Where `module::rest` leads through `module`'s re-exports: a file, None (another crate),
+    or False when `rest[0]` is not re-exported there (then it is defined in `module`)."""
+    named, globs = exports.get(module, ({}, []))
+    targets = [named[rest[0]] + "::" + "::".join(rest[1:])] if rest[0] in named else []
+    targets += [g + "::" + "::".join(rest) for g in globs]
+    for t in targets:
+        key = (module, t)
+        if key in seen:
+            continue
+        first = t.split("::")[0]
+        if first not in ("crate", "super", "self") and first not in aliases:
+            if module + (first,) not in modules:
+                # Another crate's item, re-exported: no edge inside this crate.
+                if rest[0] in named:
+                    return None
+                continue
+            t = "self::" + t
+        found = resolve(t.rstrip(":"), module, aliases, modules, exports, seen | {key})
+        if found is not None or rest[0] in named:
+            return found
+    return False
+
+
+def reexports(code: str) -> tuple:
+    """A module's `pub use` declarations: {name: path} and the paths of its glob re-exports."""
+    named, globs = {}, []
+    for m in re.finditer(r"\bpub(?:\([^)]*\))?\s+use\s+([^;]*);", code):
+        for path, name in expand_use_tree(m.group(1), keep_alias=True):
+            if path.endswith("::*"):
+                globs.append(path[:-3])
+            else:
+                named[name] = path
+    return named, globs
 
 
 def crate_files(src: Path, root: str, others) -> list:
     """The crate's files: all under `src` but `others`; None: `root` and the modules it
     declares (the binary's)."""
-    files = sorted(src.rglob("*.rs"))
+    # Test files (`mod tests;`) only use what they test: no part of the crate's structure.
+    files = sorted(f for f in src.rglob("*.rs") if f.stem != "tests" and "tests" not in f.relative_to(src).parts[:-1])
     if others is None:
         mods = re.findall(r"^\s*(?:pub\s+)?mod\s+(\w+)\s*;", (src / root).read_text(), re.M)
         keep = lambda f: f.relative_to(src).parts[0] in [root, *mods, *(m + ".rs" for m in mods)]
@@ -179,15 +233,42 @@ def crate_files(src: Path, root: str, others) -> list:
 
 def graph(src: Path, files: list, aliases: list) -> dict:
     modules = {module_of(src, f): f for f in files}
+    codes = {f: without_test_modules(strip_comments_and_strings(f.read_text())) for f in files}
+    exports = {module_of(src, f): reexports(code) for f, code in codes.items()}
     edges = {f: set() for f in files}
-    for f in files:
+    for f, code in codes.items():
         here = module_of(src, f)
-        code = without_test_modules(strip_comments_and_strings(f.read_text()))
         for p in paths_in(code, aliases):
-            t = resolve(p, here, f.stem == "mod", aliases, modules)
+            t = resolve(p, here, aliases, modules, exports)
             if t is not None and t != f:
                 edges[f].add(t)
     return edges
+
+
+def top_of(src: Path, file: Path) -> str:
+    """The crate's top-level module a file belongs to (`bounds` for bounds/walk.rs); the crate
+    root's own file is `crate`."""
+    m = module_of(src, file)
+    return m[0] if m else "crate"
+
+
+def top_level(src: Path, edges: dict) -> dict:
+    """The file graph folded onto the crate's top-level modules: A -> B when a file of A uses
+    a file of B. A circle here is two parts of the crate that each need the other, even where
+    no two files do (algorithms' descriptors name bounds' walks, and bounds dispatches on the
+    registry's algorithms). The crate root is left out: it declares every module."""
+    out = {}
+    for f, ts in edges.items():
+        a = top_of(src, f)
+        if a == "crate":
+            continue
+        out.setdefault(a, set())
+        for t in ts:
+            b = top_of(src, t)
+            if b not in ("crate", a):
+                out[a].add(b)
+                out.setdefault(b, set())
+    return out
 
 
 def components(edges: dict) -> list:
@@ -264,13 +345,25 @@ def main() -> int:
                 for t in sorted(ts):
                     print(f"{rel(f)} -> {rel(t)}")
         comps = components(edges)
+        tops = top_level(src, edges)
+        top_comps = components(tops)
         print(f"{name}: {len(edges)} files, {sum(map(len, edges.values()))} edges, "
-              f"{len(comps)} circle(s)")
+              f"{len(comps)} circle(s) between files, {len(top_comps)} between its top-level modules")
         for comp in comps:
             any_cycle = True
             print(f"  component of {len(comp)} files: {', '.join(sorted(map(rel, comp)))}")
             for c in cycles(edges, comp, args.max_cycles):
                 print("    " + " -> ".join(map(rel, c + [c[0]])))
+        for comp in top_comps:
+            any_cycle = True
+            print(f"  component of {len(comp)} modules: {', '.join(sorted(comp))}")
+            for c in cycles(tops, comp, args.max_cycles):
+                print("    " + " -> ".join(c + [c[0]]))
+                for a, b in zip(c, c[1:] + [c[0]]):
+                    for f, ts in sorted(edges.items()):
+                        for t in sorted(ts):
+                            if top_of(src, f) == a and top_of(src, t) == b:
+                                print(f"      {rel(f)} -> {rel(t)}")
     return 1 if any_cycle else 0
 
 

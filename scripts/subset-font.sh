@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=/usr/share/fonts/truetype/dejavu
-out=analysis/assets/fonts
+out=reports/assets/fonts
 # Basic Latin, Latin-1, Greek, punctuation, super/subscripts, arrows, mathematical operators,
 # geometric shapes (legend swatches), subscript letters (κᵥ).
 unicodes="U+0020-007E,U+00A0-00FF,U+0391-03C9,U+2000-206F,U+2070-209F,U+1D62-1D6A,U+2190-21FF,U+2200-22FF,U+25A0-25FF"

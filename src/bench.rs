@@ -1,4 +1,4 @@
-//! A bench run (`accuracy bench`): its parts measured in order with a progress bar, and with
+//! A bench run (`accuracy bench`): its parts measured in order, each announced to the caller, and with
 //! `--out DIR` each part's rows appended to `DIR/bench.csv` as soon as it is done, so that a
 //! run killed at any moment resumes where it stopped when started again with the same
 //! parameters on the same device.
@@ -21,7 +21,6 @@ use crate::inputs::{LoadedTree, TreeInput};
 use crate::sweep::first_difference;
 use analysis::records::bench::BenchRecord;
 use generators::ChildOrder;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::Write;
@@ -50,13 +49,28 @@ struct BenchState {
     csv_bytes: u64,
 }
 
+/// How far a bench run is, for the caller to show (the binary draws a bar).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BenchProgress {
+    /// Before the first part: `parts` in all, `resumed` of them done by an earlier run.
+    Start { parts: usize, resumed: usize },
+    /// A part begins.
+    Part(String),
+    /// A part is done.
+    PartDone,
+    /// After the last part.
+    Finished,
+}
+
 /// Measures every part not done yet (all of them without `out`) and returns the rows of the
-/// whole run, resumed ones first, in the order of an uninterrupted run.
+/// whole run, resumed ones first, in the order of an uninterrupted run. `progress` hears of
+/// each part.
 pub fn run(
     gpu: &Gpu,
     params: &BenchParams,
     files: &[LoadedTree],
     out: Option<&Path>,
+    progress: &dyn Fn(BenchProgress),
 ) -> Result<Vec<BenchRecord>, Error> {
     let names: Vec<String> = files.iter().map(LoadedTree::name).collect();
     let trees: Vec<_> = files
@@ -80,44 +94,25 @@ pub fn run(
     };
     let resumed = all.iter().filter(|p| done(p, &record)).count();
 
-    let bar = ProgressBar::new(all.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} bench [{bar:30}] {pos}/{len} parts, {elapsed} elapsed: {msg}",
-        )
-        .unwrap()
-        .progress_chars("=> "),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(120));
-    bar.set_position(resumed as u64);
-    if resumed > 0 {
-        bar.suspend(|| {
-            eprintln!(
-                "resuming {}: {resumed} of {} parts already done",
-                out.unwrap_or(Path::new("")).display(),
-                all.len()
-            )
-        });
-    }
+    progress(BenchProgress::Start {
+        parts: all.len(),
+        resumed,
+    });
     let bench = Bench::new(gpu, params)?;
     for part in &all {
         if done(part, &record) {
             continue;
         }
         let label = part.label(&names);
-        // Without a terminal the bar is hidden: a line per part keeps logs informative.
-        if bar.is_hidden() {
-            eprintln!("bench: {label}");
-        }
-        bar.set_message(label.clone());
+        progress(BenchProgress::Part(label.clone()));
         let new = bench.measure(*part, &trees)?;
         if let Some(r) = record.as_mut() {
             r.append(&label, &new)?;
         }
         rows.extend(new);
-        bar.inc(1);
+        progress(BenchProgress::PartDone);
     }
-    bar.finish_and_clear();
+    progress(BenchProgress::Finished);
     if let Some(r) = record {
         r.finish()?;
     }

@@ -281,10 +281,18 @@ pub fn write_baseline(path: &Path, m: Measured) -> Result<(), Error> {
     crate::output::write_file(path, (json + "\n").as_bytes())
 }
 
+/// What a check found: the report to show whatever the verdict, and the verdict.
+#[derive(Debug)]
+pub struct Checked {
+    pub report: String,
+    /// Exit 3 on a bound violation (after which `--update` has written nothing), exit 4 on a
+    /// regression, exit 2 when the baseline's instances differ from the suite's.
+    pub verdict: Result<(), Error>,
+}
+
 /// Runs the whole suite; with `update` rewrites the baseline, otherwise compares with it.
-/// Returns the report to print; fails with exit 3 on a bound violation (after `--update` has
-/// written nothing) and exit 4 on a regression.
-pub fn run(baseline_path: &Path, update: bool, backend: &dyn Backend) -> Result<String, Error> {
+/// An error: the suite could not run or its baseline could not be read or written.
+pub fn run(baseline_path: &Path, update: bool, backend: &dyn Backend) -> Result<Checked, Error> {
     let params = suite();
     let m = measure(&params, backend)?;
     let mut out = String::new();
@@ -299,15 +307,15 @@ pub fn run(baseline_path: &Path, update: bool, backend: &dyn Backend) -> Result<
         m.entries.len(),
         m.wall_s
     );
+    let checked = |report, verdict| Ok(Checked { report, verdict });
     if m.violations.count > 0 {
-        print!("{out}");
-        return verdict::fail_on_violations(&m.violations, ReferenceKind::Exact)
-            .map(|_| String::new());
+        let verdict = verdict::fail_on_violations(&m.violations, ReferenceKind::Exact);
+        return checked(out, verdict.map(|_| ()));
     }
     if update {
         write_baseline(baseline_path, m)?;
         let _ = writeln!(out, "wrote {}", baseline_path.display());
-        return Ok(out);
+        return checked(out, Ok(()));
     }
     let baseline = read_baseline(baseline_path)?;
     if baseline.suite != params {
@@ -318,27 +326,28 @@ pub fn run(baseline_path: &Path, update: bool, backend: &dyn Backend) -> Result<
     }
     let changed = changed_instances(&baseline, &m.instances);
     if !changed.is_empty() {
-        print!("{out}");
         for line in &changed {
-            eprintln!("  {line}");
+            let _ = writeln!(out, "  {line}");
         }
-        return Err(Error::Usage(format!(
-            "{}: {} instance(s) differ from the baseline's (listed above), so the cells are not comparable; \
+        return checked(
+            out,
+            Err(Error::Usage(format!(
+                "{}: {} instance(s) differ from the baseline's (listed above), so the cells are not comparable; \
              review the generator change, then run `accuracy check --update`",
-            baseline_path.display(),
-            changed.len()
-        )));
+                baseline_path.display(),
+                changed.len()
+            ))),
+        );
     }
     let diffs = compare(&baseline, &m.entries, TOLERANCE_BITS);
     out.push_str(&render_differences(&diffs, TOLERANCE_BITS));
     let failures = diffs.iter().filter(|d| d.fails).count();
     if failures > 0 {
-        print!("{out}");
-        return Err(Error::Regression(failures));
+        return checked(out, Err(Error::Regression(failures)));
     }
     let _ = writeln!(
         out,
         "ok: no deterministic-bound violation, no cell above its baseline + {TOLERANCE_BITS} bit"
     );
-    Ok(out)
+    checked(out, Ok(()))
 }

@@ -54,14 +54,16 @@ pub enum Error {
     },
     /// An error above a rigorous bound: a bug in a kernel, a bound or the reference.
     #[error(
-        "{0} node(s) exceed a deterministic error bound (listed above): this is a bug, not noise"
+        "{} node(s) exceed a deterministic error bound (listed above): this is a bug, not noise",
+        .0.count
     )]
-    BoundViolation(usize),
+    BoundViolation(Flagged),
     /// A backend's result differs from its CPU twin's bits: a bug in a kernel or a driver.
     #[error(
-        "{0} node(s) differ from their CPU twin's bits (listed above): the GPU kernel or driver is wrong"
+        "{} node(s) differ from their CPU twin's bits (listed above): the GPU kernel or driver is wrong",
+        .0.count
     )]
-    GpuMismatch(usize),
+    GpuMismatch(Flagged),
     /// `accuracy check`: more bits lost than the committed baseline allows.
     #[error("{0} lost-bits regression(s) against the baseline (table above)")]
     Regression(usize),
@@ -70,7 +72,7 @@ pub enum Error {
     #[error("{0}")]
     Gate(String),
     #[error("{0}")]
-    Report(#[from] analysis::report::ReportError),
+    Report(#[from] reports::ReportError),
     /// A command whose estimated peak memory exceeds what is available (`crate::memory`).
     #[error("{0}")]
     Memory(String),
@@ -91,7 +93,26 @@ pub enum Error {
     Internal(String),
 }
 
+/// The nodes a verdict found: how many, and a line for each one reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flagged {
+    pub count: usize,
+    pub lines: Vec<String>,
+}
+
 impl Error {
+    /// The nodes behind a verdict, with the heading they are listed under, for the binary to
+    /// show above the error's own line.
+    pub fn listing(&self) -> Option<(&'static str, &[String])> {
+        match self {
+            Error::BoundViolation(f) => Some(("DETERMINISTIC BOUND VIOLATED (a bug):", &f.lines)),
+            Error::GpuMismatch(f) => {
+                Some(("GPU RESULT DIFFERS FROM ITS CPU TWIN (a bug):", &f.lines))
+            }
+            _ => None,
+        }
+    }
+
     pub fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Error {
         let path = path.into();
         move |source| Error::Io { path, source }
@@ -119,7 +140,7 @@ impl Error {
     /// report's plot that cannot be drawn, a generated tree that is not one: bugs or broken
     /// drivers, not the user's files).
     pub fn exit_code(&self) -> u8 {
-        use analysis::report::ReportError;
+        use reports::ReportError;
         match self {
             Error::Usage(_)
             | Error::Generate(_)

@@ -1,7 +1,7 @@
 //! One experiment: a seeded weighted tree, every requested algorithm and operation, and the
 //! errors of each against a reference.
 
-use crate::Error;
+use crate::{Device, Error};
 use analysis::bounds::{BoundSummary, LAMBDA, NodeBounds};
 use analysis::measure::{Measures, measure};
 use analysis::metrics::ErrorSummary;
@@ -53,10 +53,9 @@ impl InstanceSpec {
 pub trait Backend: Sync {
     /// Human-readable description (backend and adapter).
     fn describe(&self) -> String;
-    /// Whether the results are the CPU twins' own (then there is nothing to compare them with).
-    fn is_cpu(&self) -> bool {
-        false
-    }
+    /// Where it computes: on [`Device::Cpu`] the results are the CPU twins' own (then there
+    /// is nothing to compare them with).
+    fn device(&self) -> Device;
     /// The f32 results of `op` by `algo` on every vertex.
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error>;
     /// The exact reference of `op`, when this backend computes it (the GPU's exact scan, on
@@ -132,8 +131,8 @@ impl Backend for Cpu {
     fn describe(&self) -> String {
         "cpu".into()
     }
-    fn is_cpu(&self) -> bool {
-        true
+    fn device(&self) -> Device {
+        Device::Cpu
     }
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
         Ok(algo.twin(tree, w, op))
@@ -369,7 +368,7 @@ pub fn evaluate_walked(
     sink: &mut dyn Sink,
 ) -> Result<(), Error> {
     let tree = walker.tree();
-    let on_backend = |a: Algorithm| a.has_gpu_kernel() && !backend.is_cpu();
+    let on_backend = |a: Algorithm| a.has_gpu_kernel() && backend.device() == Device::Gpu;
     // The last op whose algorithms read contraction's schedule: it is dropped after that.
     let last_contraction = ops
         .len()

@@ -5,4 +5,4 @@ pub use analysis::format::{f32_shortest, f64_shortest};
 
 /// A compact scientific form for tables: `1.2e-7`, `3e6`, `1.1`, `inf` (the report's, with
 /// `inf` for +∞).
-pub use analysis::report::sci_text as sci;
+pub use reports::sci_text as sci;

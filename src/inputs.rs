@@ -3,6 +3,7 @@
 //! from a file. The readers themselves are `generators::io` (formats: docs/inputs.md).
 
 use crate::Error;
+use crate::notice::Notice;
 use generators::io::{
     ForestMode, Format, Labels, ReadError, ReadOptions, Reason, Subnormal, TreeFile, WeightsFile,
     read_tree, read_tree_bytes, read_weights_bytes,
@@ -12,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Where the weights come from: a generated model, or the input itself (the tree file's own
@@ -94,8 +96,11 @@ pub struct LoadedTree {
     pub file: TreeFile,
     /// The weights file's weights, if one was given (they replace the file's own).
     pub weights_file: Option<WeightsFile>,
-    /// Whether flushed subnormal weights were reported on stderr (once per read).
+    /// Whether flushed subnormal weights were reported (once per read).
     flush_reported: AtomicBool,
+    /// What the caller has not yet been told: how a weights file's keys matched (at load),
+    /// subnormal weights flushed to zero (when the weights are first taken).
+    notices: Mutex<Vec<Notice>>,
 }
 
 impl LoadedTree {
@@ -116,8 +121,8 @@ impl LoadedTree {
     /// The input's weights: the weights file's if one was given, else the file's own. A
     /// one-line error if the file has none, or if one of its numbers is no valid f32 weight
     /// (checked here, where they become weights: a tree read for its shape never fails on
-    /// them). Subnormal weights flushed to zero (`--subnormal flush`) are reported on stderr
-    /// the first time.
+    /// them). Subnormal weights flushed to zero (`--subnormal flush`) give a notice the first
+    /// time ([`LoadedTree::take_notices`]).
     pub fn own_weights(&self) -> Result<&[f32], Error> {
         let (weights, flushed) = match (&self.weights_file, &self.file.weights) {
             (Some(wf), _) => (&wf.weights[..], wf.flushed),
@@ -131,12 +136,24 @@ impl LoadedTree {
             }
         };
         if flushed > 0 && !self.flush_reported.swap(true, Ordering::Relaxed) {
-            eprintln!(
+            self.notify(Notice::info(format!(
                 "{}: {flushed} subnormal weight(s) flushed to zero (--subnormal flush)",
                 self.weights_path().display()
-            );
+            )));
         }
         Ok(weights)
+    }
+
+    /// The notices given since the last call, oldest first, for the caller to show.
+    pub fn take_notices(&self) -> Vec<Notice> {
+        std::mem::take(&mut *self.notices.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    fn notify(&self, notice: Notice) {
+        self.notices
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(notice);
     }
 
     /// The file the weights come from: the weights file, else the tree file.
@@ -242,7 +259,7 @@ pub fn load(
     } else {
         read_tree(path, opts)?
     };
-    let (weights, weights_sha256) = match weights_file {
+    let (weights, weights_sha256, notices) = match weights_file {
         Some(wp) => {
             // Read once: the same bytes are parsed and hashed.
             let raw = if is_stdin(wp) {
@@ -261,10 +278,14 @@ pub fn load(
                     .map_err(|e| Error::Usage(format!("{}: cannot read: {e}", wp.display())))?
             };
             let w = read_weights_bytes(wp, &raw, &file).map_err(flush_hint)?;
-            eprintln!("{}: {}", wp.display(), keys_matched(&w, &file.labels));
-            (Some(w), Some(generators::io::sha256_hex(&raw)))
+            let matched = format!("{}: {}", wp.display(), keys_matched(&w, &file.labels));
+            (
+                Some(w),
+                Some(generators::io::sha256_hex(&raw)),
+                vec![Notice::info(matched)],
+            )
         }
-        None => (None, None),
+        None => (None, None, Vec::new()),
     };
     let input = TreeInput {
         path: path.to_path_buf(),
@@ -284,6 +305,7 @@ pub fn load(
         file,
         weights_file: weights,
         flush_reported: AtomicBool::new(false),
+        notices: Mutex::new(notices),
     })
 }
 

@@ -14,6 +14,7 @@ pub mod bench;
 pub mod bounds_table;
 pub mod check;
 pub mod cond;
+pub mod device;
 pub mod environment;
 pub mod error;
 pub mod experiment;
@@ -24,6 +25,7 @@ pub mod inputs;
 pub mod lock;
 pub mod memory;
 pub mod nodes_sample;
+pub mod notice;
 pub mod output;
 pub mod score;
 pub mod spatial;
@@ -55,10 +57,12 @@ pub use api::{
     GenSum, exact, generate_tree, gensum, leaffix, read_tree, read_tree_with, rootfix,
     tree_from_parents, treefix,
 };
+pub use device::Device;
 pub use error::Error;
 pub use experiment::{Backend, Cpu};
 pub use generators::io::{ReadOptions, TreeFile};
 pub use generators::{ChildOrder, Topology, Tree};
 pub use gpu::Gpu;
+pub use notice::Notice;
 pub use score::any_order::OrderBound;
 pub use score::{OpScore, Score, ScoreOptions, score};

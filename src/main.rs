@@ -95,6 +95,12 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            if let Some((heading, lines)) = e.listing() {
+                eprintln!("{heading}");
+                for line in lines {
+                    eprintln!("  {line}");
+                }
+            }
             eprintln!("error: {e}");
             ExitCode::from(e.exit_code())
         }

@@ -1,9 +1,11 @@
 //! Verdicts that make a command fail after its results are written (exit code 3): nodes above
 //! a deterministic error bound, and backend results that differ from their CPU twin. Both are
-//! bugs, never noise.
+//! bugs, never noise. The offending nodes travel in the error; the library prints nothing.
 
 use crate::Error;
+use crate::error::Flagged;
 use crate::experiment::Measured;
+use crate::notice::Notice;
 use analysis::ReferenceKind;
 
 /// Deterministic-bound violations found by a command, with one line per reported node.
@@ -59,44 +61,44 @@ pub fn violations<'a>(
     out
 }
 
-/// Prints the offending nodes to stderr and fails with exit code 3 if there are any. Call it
-/// after the results are written. Against the double-double reference (not exact) a node
-/// above its bound may be the reference's own error: the nodes are printed as a warning and
-/// no verdict is given.
-pub fn fail_on_violations(v: &Violations, reference: ReferenceKind) -> Result<(), Error> {
+/// Fails with exit code 3 if there are violations, the offending nodes in the error (the
+/// binary lists them above its error line). Call it after the results are written. Against
+/// the double-double reference (not exact) a node above its bound may be the reference's own
+/// error: no verdict is given, and the nodes come back as a warning for the caller to show.
+pub fn fail_on_violations(
+    v: &Violations,
+    reference: ReferenceKind,
+) -> Result<Option<Notice>, Error> {
     if v.count == 0 {
-        return Ok(());
+        return Ok(None);
     }
     if reference != ReferenceKind::Exact {
-        eprintln!(
-            "warning: {} node(s) above a deterministic bound, judged against the {} reference, \
-             which is not exact: no verdict (rerun with --reference exact):",
-            v.count,
-            reference.name()
-        );
-        for line in &v.lines {
-            eprintln!("  {line}");
-        }
-        return Ok(());
+        return Ok(Some(Notice::warning(
+            format!(
+                "{} node(s) above a deterministic bound, judged against the {} reference, \
+                 which is not exact: no verdict (rerun with --reference exact):",
+                v.count,
+                reference.name()
+            ),
+            v.lines.clone(),
+        )));
     }
-    eprintln!("DETERMINISTIC BOUND VIOLATED (a bug):");
-    for line in &v.lines {
-        eprintln!("  {line}");
-    }
-    Err(Error::BoundViolation(v.count))
+    Err(Error::BoundViolation(Flagged {
+        count: v.count,
+        lines: v.lines.clone(),
+    }))
 }
 
-/// Prints the nodes where a backend differs from its CPU twin and fails with exit code 3 if
-/// there are any. Call it after the results are written.
+/// Fails with exit code 3 if a backend differs from its CPU twin anywhere, the nodes in the
+/// error. Call it after the results are written.
 pub fn fail_on_mismatches((count, lines): &(usize, Vec<String>)) -> Result<(), Error> {
     if *count == 0 {
         return Ok(());
     }
-    eprintln!("GPU RESULT DIFFERS FROM ITS CPU TWIN (a bug):");
-    for line in lines {
-        eprintln!("  {line}");
-    }
-    Err(Error::GpuMismatch(*count))
+    Err(Error::GpuMismatch(Flagged {
+        count: *count,
+        lines: lines.clone(),
+    }))
 }
 
 #[cfg(test)]
@@ -113,11 +115,18 @@ mod tests {
     /// Exact reference: a violation is a verdict (exit 3). Double-double: only a warning.
     #[test]
     fn verdict_only_against_the_exact_reference() {
-        assert!(fail_on_violations(&Violations::default(), ReferenceKind::Exact).is_ok());
-        assert!(matches!(
-            fail_on_violations(&one_violation(), ReferenceKind::Exact),
-            Err(Error::BoundViolation(1))
-        ));
-        assert!(fail_on_violations(&one_violation(), ReferenceKind::Dd).is_ok());
+        assert_eq!(
+            fail_on_violations(&Violations::default(), ReferenceKind::Exact).unwrap(),
+            None
+        );
+        match fail_on_violations(&one_violation(), ReferenceKind::Exact) {
+            Err(Error::BoundViolation(f)) => assert_eq!((f.count, f.lines.len()), (1, 1)),
+            other => panic!("{other:?}"),
+        }
+        let warning = fail_on_violations(&one_violation(), ReferenceKind::Dd)
+            .unwrap()
+            .unwrap();
+        assert!(warning.head.contains("no verdict"), "{warning}");
+        assert_eq!(warning.details, one_violation().lines);
     }
 }

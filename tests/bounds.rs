@@ -9,7 +9,8 @@ use common::mpfr::{mpfr_treefix, same};
 use common::{accuracy, scratch};
 
 use analysis::bounds::{self, APriori, LAMBDA, U, gamma};
-use analysis::scan_plan::{self, ScanValue};
+use analysis::scan_plan;
+use analysis::scan_value::ScanValue;
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Rng, Topology, Tree, WeightModel};
 use rand::RngExt as _;
@@ -212,7 +213,7 @@ fn running_replay_is_the_twin_bit_for_bit() {
                     let mpfr = mpfr_treefix(&tree, &w, op);
                     for algo in Algorithm::ALL {
                         let twin = algo.twin(&tree, &w, op);
-                        let (replay, _) = bounds::running(&tree, &w, algo, op);
+                        let (replay, _) = algo.running(&tree, &w, op);
                         let same_bits = twin
                             .iter()
                             .zip(&replay)
@@ -245,7 +246,7 @@ fn bounds_match_the_closed_forms() {
         for topology in Topology::all_defaults() {
             let tree = topology.generate(n, ChildOrder::Natural, &mut rng).unwrap();
             let w = wide_weights(n, &mut rng);
-            let b = bounds::a_priori(&tree, &w, Algorithm::VECTORIAL, Op::Rootfix, LAMBDA);
+            let b = Algorithm::VECTORIAL.a_priori(&tree, &w, Op::Rootfix, LAMBDA);
             let det = &b.det;
             // The sharp bound follows the same tree with smaller charges.
             assert!(b.sharp.iter().zip(det).all(|(s, d)| s <= d));
@@ -257,8 +258,12 @@ fn bounds_match_the_closed_forms() {
             for v in 0..n {
                 assert!(det[v] <= g * prefix[v] * tol, "{topology} n={n} v={v}");
             }
-            let seq = bounds::a_priori(&tree, &w, Algorithm::SEQUENTIAL, Op::Rootfix, LAMBDA).det;
-            let par = bounds::a_priori(&tree, &w, Algorithm::PARALLEL, Op::Rootfix, LAMBDA).det;
+            let seq = Algorithm::SEQUENTIAL
+                .a_priori(&tree, &w, Op::Rootfix, LAMBDA)
+                .det;
+            let par = Algorithm::PARALLEL
+                .a_priori(&tree, &w, Op::Rootfix, LAMBDA)
+                .det;
             assert_eq!(seq, par);
             let reference =
                 analysis::Reference::compute(ReferenceKind::Exact, &tree, &w, Op::Rootfix);
@@ -282,7 +287,7 @@ fn probabilistic_bound_is_tighter_for_deep_sums() {
         .generate(n, ChildOrder::Natural, &mut generators::rng(1))
         .unwrap();
     let w = vec![1.0f32; n];
-    let b = bounds::a_priori(&tree, &w, Algorithm::SEQUENTIAL, Op::Rootfix, LAMBDA);
+    let b = Algorithm::SEQUENTIAL.a_priori(&tree, &w, Op::Rootfix, LAMBDA);
     let (det, prob) = (&b.det, &b.prob);
     // All ones on a chain: det ≥ u·d(d+1)/2 and prob = γ̃_d(λ)·(d+1) ≈ λ√d·u·(d+1), so the
     // probabilistic bound is the smaller once λ√d < d/2, i.e. d > 4λ²; from d = 5λ² on the
@@ -325,7 +330,7 @@ fn sharp_bound_of_one_addition_is_one_rounding() {
         .unwrap();
     let mut w = wide_weights(n, &mut generators::rng(2));
     w[0] = 1e6;
-    let b = bounds::a_priori(&tree, &w, Algorithm::PARALLEL, Op::Rootfix, LAMBDA);
+    let b = Algorithm::PARALLEL.a_priori(&tree, &w, Op::Rootfix, LAMBDA);
     let r = analysis::Reference::compute(ReferenceKind::Exact, &tree, &w, Op::Rootfix);
     for v in 1..n {
         let x = r.value_f64(v).abs();
@@ -346,6 +351,9 @@ fn a_wrong_result_is_a_violation_with_exit_code_3() {
     impl Backend for Corrupt {
         fn describe(&self) -> String {
             "corrupt".into()
+        }
+        fn device(&self) -> treefix_accuracy::Device {
+            treefix_accuracy::Device::Gpu
         }
         fn compute(
             &self,

@@ -184,10 +184,9 @@ fn final_rounding_only_adds() {
     .unwrap();
     for op in Op::ALL {
         let ff = bounds::compensated_float_float_bounds(&inst.tree, &inst.weights, op);
-        let full = bounds::a_priori(
+        let full = Algorithm::VECTORIAL_COMPENSATED.a_priori(
             &inst.tree,
             &inst.weights,
-            Algorithm::VECTORIAL_COMPENSATED,
             op,
             bounds::LAMBDA,
         );

@@ -24,14 +24,15 @@ fn root() -> &'static Path {
 }
 
 /// The crates' source directories, the root crate first.
-const CRATES: [(&str, &str); 3] = [
+const CRATES: [(&str, &str); 4] = [
     ("treefix_accuracy", "src"),
+    ("reports", "reports/src"),
     ("analysis", "analysis/src"),
     ("generators", "generators/src"),
 ];
 
-/// Top-level directories of the project: a name that starts with one is a path (not
-/// reports/, where the outputs go by default).
+/// Top-level directories of the project: a name that starts with one is a path (and
+/// `reports/src/`, `reports/assets/`: not the outputs that go to `reports/` by default).
 const TOP: [&str; 10] = [
     "src",
     "analysis",
@@ -286,7 +287,9 @@ fn names(text: &str) -> Vec<String> {
             let file = ext.is_some_and(|(stem, e)| {
                 !stem.is_empty() && !stem.ends_with('/') && EXTENSIONS.contains(&e)
             });
-            let dir = t.split_once('/').is_some_and(|(top, _)| TOP.contains(&top));
+            let dir = t.split_once('/').is_some_and(|(top, _)| TOP.contains(&top))
+                || t.starts_with("reports/src/")
+                || t.starts_with("reports/assets/");
             let path = t.contains("::") && !t.starts_with("::") && !t.contains("..");
             (path || file || dir) && !t.contains("://")
         })

@@ -8,9 +8,9 @@ mod common;
 use common::mpfr::{PREC, mpfr_treefix, same};
 
 use analysis::bounds;
-use analysis::orders::ScanValue;
 use analysis::orders::euler;
 use analysis::scan_plan::Plan;
+use analysis::scan_value::ScanValue;
 use analysis::{Algorithm, Op, ReferenceKind, metrics};
 use generators::fixed::{Fixed, Scale};
 use generators::io::{ReadOptions, read_tree};
@@ -398,7 +398,7 @@ fn one_ulp_off_violates_the_bound() {
         let errors: Vec<_> = (0..tree.len())
             .map(|v| reference.error(v, values[v]))
             .collect();
-        let node_bounds = bounds::node_bounds(tree, w, Algorithm::VECTORIAL_EXACT, op, values);
+        let node_bounds = Algorithm::VECTORIAL_EXACT.node_bounds(tree, w, op, values);
         bounds::summarize(&reference, values, &errors, &node_bounds, &mut scratch)
     };
     let mut values = Algorithm::VECTORIAL_EXACT.twin(tree, w, op);

@@ -5,7 +5,7 @@ use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use treefix_accuracy::experiment::{self, Backend, Cpu, InstanceSpec};
 use treefix_accuracy::inputs::WeightChoice;
-use treefix_accuracy::{Error, sweep};
+use treefix_accuracy::{Device, Error, sweep};
 
 /// The CPU twins, with the last bit of vertex 7's parallel result flipped.
 struct OneBitOff;
@@ -13,6 +13,9 @@ struct OneBitOff;
 impl Backend for OneBitOff {
     fn describe(&self) -> String {
         "one-bit-off".into()
+    }
+    fn device(&self) -> Device {
+        Device::Gpu
     }
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
         let mut v = algo.twin(tree, w, op);
@@ -79,12 +82,15 @@ fn a_sweep_with_mismatches_writes_its_results_and_exits_3() {
         seed: 1,
         files: Vec::new(),
         shard: None,
-        backend: sweep::Device::Gpu,
-        exact_on: sweep::Device::Cpu,
+        backend: Device::Gpu,
+        exact_on: Device::Cpu,
     };
     let lock = treefix_accuracy::lock::DirLock::acquire(&dir, "sweep").unwrap();
-    let err = sweep::run(&params, &[], &lock, &OneBitOff, true).unwrap_err();
-    assert!(matches!(err, Error::GpuMismatch(4)), "{err}");
+    let err = sweep::run(&params, &[], &lock, &OneBitOff, true, &|_| {}).unwrap_err();
+    assert!(
+        matches!(&err, Error::GpuMismatch(f) if f.count == 4),
+        "{err}"
+    );
     assert_eq!(err.exit_code(), 3);
     let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 4 * 2);
@@ -113,6 +119,9 @@ struct OneShort;
 impl Backend for OneShort {
     fn describe(&self) -> String {
         "one-short".into()
+    }
+    fn device(&self) -> Device {
+        Device::Gpu
     }
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
         let mut v = algo.twin(tree, w, op);

@@ -122,7 +122,7 @@ fn bench_report_holds_the_papers_figures_and_the_numbers_of_bench_csv() {
     let dir = scratch("bench");
     let rows = synthetic_bench(true);
     write_bench(&dir, &rows);
-    let written = analysis::report::write_bench_report(&dir).unwrap();
+    let written = reports::write_bench_report(&dir).unwrap();
     assert_eq!(written.path, dir.join("bench.html"));
     let (text, doc) = parse(&written.path);
     assert!(doc.errors.is_empty(), "HTML parse errors: {:?}", doc.errors);
@@ -276,7 +276,7 @@ fn bench_report_holds_the_papers_figures_and_the_numbers_of_bench_csv() {
 fn bench_report_without_a_sequential_baseline_says_so() {
     let dir = scratch("bench-no-seq");
     write_bench(&dir, &synthetic_bench(false));
-    let written = analysis::report::write_bench_report(&dir).unwrap();
+    let written = reports::write_bench_report(&dir).unwrap();
     let (_, doc) = parse(&written.path);
     let fig5 = doc.select(&sel("#fig5")).next().unwrap();
     assert!(fig5.select(&sel("svg")).next().is_none());
@@ -293,9 +293,7 @@ fn bench_report_without_a_sequential_baseline_says_so() {
 
     // No bench.csv: a one-line error naming the file.
     let empty = scratch("bench-empty");
-    let e = analysis::report::write_bench_report(&empty)
-        .unwrap_err()
-        .to_string();
+    let e = reports::write_bench_report(&empty).unwrap_err().to_string();
     assert_eq!(e.lines().count(), 1, "{e}");
     assert!(e.contains("bench.csv") && e.contains("not found"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -331,7 +329,7 @@ fn bench_report_with_every_gpu_kernel_is_a_grid_of_panels() {
     let dir = scratch("bench-panels");
     let rows = bench_of(&algorithms);
     write_bench(&dir, &rows);
-    let written = analysis::report::write_bench_report(&dir).unwrap();
+    let written = reports::write_bench_report(&dir).unwrap();
     let (text, doc) = parse(&written.path);
     assert!(doc.errors.is_empty(), "HTML parse errors: {:?}", doc.errors);
     assert_self_contained(&text);
@@ -471,7 +469,7 @@ fn bench_report_with_every_gpu_kernel_is_a_grid_of_panels() {
         &dir,
         &bench_of(&["sequential", "parallel", "vectorial", "contraction"]),
     );
-    let written = analysis::report::write_bench_report(&dir).unwrap();
+    let written = reports::write_bench_report(&dir).unwrap();
     let (_, doc) = parse(&written.path);
     assert_eq!(panels(&doc, "fig-time-star-rootfix").len(), 3);
     assert_eq!(panels(&doc, "fig-per-tree-star-rootfix").len(), 4);

@@ -15,6 +15,9 @@ impl Backend for Elsewhere {
     fn describe(&self) -> String {
         "elsewhere".into()
     }
+    fn device(&self) -> treefix_accuracy::Device {
+        treefix_accuracy::Device::Gpu
+    }
     fn compute(
         &self,
         tree: &Tree,

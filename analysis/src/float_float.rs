@@ -16,7 +16,7 @@
 //! Additions whose result would be subnormal are exact, so the error analysis holds
 //! without an underflow exception; overflow (a partial sum beyond f32::MAX) is outside it.
 
-use crate::orders::ScanValue;
+use crate::scan_value::ScanValue;
 
 /// 3u²/(1 − 4u) for u = 2^-24 (≈ 1.0658e-14), rounded upward: the relative error bound of
 /// [`dw_add`]. Written by its bits, the smallest f64 above the exact rational (a test checks).

@@ -2,6 +2,7 @@
 
 pub mod algorithms;
 pub mod bounds;
+pub mod directed;
 pub mod exact;
 pub mod f32_format;
 pub mod float_float;
@@ -13,8 +14,8 @@ pub mod op;
 pub mod orders;
 pub mod records;
 pub mod reference;
-pub mod report;
 pub mod scan_plan;
+pub mod scan_value;
 pub mod spatial;
 pub mod stats;
 

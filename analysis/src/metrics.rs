@@ -1,9 +1,10 @@
 //! Error statistics over the nodes of one run, and the vectorial algorithm's own conditioning.
 
 use crate::Op;
-use crate::orders::{Abs, euler};
+use crate::orders::euler;
 use crate::reference::{ErrorClass, NodeError, lost_bits};
 use crate::scan_plan;
+use crate::scan_value::Abs;
 use crate::stats::Ranks;
 use generators::Tree;
 use serde::{Deserialize, Serialize};

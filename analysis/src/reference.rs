@@ -7,7 +7,8 @@
 
 use crate::Op;
 use crate::exact::{self, ExactSums};
-use crate::orders::{Abs, ScanValue, tree};
+use crate::orders::tree;
+use crate::scan_value::{Abs, ScanValue};
 use generators::Tree;
 use generators::exact_sum::{EXACT_PREC, ExactSum};
 use rug::Float;

@@ -32,7 +32,7 @@ pub const TILE: usize = WORKGROUP_SIZE * ITEMS_PER_THREAD;
 /// Kogge–Stone steps over the thread totals: log2(WORKGROUP_SIZE).
 pub const KOGGE_STONE_STEPS: u32 = WORKGROUP_SIZE.trailing_zeros();
 
-pub use crate::orders::ScanValue;
+use crate::scan_value::ScanValue;
 
 /// Which scan an Euler-tour algorithm runs: the pairing of its additions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -12,7 +12,7 @@
 //! Most weight vectors span far fewer bits: the same [`Fixed`] at a [`crate::fixed::Scale`]
 //! holds their sums in fewer limbs.
 
-use crate::fixed::Fixed;
+use crate::fixed::{Fixed, Scale};
 use rug::ops::NegAssign;
 use rug::{Assign, Float};
 use std::ops::{Add, AddAssign, Neg, Sub};
@@ -206,6 +206,27 @@ pub fn condition_number(values: &[f32]) -> f64 {
     }
     let (sum, abs) = (sum.to_float(), abs.to_float());
     Float::with_val(64, &abs / &sum).abs().to_f64()
+}
+
+/// A scale's sums as exact sums: where the fixed-point arithmetic of one scale ([`Scale`])
+/// meets the one wide sum of every f32 value ([`ExactSum`]).
+impl Scale {
+    /// k·2^unit as an [`ExactSum`].
+    pub fn to_exact<const L: usize>(self, k: Fixed<L>) -> ExactSum {
+        ExactSum::from_fixed(k.widen((self.unit() - UNIT_EXP) as u32))
+    }
+
+    /// `computed − k·2^unit`, rounded to the nearest f64: on this scale when `computed` fits
+    /// it (the usual case), else through [`ExactSum`]. Equal to
+    /// `(ExactSum::from_f32(computed) − self.to_exact(k)).to_f64()` up to the sign of zero.
+    #[inline]
+    pub fn diff_f64<const L: usize>(self, computed: f32, k: Fixed<L>) -> f64 {
+        match self.fits::<L>(computed) {
+            // Both below 2^(64·L − 2) in magnitude: the difference cannot overflow.
+            Some(c) => (c - k).to_f64_at(self.unit()),
+            None => (ExactSum::from_f32(computed) - self.to_exact(k)).to_f64(),
+        }
+    }
 }
 
 #[cfg(test)]

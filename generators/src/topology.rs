@@ -67,14 +67,6 @@ impl Topology {
         }
     }
 
-    /// Whether the generator draws random numbers (otherwise the seed is irrelevant).
-    pub fn is_random(&self) -> bool {
-        matches!(
-            self,
-            Topology::RandomRecursive | Topology::Prufer | Topology::Profile { .. }
-        )
-    }
-
     /// The parent array of a tree with `n` vertices (root 0).
     pub fn parents(&self, n: usize, rng: &mut Rng) -> Vec<u32> {
         assert!(n >= 1, "a tree needs at least one vertex");

@@ -63,6 +63,19 @@ pub fn input(msg: impl Into<String>) -> PyErr {
     InputError::new_err(msg.into())
 }
 
+/// Shows a library notice as a Python warning: `RuntimeWarning` for a warning, `UserWarning`
+/// for information (a fallback taken, weights changed), with the notice's text.
+pub fn warn(py: Python<'_>, notice: &treefix_accuracy::Notice) -> PyResult<()> {
+    use pyo3::exceptions::{PyRuntimeWarning, PyUserWarning};
+    let category = match notice.kind {
+        treefix_accuracy::notice::NoticeKind::Warning => py.get_type::<PyRuntimeWarning>(),
+        treefix_accuracy::notice::NoticeKind::Info => py.get_type::<PyUserWarning>(),
+    };
+    let text = std::ffi::CString::new(notice.to_string().replace('\0', " "))
+        .expect("no NUL is left in the text");
+    PyErr::warn(py, &category, &text, 1)
+}
+
 /// Registers the exception classes in the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();

@@ -11,14 +11,14 @@ mod spatial;
 mod tree;
 
 use analysis::{Algorithm, Op, ReferenceKind};
-use error::{AccuracyError, GpuError, input, to_py};
+use error::{AccuracyError, input, to_py};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use tree::Tree;
 use treefix_accuracy::score::results::parse_op;
-use treefix_accuracy::{Backend, Cpu, Gpu, ScoreOptions};
+use treefix_accuracy::{Backend, Cpu, Device, Gpu, ScoreOptions};
 
 /// A tree from parents[v], the parent of vertex v (-1 at the root): any 1-d integer array or
 /// sequence. Raises TreeError when it is no tree (two roots, a cycle, a parent out of
@@ -111,16 +111,25 @@ fn gpu() -> Result<&'static Gpu, String> {
         .map_err(Clone::clone)
 }
 
-/// "cpu" (the CPU twins), "gpu" (the kernels; GpuError without an adapter) or "auto".
-fn backend(name: &str) -> PyResult<&'static dyn Backend> {
-    match name.to_ascii_lowercase().as_str() {
-        "cpu" => Ok(&Cpu),
-        "gpu" => gpu().map(|g| g as &dyn Backend).map_err(GpuError::new_err),
-        "auto" => Ok(gpu().map_or(&Cpu as &dyn Backend, |g| g as &dyn Backend)),
-        other => Err(input(format!(
-            "unknown backend '{other}' (expected cpu, gpu or auto)"
-        ))),
+/// "cpu" (the CPU twins), "gpu" (the kernels; GpuError without an adapter) or "auto", in any
+/// case: the library's one selector ([`Device::select`]). `auto` without an adapter runs the
+/// CPU twins and says so with a RuntimeWarning, as the CLI says so on stderr.
+fn backend(py: Python<'_>, name: &str) -> PyResult<&'static dyn Backend> {
+    let device: Device = name.parse().map_err(input)?;
+    let selected = device
+        .select(
+            || &Cpu as &'static dyn Backend,
+            || {
+                gpu()
+                    .map(|g| g as &'static dyn Backend)
+                    .map_err(treefix_accuracy::Error::Gpu)
+            },
+        )
+        .map_err(to_py)?;
+    if let Some(notice) = &selected.notice {
+        error::warn(py, notice)?;
     }
+    Ok(selected.backend)
 }
 
 fn algorithm(name: &str) -> PyResult<Algorithm> {
@@ -135,7 +144,7 @@ fn treefix<'py>(
     algo: &str,
     on: &str,
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-    let (algo, on) = (algorithm(algo)?, backend(on)?);
+    let (algo, on) = (algorithm(algo)?, backend(py, on)?);
     let t = &tree.get().tree;
     let w = convert::f32s(w, "w")?;
     let slice = w.as_slice();

@@ -186,6 +186,40 @@ def test_the_gpu_kernels_give_their_twins_bits():
         assert np.array_equal(got.view(np.uint32), ta.rootfix(t, w, a).view(np.uint32)), a
 
 
+def test_auto_without_an_adapter_warns_and_runs_the_twins():
+    # The GPU is started once per process: a process whose adapter filter matches nothing.
+    import subprocess
+    import sys
+
+    code = """
+import warnings, numpy as np, treefix_accuracy as ta
+t = ta.generate_tree("chain", 100, seed=1)
+w, _, _ = ta.gensum(len(t), 1e4, seed=1)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    got = ta.rootfix(t, w, "vectorial", backend="AUTO")
+assert np.array_equal(got.view(np.uint32), ta.rootfix(t, w, "vectorial").view(np.uint32))
+assert [str(c.message) for c in caught if "no usable GPU adapter" in str(c.message)], caught
+assert all(issubclass(c.category, UserWarning) for c in caught)
+try:
+    ta.rootfix(t, w, "vectorial", backend="gpu")
+except ta.GpuError as e:
+    assert "TREEFIX_ADAPTER" in str(e), e
+else:
+    raise AssertionError("gpu without an adapter must raise")
+"""
+    env = dict(os.environ, TREEFIX_ADAPTER="no adapter has this name")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_backend_name_outside_the_three_is_an_input_error():
+    t = ta.generate_tree("chain", 10, seed=1)
+    w = np.ones(10, dtype=np.float32)
+    with pytest.raises(ta.InputError, match="expected auto, cpu, gpu"):
+        ta.rootfix(t, w, backend="cuda")
+
+
 def test_spatial_lca_answers_with_their_cost():
     """Batched LCA on a spatial computer: the replay's answers equal a plain walk up the tree;
     its cost comes with them; ids outside the tree and breadth-first layouts are refused."""

@@ -4,7 +4,9 @@
 use super::ReadArgs;
 use clap::Args;
 use generators::Topology;
+use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
+use treefix_accuracy::bench::BenchProgress;
 use treefix_accuracy::experiment::Backend;
 use treefix_accuracy::{Error, gpu, inputs, memory, output};
 
@@ -97,10 +99,12 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
         reps: a.reps,
         seed: a.seed,
     };
-    let rows = treefix_accuracy::bench::run(&gpu, &params, &files, a.out.as_deref())?;
+    let bar = Bar::new(a.out.as_deref());
+    let rows =
+        treefix_accuracy::bench::run(&gpu, &params, &files, a.out.as_deref(), &|p| bar.show(p))?;
     // The page before the table: a closed stdout ends the process at its first line.
     let written = match &a.out {
-        Some(dir) => Some(analysis::report::bench::write_bench_report(dir)?),
+        Some(dir) => Some(reports::bench::write_bench_report(dir)?),
         None => None,
     };
     print!("{}", gpu::bench::table(&gpu, &rows));
@@ -120,4 +124,56 @@ fn paper_kernels() -> Vec<analysis::Algorithm> {
         .into_iter()
         .filter(|a| a.has_gpu_kernel())
         .collect()
+}
+
+/// The bench's progress on stderr: a bar on a terminal, a line per part without one (logs
+/// stay informative).
+struct Bar {
+    bar: ProgressBar,
+    dir: Option<std::path::PathBuf>,
+}
+
+impl Bar {
+    fn new(dir: Option<&std::path::Path>) -> Bar {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} bench [{bar:30}] {pos}/{len} parts, {elapsed} elapsed: {msg}",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        Bar {
+            bar,
+            dir: dir.map(Into::into),
+        }
+    }
+
+    fn show(&self, p: BenchProgress) {
+        match p {
+            BenchProgress::Start { parts, resumed } => {
+                self.bar.set_length(parts as u64);
+                self.bar
+                    .enable_steady_tick(std::time::Duration::from_millis(120));
+                self.bar.set_position(resumed as u64);
+                if resumed > 0 {
+                    let dir = self.dir.as_deref().unwrap_or(std::path::Path::new(""));
+                    self.bar.suspend(|| {
+                        eprintln!(
+                            "resuming {}: {resumed} of {parts} parts already done",
+                            dir.display()
+                        )
+                    });
+                }
+            }
+            BenchProgress::Part(label) => {
+                if self.bar.is_hidden() {
+                    eprintln!("bench: {label}");
+                }
+                self.bar.set_message(label);
+            }
+            BenchProgress::PartDone => self.bar.inc(1),
+            BenchProgress::Finished => self.bar.finish_and_clear(),
+        }
+    }
 }

@@ -81,5 +81,6 @@ pub fn run(a: BoundsTableArgs) -> Result<(), Error> {
         dir.display(),
         report.wall_s
     );
-    verdict::fail_on_violations(&grid.violations, analysis::ReferenceKind::Exact)
+    // Against the exact reference a violation is a verdict, never a warning.
+    verdict::fail_on_violations(&grid.violations, analysis::ReferenceKind::Exact).map(|_| ())
 }

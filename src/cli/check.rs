@@ -27,7 +27,7 @@ pub fn run(a: CheckArgs) -> Result<(), Error> {
     };
     let need = memory::grid(instances, suite.nodes as u64, &eval, memory::threads());
     allocator::preflight("check", &need)?;
-    let out = check::run(&a.baseline, a.update, &Cpu)?;
-    print!("{out}");
-    Ok(())
+    let checked = check::run(&a.baseline, a.update, &Cpu)?;
+    print!("{}", checked.report);
+    checked.verdict
 }

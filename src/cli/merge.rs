@@ -32,12 +32,15 @@ pub fn run(a: MergeArgs) -> Result<(), Error> {
     }
     // As after a sweep: the report shows bound violations too.
     let verdict = merge::verdicts(&merged);
-    if matches!(verdict, Ok(()) | Err(Error::BoundViolation(_))) {
+    if let Ok(Some(warning)) = &verdict {
+        super::show([warning]);
+    }
+    if matches!(verdict, Ok(_) | Err(Error::BoundViolation(_))) {
         let written = sweep::files::write_report(&a.out, None)?;
         if !a.quiet {
             println!("{}", super::report::describe(&written));
             super::report::print_answers(&written);
         }
     }
-    verdict
+    verdict.map(|_| ())
 }

@@ -25,7 +25,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use treefix_accuracy::Error;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
-use treefix_accuracy::gpu::BackendChoice;
+use treefix_accuracy::device::{Device, Selected};
+use treefix_accuracy::experiment::Backend;
 use treefix_accuracy::inputs::WeightChoice;
 
 /// How a weighted tree is generated: weight model, seed and child order.
@@ -125,17 +126,25 @@ pub struct MeasureArgs {
     /// Where the algorithms with a GPU kernel run: cpu (their twins), gpu, or auto (GPU if an
     /// adapter exists, else CPU). The results are the same bits either way (tested); the GPU
     /// checks that on real hardware. Default cpu: the evaluation (exact reference, bounds) runs
-    /// on the CPU either way, and the default sweep measured faster there (H100 machine: 0.22
-    /// s against 0.52 s on its GPU). [default: cpu; a resumed sweep: the one it ran on]
+    /// on the CPU either way, so the GPU shortens only the kernels' share (docs/gpu.md).
+    /// [default: cpu; a resumed sweep: the one it ran on]
     #[arg(long)]
-    pub backend: Option<BackendChoice>,
+    pub backend: Option<Device>,
     /// Where the exact reference is computed: cpu (the exact treefix: one walk of the tree's
     /// order in fixed point, on every core) or gpu (vectorial-exact's fixed-point scan on the GPU backend, its
     /// sums read back unrounded, Σ|terms| by a second scan of |w|). The same exact values
     /// either way: results.csv is byte-identical (tested). Needs --backend gpu or auto; weights
     /// holding a −0 are referenced on the CPU (the sign of a zero sum).
-    #[arg(long, default_value = "cpu", value_parser = ["cpu", "gpu"])]
-    pub exact_on: String,
+    #[arg(long, default_value = "cpu", value_parser = place)]
+    pub exact_on: Device,
+}
+
+/// A device where something runs: `cpu` or `gpu` (not `auto`).
+fn place(s: &str) -> Result<Device, String> {
+    match s.parse()? {
+        Device::Auto => Err("expected cpu or gpu".into()),
+        d => Ok(d),
+    }
 }
 
 impl MeasureArgs {
@@ -147,30 +156,33 @@ impl MeasureArgs {
         )
     }
 
-    /// The backend of `--backend`, computing the exact reference if `--exact-on gpu`.
-    pub fn backend(&self) -> Result<Box<dyn treefix_accuracy::experiment::Backend>, Error> {
+    /// The backend of `--backend`, computing the exact reference if `--exact-on gpu`; its
+    /// notice (`auto` without an adapter) is shown here, on stderr.
+    pub fn backend(&self) -> Result<Selected<Box<dyn Backend>>, Error> {
         let on_gpu = self.exact_on_gpu();
         if on_gpu && self.reference != ReferenceKind::Exact {
             return Err(Error::Usage(
                 "--exact-on gpu computes the exact reference: it needs --reference exact".into(),
             ));
         }
-        if on_gpu && self.choice() == BackendChoice::Cpu {
+        if on_gpu && self.choice() == Device::Cpu {
             return Err(Error::Usage(
                 "--exact-on gpu needs a GPU backend (--backend gpu or auto)".into(),
             ));
         }
-        treefix_accuracy::gpu::select_backend(self.choice(), on_gpu)
+        let selected = treefix_accuracy::gpu::select_backend(self.choice(), self.exact_on)?;
+        show(selected.notice.as_ref());
+        Ok(selected)
     }
 
     /// `--backend` (cpu when not given).
-    pub fn choice(&self) -> BackendChoice {
-        self.backend.unwrap_or(BackendChoice::Cpu)
+    pub fn choice(&self) -> Device {
+        self.backend.unwrap_or(Device::Cpu)
     }
 
     /// Whether `--exact-on gpu` was given.
     pub fn exact_on_gpu(&self) -> bool {
-        self.exact_on == "gpu"
+        self.exact_on == Device::Gpu
     }
 
     /// How a tree is evaluated with these options, for the memory estimate.
@@ -183,7 +195,7 @@ impl MeasureArgs {
             algos,
             ops: ops.len(),
             reference: self.reference,
-            gpu: self.choice() != BackendChoice::Cpu,
+            gpu: self.choice() != Device::Cpu,
         }
     }
 }
@@ -278,6 +290,14 @@ pub fn write_stdout(bytes: &[u8]) -> Result<(), Error> {
     out.write_all(bytes)
         .and_then(|()| out.flush())
         .map_err(Error::write("<stdout>"))
+}
+
+/// Shows the library's notices on stderr, one after the other: the binary's part of
+/// [`treefix_accuracy::notice`] (the library only returns them).
+pub fn show<'a>(notices: impl IntoIterator<Item = &'a treefix_accuracy::Notice>) {
+    for n in notices {
+        eprintln!("{n}");
+    }
 }
 
 #[cfg(test)]

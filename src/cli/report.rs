@@ -33,13 +33,13 @@ pub fn run(a: ReportArgs) -> Result<(), Error> {
     let out = a
         .out
         .clone()
-        .unwrap_or_else(|| a.dir.join(analysis::report::REPORT_FILE));
+        .unwrap_or_else(|| a.dir.join(reports::REPORT_FILE));
     // The files the report is rendered from.
     let sources: Vec<PathBuf> = ["results.csv", "summary.json", "sweep.json"]
         .iter()
         .chain(&[
             analysis::records::nodes_sample::FILE,
-            analysis::report::BOUNDS_TABLE_FILE,
+            reports::BOUNDS_TABLE_FILE,
         ])
         .map(|f| a.dir.join(f))
         .chain(a.bounds_table.clone())
@@ -56,14 +56,14 @@ pub fn run(a: ReportArgs) -> Result<(), Error> {
         // What a killed sweep, merge or report left there (this process holds the lock).
         treefix_accuracy::sweep::files::remove_stale_temporaries(&a.dir)?;
     }
-    let inputs = analysis::report::Inputs {
+    let inputs = reports::Inputs {
         bounds_table: a.bounds_table.as_deref(),
         bench: a.bench.as_deref(),
         max_lost_bits: a.max_lost_bits,
     };
     if super::is_stdout(&out) {
         // The page on standard output; the answer on standard error.
-        let (html, answers) = analysis::report::render_dir_answering(&a.dir, inputs)?;
+        let (html, answers) = reports::render_dir_answering(&a.dir, inputs)?;
         super::write_stdout(html.as_bytes())?;
         for sentence in answers {
             eprintln!("{}", sentence.replace('`', ""));
@@ -77,14 +77,14 @@ pub fn run(a: ReportArgs) -> Result<(), Error> {
 }
 
 /// The report's answer, one sentence per op, as the terminal's last lines.
-pub fn print_answers(w: &analysis::report::Written) {
+pub fn print_answers(w: &reports::Written) {
     for sentence in &w.answers {
         println!("{}", sentence.replace('`', ""));
     }
 }
 
 /// "wrote PATH (SIZE MB, rendered in T s)".
-pub fn describe(w: &analysis::report::Written) -> String {
+pub fn describe(w: &reports::Written) -> String {
     format!(
         "wrote {} ({:.2} MB, rendered in {:.2} s)",
         w.path.display(),

@@ -114,6 +114,7 @@ fn subject(a: &RunArgs) -> Result<Subject, Error> {
         ),
         WeightChoice::File => unreachable!("handled above"),
     };
+    super::show(&file.take_notices());
     Ok(Subject {
         title: format!(
             "{} ({}, sha256 {}…, read in {:.3} s) n={} weights={what}",
@@ -183,7 +184,7 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     let n = s.tree.len();
     let seconds = phases::estimate(n, &a.algos.algos, a.ops.ops.len(), threads);
     phases.tree_ready(tree_phase, n, seconds, threads);
-    let backend = a.measure.backend()?;
+    let backend = a.measure.backend()?.backend;
     phases.suspend(|| {
         if a.quiet {
             return;
@@ -281,10 +282,12 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     }
     let context = format!("seed {}", s.seed);
     verdict::fail_on_mismatches(&experiment::mismatch_report(&context, &measured))?;
-    verdict::fail_on_violations(
+    let warning = verdict::fail_on_violations(
         &verdict::violations(&context, &measured),
         a.measure.reference,
-    )
+    )?;
+    super::show(&warning);
+    Ok(())
 }
 
 /// `run`'s first table: the errors of each op × algorithm.

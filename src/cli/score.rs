@@ -102,7 +102,7 @@ struct PrecisionJson {
 }
 
 pub fn run(a: ScoreArgs) -> Result<(), Error> {
-    if a.measure.exact_on == "gpu" {
+    if a.measure.exact_on_gpu() {
         return Err(Error::Usage(
             "score computes its reference on the CPU: --exact-on gpu is for run and sweep".into(),
         ));
@@ -138,6 +138,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
             file.model_weights(m, tree.len(), a.cond, &mut generators::rng(a.seed))?
         }
     };
+    super::show(&file.take_notices());
     let keys = VertexKeys::new(&file.file.labels, tree.len());
     let read = results::read(&a.results, &keys, tree.len())?;
     let warning = precision_check(&read.digits, a.accept_low_precision)?;

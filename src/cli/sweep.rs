@@ -6,11 +6,11 @@ use analysis::Algorithm;
 use clap::Args;
 use generators::Topology;
 use std::path::{Path, PathBuf};
+use treefix_accuracy::Device;
 use treefix_accuracy::cond::{CondSpec, parse_cond};
-use treefix_accuracy::gpu::BackendChoice;
 use treefix_accuracy::inputs::{self, WeightChoice};
 use treefix_accuracy::lock::DirLock;
-use treefix_accuracy::sweep::Device;
+use treefix_accuracy::notice::{Notice, NoticeKind};
 use treefix_accuracy::{Error, memory, sweep};
 
 #[derive(Args)]
@@ -102,16 +102,20 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
         true => recorded_measure(&params, &measure, &dir)?,
         false => measure,
     };
-    let backend = measure.backend()?;
+    let selected = measure.backend()?;
+    let backend = selected.backend;
     if !resuming {
-        params.backend = device(!backend.is_cpu());
-        params.exact_on = device(measure.exact_on_gpu());
+        params.backend = selected.device;
+        params.exact_on = measure.exact_on;
     }
     // The files' own numbers become weights here: check them before anything is written.
     if params.weights == WeightChoice::File {
         for f in &files {
             f.own_weights()?;
         }
+    }
+    for f in &files {
+        super::show(&f.take_notices());
     }
     if !quiet {
         eprintln!("backend: {}", backend.describe());
@@ -120,7 +124,12 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
         }
     }
     // Memory and time before the first tree: refuse what cannot fit, say how long it takes.
-    let plan = memory::sweep(&params, &files, !backend.is_cpu(), memory::threads());
+    let plan = memory::sweep(
+        &params,
+        &files,
+        selected.device == Device::Gpu,
+        memory::threads(),
+    );
     if !quiet {
         eprintln!("{}", plan.describe());
     }
@@ -131,7 +140,12 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
         Some(lock) => lock,
         None => DirLock::acquire(&dir, "sweep")?,
     };
-    let outcome = sweep::run(&params, &files, &lock, &*backend, quiet);
+    let notify = |n: Notice| {
+        if !quiet || n.kind == NoticeKind::Warning {
+            super::show([&n]);
+        }
+    };
+    let outcome = sweep::run(&params, &files, &lock, &*backend, quiet, &notify);
     // A report shows bound violations too: it is written whenever the results are complete,
     // before anything is printed (a closed stdout ends the process at the first line).
     let written = match outcome {
@@ -153,10 +167,6 @@ pub fn run(a: SweepArgs) -> Result<(), Error> {
     outcome.map(|_| ())
 }
 
-fn device(gpu: bool) -> Device {
-    if gpu { Device::Gpu } else { Device::Cpu }
-}
-
 /// How a resumed sweep measures: as `sweep.json` recorded it, on the backend it ran on (its
 /// GPU, never the CPU twins in its place: a machine without the adapter is an error, not a
 /// silent switch). `--backend` may only repeat it (or be `auto`): rows of two backends in one
@@ -166,13 +176,10 @@ fn recorded_measure(
     given: &MeasureArgs,
     dir: &Path,
 ) -> Result<MeasureArgs, Error> {
-    let recorded = match params.backend {
-        Device::Cpu => BackendChoice::Cpu,
-        Device::Gpu => BackendChoice::Gpu,
-    };
+    let recorded = params.backend;
     if let Some(other) = given
         .backend
-        .filter(|&b| b != BackendChoice::Auto && b != recorded)
+        .filter(|&b| b != Device::Auto && b != recorded)
     {
         return Err(Error::Usage(format!(
             "{}: the sweep runs on the {} backend (its sweep.json); --backend {other} would mix \
@@ -183,7 +190,7 @@ fn recorded_measure(
     }
     Ok(MeasureArgs {
         backend: Some(recorded),
-        exact_on: params.exact_on.name().to_string(),
+        exact_on: params.exact_on,
         reference: params.reference,
     })
 }

@@ -38,11 +38,11 @@ mod types;
 mod vectorial;
 
 pub use adapter::{AdapterReport, adapters, info_text};
-pub use backend::{BackendChoice, select_backend};
+pub use backend::select_backend;
 pub use timing::{Timing, TimingMethod};
 
-use crate::Error;
 use crate::experiment::Backend;
+use crate::{Device, Error};
 use analysis::algorithms::{GpuLayout, ScanWord, Stage};
 use analysis::scan_plan::Plan;
 use analysis::{Algorithm, Op, Reference};
@@ -449,6 +449,9 @@ impl Gpu {
 }
 
 impl Backend for Gpu {
+    fn device(&self) -> Device {
+        Device::Gpu
+    }
     fn describe(&self) -> String {
         adapter::describe_info(&self.info)
     }

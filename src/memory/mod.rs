@@ -393,12 +393,11 @@ pub fn sweep(
     let per_tree = TREE_BUILD.max(TREE + WEIGHTS + eval.per_vertex(false));
     // A GPU evaluates batches of up to 2^22 vertices of trees as one forest; computing the
     // exact reference too, it holds each op's references of the batch until assessed.
-    let references = match params.exact_on == crate::sweep::Device::Gpu
-        && params.reference == ReferenceKind::Exact
-    {
-        true => params.ops.len() as f64 * REFERENCE_EXACT,
-        false => 0.0,
-    };
+    let references =
+        match params.exact_on == crate::Device::Gpu && params.reference == ReferenceKind::Exact {
+            true => params.ops.len() as f64 * REFERENCE_EXACT,
+            false => 0.0,
+        };
     let gpu_batch = if gpu {
         (n.max(1 << 22) as f64) * (TREE + WEIGHTS + GPU_HOST + references)
     } else {

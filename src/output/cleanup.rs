@@ -54,9 +54,7 @@ pub fn is_temporary_of(file_name: &str, name: &str) -> bool {
             .is_some_and(random)
     };
     let own = format!(".{name}.");
-    of(&own, SUFFIX)
-        || of(&own, ".tmp")
-        || (name == analysis::report::REPORT_FILE && of(".report.", SUFFIX))
+    of(&own, SUFFIX) || of(&own, ".tmp") || (name == reports::REPORT_FILE && of(".report.", SUFFIX))
 }
 
 /// Removes from `dir` the temporary files of `names` (regular files only) that a killed run

@@ -263,7 +263,7 @@ fn score_op(
             // Our algorithm's a priori bounds, judged on the other program's errors; where
             // its own order overflows f32 (its replay is not finite), no bound applies.
             let twin = algorithm.twin(tree, weights, op);
-            let b = bounds::node_bounds(tree, weights, algorithm, op, &twin);
+            let b = algorithm.node_bounds(tree, weights, op, &twin);
             let sum = bounds::summarize(&reference, values, &errors, &b, &mut scratch);
             Verdict {
                 algorithm,

@@ -455,8 +455,12 @@ pub fn measure(
             }
         }
     }
-    let answer =
-        analysis::spatial::answer::answer(&st.layouts, &p.ops, &st.twin_s, p.bench.as_deref());
+    let answer = analysis::records::spatial_answer::answer(
+        &st.layouts,
+        &p.ops,
+        &st.twin_s,
+        p.bench.as_deref(),
+    );
     let record = SpatialRecord {
         format_version: FORMAT_VERSION,
         tool: "treefix-accuracy".into(),

@@ -10,7 +10,7 @@
 //! process at a time works in a sweep directory ([`crate::lock`]).
 
 use crate::{Error, output};
-use analysis::report::{Inputs, REPORT_FILE, Written};
+use reports::{Inputs, REPORT_FILE, Written};
 use std::fs;
 use std::path::Path;
 
@@ -104,7 +104,7 @@ pub fn write_report(dir: &Path, max_lost_bits: Option<f64>) -> Result<Written, E
 /// come back for the terminal.
 pub fn render_report(dir: &Path, inputs: Inputs<'_>, out: &Path) -> Result<Written, Error> {
     let t0 = std::time::Instant::now();
-    let (html, answers) = analysis::report::render_dir_answering(dir, inputs)?;
+    let (html, answers) = reports::render_dir_answering(dir, inputs)?;
     let render_s = t0.elapsed().as_secs_f64();
     output::write_file(out, html.as_bytes())?;
     Ok(Written {
@@ -120,7 +120,7 @@ pub fn render_report(dir: &Path, inputs: Inputs<'_>, out: &Path) -> Result<Writt
 fn record_threshold(dir: &Path, bits: f64) -> Result<(), Error> {
     let path = dir.join(SUMMARY);
     let text = fs::read_to_string(&path).map_err(Error::io(&path))?;
-    let field = analysis::report::data::ANSWER_FIELD;
+    let field = reports::data::ANSWER_FIELD;
     let entry = serde_json::json!({ "max_lost_bits": bits });
     let body = text.trim_end().strip_suffix('}').map(str::trim_end);
     let recorded = match body {

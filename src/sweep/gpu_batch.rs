@@ -5,9 +5,9 @@
 
 use super::params::{Job, SweepParams};
 use super::tree::{Built, TreeDone, assess_with, build, evaluate_tree};
-use crate::Error;
 use crate::experiment::{Backend, Computed};
 use crate::inputs::LoadedTree;
+use crate::{Device, Error};
 use analysis::ReferenceKind;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -33,7 +33,7 @@ impl<'a> Batching<'a> {
     /// trees and files are known before building them), so a batch's forest stays well inside
     /// any GPU's limits; every job in one batch on the CPU.
     pub fn batches<'j>(&self, todo: &'j [Job]) -> Vec<&'j [Job]> {
-        if self.backend.is_cpu() {
+        if self.backend.device() == Device::Cpu {
             return vec![todo];
         }
         const MAX_VERTICES: usize = 1 << 22;
@@ -57,7 +57,7 @@ impl<'a> Batching<'a> {
     /// parallel, then each (algorithm, op) with a kernel run on all of them as forests, then
     /// (exact reference) each op's references from those forests, still uploaded.
     pub fn prepare(&self, batch: &[Job]) -> Result<Vec<Pending<'a>>, Error> {
-        if self.backend.is_cpu() {
+        if self.backend.device() == Device::Cpu {
             return Ok(batch.iter().map(|_| Pending::Build).collect());
         }
         let (params, files) = (self.params, self.files);

@@ -25,7 +25,7 @@ mod tree;
 pub use analysis::records::results::ResultRow;
 pub use files::check_finished;
 pub use locate::SweepFile;
-pub use params::{Device, SweepParams};
+pub use params::SweepParams;
 pub(crate) use resume::first_difference;
 pub use resume::{read_params, same_part};
 pub use run::run;

@@ -3,8 +3,8 @@
 
 use super::locate::SweepFile;
 use super::shard::Shard;
-use crate::Error;
 use crate::inputs::{LoadedTree, WeightChoice};
+use crate::{Device, Error};
 use analysis::{Algorithm, Op, ReferenceKind};
 use generators::{ChildOrder, Topology};
 use serde::{Deserialize, Serialize};
@@ -41,24 +41,6 @@ pub struct SweepParams {
     /// Where the exact reference is computed (`--exact-on`).
     #[serde(default)]
     pub exact_on: Device,
-}
-
-/// A CPU or a GPU, as `sweep.json` records `backend` and `exact_on`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Device {
-    #[default]
-    Cpu,
-    Gpu,
-}
-
-impl Device {
-    pub fn name(self) -> &'static str {
-        match self {
-            Device::Cpu => "cpu",
-            Device::Gpu => "gpu",
-        }
-    }
 }
 
 /// Where a job's tree comes from.

@@ -13,6 +13,7 @@ use crate::experiment::Backend;
 use crate::inputs::LoadedTree;
 use crate::lock::DirLock;
 use crate::nodes_sample::SampleWriter;
+use crate::notice::Notice;
 use crate::output::csv_error;
 use crate::verdict::Violations;
 use analysis::records::results::ResultRow;
@@ -51,12 +52,15 @@ impl Evaluation<'_> {
 }
 
 /// Runs (or resumes) a sweep into the directory `lock` holds; returns the rows of all trees.
+/// `notify` receives what the caller may show as it happens (a resume, a judgement that
+/// cannot be made against a reference that is not exact); `quiet` hides the progress bar.
 pub fn run(
     params: &SweepParams,
     files: &[LoadedTree],
     lock: &DirLock,
     backend: &dyn Backend,
     quiet: bool,
+    notify: &dyn Fn(Notice),
 ) -> Result<Vec<ResultRow>, Error> {
     let start = Instant::now();
     let dir = lock.dir();
@@ -75,11 +79,11 @@ pub fn run(
         .filter(|j| !done.contains(&j.index))
         .collect();
     let total_trees = done.len() + todo.len();
-    if resumed_trees > 0 && !quiet {
-        eprintln!(
+    if resumed_trees > 0 {
+        notify(Notice::info(format!(
             "resuming {}: {resumed_trees} of {total_trees} trees already done",
             dir.display()
-        );
+        )));
     }
     let mut log = Log::open(files::partial(dir, files::RESULTS), sample, rows)?;
     let vertices = todo.iter().map(|j| j.vertices(params, files) as u64).sum();
@@ -116,7 +120,9 @@ pub fn run(
     let json = crate::versioned_json(&summary).map_err(Error::json(&summary_path))?;
     crate::output::write_file(&summary_path, (json + "\n").as_bytes())?;
     crate::verdict::fail_on_mismatches(&log.mismatches)?;
-    crate::verdict::fail_on_violations(&log.violations, params.reference)?;
+    if let Some(warning) = crate::verdict::fail_on_violations(&log.violations, params.reference)? {
+        notify(warning);
+    }
     Ok(log.rows)
 }
 

@@ -37,7 +37,7 @@ pub fn assert_self_contained(text: &str) {
 pub fn assert_every_char_in_the_font(doc: &Html) -> usize {
     use ab_glyph::{Font, FontRef};
     let font = FontRef::try_from_slice(include_bytes!(
-        "../../analysis/assets/fonts/DejaVuSans-subset.ttf"
+        "../../reports/assets/fonts/DejaVuSans-subset.ttf"
     ))
     .unwrap();
     let in_font = |c: char| {

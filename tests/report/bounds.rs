@@ -71,7 +71,7 @@ fn a_run_without_bounds_says_not_available() {
     // columns and the later optional columns existed).
     let src = sweep_dir();
     let dir = scratch("no-bounds");
-    let drop: Vec<&str> = analysis::report::BOUND_COLUMNS
+    let drop: Vec<&str> = reports::BOUND_COLUMNS
         .into_iter()
         .chain(analysis::records::results::SOURCE_COLUMNS)
         .collect();

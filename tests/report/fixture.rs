@@ -10,8 +10,8 @@ use std::path::Path;
 /// The report of `dir` with its path replaced by `DIR` and the embedded fonts (checked by
 /// `self_contained_no_script_no_network_embedded_font`) by `FONTS`.
 fn golden_text(dir: &Path) -> String {
-    let html = analysis::report::render_dir(dir, Default::default()).unwrap();
-    let fonts = analysis::report::font::css_font_faces();
+    let html = reports::render_dir(dir, Default::default()).unwrap();
+    let fonts = reports::font::css_font_faces();
     assert!(html.contains(&fonts));
     html.replace(&fonts, "FONTS\n")
         .replace(&dir.display().to_string(), "DIR")
@@ -91,7 +91,7 @@ fn gpu_mismatches_flagged_errors_and_tree_files_are_shown() {
     }
     w.flush().unwrap();
     std::fs::copy(src.join("sweep.json"), dir.join("sweep.json")).unwrap();
-    analysis::report::write_report(&dir, Default::default(), None).unwrap();
+    reports::write_report(&dir, Default::default(), None).unwrap();
     let (_, doc) = parse(&dir.join("report.html"));
     assert!(doc.errors.is_empty(), "{:?}", doc.errors);
 

@@ -2,11 +2,10 @@
 //! only, every sum of depth O(log n); a rayon twin, and on the GPU its traced additions one
 //! level per dispatch.
 
-use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, Stage};
+use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Stage};
 use crate::Op;
 use crate::bounds;
 use crate::orders::contraction;
-use crate::report::style::Shape;
 
 pub static DESCRIPTOR: Descriptor = Descriptor {
     name: "contraction",
@@ -19,11 +18,6 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         // Both on the tree's schedule, built once per tree (`orders::Walker::schedule`).
         twin: |t, w, op| contraction::twin::twin_on(t.schedule(), w, op),
         walk: bounds::walk_contraction,
-    },
-    look: Look {
-        rootfix: [0xAA, 0x44, 0x99],
-        leaffix: [0xEE, 0x66, 0x77],
-        marker: Shape::Circle,
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Program,

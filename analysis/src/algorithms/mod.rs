@@ -1,21 +1,22 @@
 //! The algorithm registry: every treefix algorithm is one [`Descriptor`] in a file of its own,
 //! and every part of the toolkit reads them from [`Algorithm::ALL`] — the CLI's defaults and
-//! help, the sweep's table, the report's styles, the GPU dispatch, `bench`'s traffic model,
+//! help, the sweep's table, the GPU dispatch, `bench`'s traffic model,
 //! `check`'s suite, the memory and time model, and the algorithm tables of the docs (a test
 //! checks them).
 //!
 //! A descriptor holds what makes an algorithm: its names, its family, its *summation order*
 //! (one generic function of [`crate::orders`], instantiated by its hooks on f32 for the CPU
 //! twin and on the bound types for the a priori and running bounds, so the twin and its
-//! bounds cannot drift apart), its report style, its GPU kernel if it has one, and its
-//! measured cost.
+//! bounds cannot drift apart), its GPU kernel if it has one, and its measured cost. How an
+//! algorithm is drawn is the reports crate's business (its style table), not the registry's.
 //!
 //! # Adding an algorithm (docs/design.md §5, "Adding an algorithm")
 //!
-//! 1. Write its order in `crate::orders` (generic over [`crate::orders::ScanValue`]).
+//! 1. Write its order in `crate::orders` (generic over [`crate::scan_value::ScanValue`]).
 //! 2. Write its descriptor in a new file of this module: names, family, hooks instantiating
-//!    that order, look, cost, and its GPU kernel ([`GpuKernel`]) or `None`.
-//! 3. Add it to [`Algorithm::ALL`] below.
+//!    that order, cost, and its GPU kernel ([`GpuKernel`]) or `None`.
+//! 3. Add it to [`Algorithm::ALL`] below, and its look (colour, marker) to the reports
+//!    crate's style table (a test there fails until every algorithm has one).
 //! 4. Add its row to the algorithm tables of README.md and docs/design.md §5
 //!    (`tests/registry.rs` fails until both list [`Algorithm::ALL`] in its order).
 //! 5. With a kernel: its recipe of [`Stage`]s (each a file of `shaders/`; `tests/gpu/limits.rs`
@@ -26,6 +27,7 @@
 //! 7. Tests: `tests/bounds.rs` and `tests/gpu/` take it from [`Algorithm::ALL`]; record its
 //!    lost bits with `accuracy check --update`.
 
+mod bounded;
 mod contraction;
 mod parallel;
 mod sequential;
@@ -41,7 +43,6 @@ pub use stage::Stage;
 use crate::Op;
 use crate::bounds::Walked;
 use crate::orders::Walker;
-use crate::report::style::Shape;
 use crate::scan_plan::Plan;
 use generators::Tree;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -66,7 +67,6 @@ pub struct Descriptor {
     /// being run, so the report can name it where a sweep left it out, and the main job runs it.
     pub correctly_rounded: bool,
     pub hooks: Hooks,
-    pub look: Look,
     /// Its GPU kernel; `None`: CPU only.
     pub gpu: Option<GpuKernel>,
     pub cost: Cost,
@@ -108,15 +108,6 @@ pub struct Hooks {
 
 /// Bytes a kernel moves per stage on a tree with these weights.
 pub type Traffic = fn(Op, &[f32]) -> Vec<(&'static str, u64)>;
-
-/// How the report draws an algorithm: a colour per op and a marker shape (filled for
-/// rootfix, its open variant for leaffix).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Look {
-    pub rootfix: [u8; 3],
-    pub leaffix: [u8; 3],
-    pub marker: Shape,
-}
 
 /// A GPU kernel, as data: the host code (`src/gpu/`) builds and dispatches it by its layout.
 #[derive(Debug, Clone, Copy)]

@@ -2,10 +2,9 @@
 //! `sequential`, one level at a time (bit for bit, a test); on the GPU one dispatch per wide
 //! level, narrow levels walked by one workgroup.
 
-use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, PaperRole, Stage};
+use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, PaperRole, Stage};
 use crate::bounds;
 use crate::orders::tree;
-use crate::report::style::Shape;
 
 pub static DESCRIPTOR: Descriptor = Descriptor {
     name: "parallel",
@@ -19,11 +18,6 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         // The same additions as sequential's, per vertex and in the same pairing (only their
         // schedule differs): its summation tree, walked depth first.
         walk: bounds::walk_tree,
-    },
-    look: Look {
-        rootfix: [0xE6, 0x9F, 0x00],
-        leaffix: [0x56, 0xB4, 0xE9],
-        marker: Shape::Cross,
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Levels,

@@ -1,10 +1,9 @@
 //! `sequential`: the seed paper's CPU baseline. Rootfix in preorder, `r[v] = r[parent] + w[v]`;
 //! leaffix in postorder, `l[v] = ((w[v] + l[c1]) + l[c2]) + …` over the children in child order.
 
-use super::{Cost, Descriptor, Family, Hooks, Look, PaperRole};
+use super::{Cost, Descriptor, Family, Hooks, PaperRole};
 use crate::bounds;
 use crate::orders::tree;
-use crate::report::style::Shape;
 
 pub static DESCRIPTOR: Descriptor = Descriptor {
     name: "sequential",
@@ -16,11 +15,6 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     hooks: Hooks {
         twin: |t, w, op| tree::sequential(t.tree(), w, op),
         walk: bounds::walk_tree,
-    },
-    look: Look {
-        rootfix: [0x00, 0x72, 0xB2],
-        leaffix: [0x88, 0x22, 0x55],
-        marker: Shape::Circle,
     },
     gpu: None,
     cost: Cost {

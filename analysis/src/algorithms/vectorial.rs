@@ -3,12 +3,11 @@
 //! (leaffix).
 
 use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, PaperRole, SCAN_STAGES, ScanWord,
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, PaperRole, SCAN_STAGES, ScanWord,
     scan_traffic, tour_words,
 };
 use crate::bounds;
 use crate::orders::euler;
-use crate::report::style::Shape;
 use crate::scan_plan::Plan;
 
 pub static DESCRIPTOR: Descriptor = Descriptor {
@@ -21,11 +20,6 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     hooks: Hooks {
         twin: |t, w, op| euler::vectorial(t.tree(), w, Plan::Tiled, op),
         walk: |t, w, op, lambda| bounds::walk_tour(t, w, Plan::Tiled, op, lambda),
-    },
-    look: Look {
-        rootfix: [0x00, 0x9E, 0x73],
-        leaffix: [0xD5, 0x5E, 0x00],
-        marker: Shape::Triangle,
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Scan {

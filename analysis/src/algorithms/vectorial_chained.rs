@@ -3,12 +3,11 @@
 //! roundings (GPU stage `scan_chain`).
 
 use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, Stage, scan_traffic,
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, ScanWord, Stage, scan_traffic,
     tour_words,
 };
 use crate::bounds;
 use crate::orders::euler;
-use crate::report::style::Shape;
 use crate::scan_plan::Plan;
 
 pub static DESCRIPTOR: Descriptor = Descriptor {
@@ -21,11 +20,6 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     hooks: Hooks {
         twin: |t, w, op| euler::vectorial(t.tree(), w, Plan::Chained, op),
         walk: |t, w, op, lambda| bounds::walk_tour(t, w, Plan::Chained, op, lambda),
-    },
-    look: Look {
-        rootfix: [0x44, 0xAA, 0x99],
-        leaffix: [0x99, 0x99, 0x33],
-        marker: Shape::Square,
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Scan {

@@ -2,12 +2,11 @@
 //! f32 added by AccurateDWPlusDW (Joldes–Muller–Popescu 2017); the read rounds once to f32.
 
 use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, SCAN_STAGES, ScanWord,
-    scan_traffic, tour_words,
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, SCAN_STAGES, ScanWord, scan_traffic,
+    tour_words,
 };
 use crate::bounds;
 use crate::orders::euler;
-use crate::report::style::Shape;
 use crate::scan_plan::Plan;
 
 pub static DESCRIPTOR: Descriptor = Descriptor {
@@ -20,11 +19,6 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     hooks: Hooks {
         twin: |t, w, op| euler::vectorial_compensated(t.tree(), w, op),
         walk: |t, w, op, lambda| bounds::walk_tour_dw(t, w, Plan::Tiled, op, lambda),
-    },
-    look: Look {
-        rootfix: [0x33, 0x22, 0x88],
-        leaffix: [0x11, 0x77, 0x33],
-        marker: Shape::TriangleDown,
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Scan {

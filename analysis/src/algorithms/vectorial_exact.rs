@@ -8,13 +8,12 @@
 //! own order; both are the correctly rounded values, bit for bit (`tests/gpu/exact.rs`).
 
 use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Look, ScanWord, Stage, exact_traffic,
+    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, ScanWord, Stage, exact_traffic,
     tour_words,
 };
 use crate::Op;
 use crate::bounds::Walked;
 use crate::exact::{self, half_ulp};
-use crate::report::style::Shape;
 use crate::scan_plan::Plan;
 use generators::Tree;
 
@@ -45,11 +44,6 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
             t.count_walk();
             with_bounds(t.tree(), w, op)
         },
-    },
-    look: Look {
-        rootfix: [0x11, 0x11, 0x11],
-        leaffix: [0x99, 0x44, 0x00],
-        marker: Shape::Plus,
     },
     gpu: Some(GpuKernel {
         layout: GpuLayout::Scan {

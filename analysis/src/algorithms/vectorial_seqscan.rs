@@ -1,10 +1,9 @@
 //! `vectorial-seqscan`: the vectorial Euler tour and read with a plain left-to-right scan
 //! (CPU only): isolates what the scan's order costs.
 
-use super::{Cost, Descriptor, Family, Hooks, Look};
+use super::{Cost, Descriptor, Family, Hooks};
 use crate::bounds;
 use crate::orders::euler;
-use crate::report::style::Shape;
 use crate::scan_plan::Plan;
 
 pub static DESCRIPTOR: Descriptor = Descriptor {
@@ -17,11 +16,6 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     hooks: Hooks {
         twin: |t, w, op| euler::vectorial(t.tree(), w, Plan::Sequential, op),
         walk: |t, w, op, lambda| bounds::walk_tour(t, w, Plan::Sequential, op, lambda),
-    },
-    look: Look {
-        rootfix: [0xCC, 0x79, 0xA7],
-        leaffix: [0x55, 0x55, 0x55],
-        marker: Shape::Diamond,
     },
     gpu: None,
     cost: Cost {

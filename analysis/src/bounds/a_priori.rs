@@ -108,8 +108,6 @@ pub struct APrioriIn<R: Roundoff> {
 
 /// The a priori bounds of f32 sums.
 pub type APriori = APrioriIn<F32Add>;
-/// The a priori bounds of float-float sums (vectorial-compensated's scan).
-pub type APrioriDw = APrioriIn<DwAdd>;
 
 impl<R: Roundoff> APrioriIn<R> {
     /// One input term: exact, no addition yet.

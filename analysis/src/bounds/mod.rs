@@ -67,7 +67,7 @@
 //!
 //! **vectorial-compensated** (docs/design.md §9.7). Its scan adds float-float values with
 //! [`dw_add`], relative error ≤ u_dw = 3u²/(1 − 4u) ([`U_DW`]), so the a priori recursions
-//! above run on [`APrioriDw`] (the same [`APrioriIn`] with unit u_dw, [`Roundoff`]) and the
+//! above run on `APrioriIn<DwAdd>` (the same [`APrioriIn`] with unit u_dw, [`Roundoff`]) and the
 //! read adds the final rounding to f32: (1 + u)·B + u·|s|. Its probabilistic bound is the
 //! deterministic one. The running bound ([`RunningDw`]) charges u_dw/(1 − u_dw)·|ŝ| per
 //! dw_add (0 when TwoSum proves it exact) and exactly |lo| for taking hi.
@@ -94,12 +94,13 @@ mod tests;
 mod tour_read;
 mod walk;
 
+use crate::Op;
 use crate::float_float::{FloatFloat, U_DW, dw_add, dw_add_is_exact};
-use crate::orders::{self, ScanValue, TourVertices, Walker};
+use crate::orders::{self, TourVertices};
 use crate::reference::{NodeError, Reference, lost_bits};
 use crate::scan_plan;
 use crate::scan_plan::Plan;
-use crate::{Algorithm, Op};
+use crate::scan_value::ScanValue;
 use generators::Tree;
 use generators::exact_sum::ExactSum;
 use rug::Float;
@@ -173,34 +174,7 @@ impl Drop for NodeBounds {
     }
 }
 
-/// The a priori bounds (deterministic, sharp, probabilistic at `lambda`) of every node,
-/// evaluated on `algo`'s own summation tree (its walk, [`Algorithm::walk`]).
-pub fn a_priori(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, lambda: f64) -> APrioriBounds {
-    algo.walk(&Walker::new(tree), w, op, lambda).a_priori()
-}
-
-/// `algo`'s f32 additions replayed addition by addition, with their running error bounds.
-pub fn running(tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> (Vec<f32>, Vec<f64>) {
-    let walked = algo.walk(&Walker::new(tree), w, op, LAMBDA);
-    let running = walked.running();
-    (walked.values, running)
-}
-
-/// All four bounds of every node, from one walk of `algo`'s order. `values` are the
-/// evaluated results (CPU twin or GPU): the running bound applies where they equal the replay
-/// bit for bit, and is +∞ elsewhere.
-pub fn node_bounds(tree: &Tree, w: &[f32], algo: Algorithm, op: Op, values: &[f32]) -> NodeBounds {
-    NodeBounds::of(algo.walk(&Walker::new(tree), w, op, LAMBDA), values)
-}
-
 impl NodeBounds {
-    /// The bounds of the walk's own replayed values (the CPU twin's): (values, bounds).
-    pub fn of_replay(walked: Walked) -> (Vec<f32>, NodeBounds) {
-        let values = walked.values.clone();
-        let bounds = NodeBounds::of(walked, &values);
-        (values, bounds)
-    }
-
     /// The bounds a walk gives to the evaluated `values` (CPU twin or GPU): the running
     /// bound where they equal the walk's replay bit for bit, +∞ elsewhere (then the replay
     /// says nothing about them).

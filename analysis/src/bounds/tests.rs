@@ -1,4 +1,6 @@
 use super::*;
+use crate::Algorithm;
+use crate::orders::Walker;
 use crate::reference::ReferenceKind;
 use generators::{ChildOrder, NO_PARENT};
 use rug::Assign;
@@ -79,7 +81,9 @@ fn recursion_unrolls_to_the_closed_form() {
     let w: Vec<f32> = (0..n)
         .map(|i| ((i * 37 % 101) as f32 - 50.5) / 7.0)
         .collect();
-    let det = a_priori(&t, &w, Algorithm::SEQUENTIAL, Op::Rootfix, LAMBDA).det;
+    let det = Algorithm::SEQUENTIAL
+        .a_priori(&t, &w, Op::Rootfix, LAMBDA)
+        .det;
     for v in [1usize, 2, 10, 999, n - 1] {
         let mut exact = Float::with_val(2000, 0);
         let one_plus_u = Float::with_val(2000, 1.0 + U);
@@ -120,7 +124,7 @@ fn running_bound_sees_exact_sums() {
     let w: Vec<f32> = (0..100).map(|i| (i % 7) as f32 - 3.0).collect();
     for algo in Algorithm::ALL {
         for op in Op::ALL {
-            let (_, err) = running(&t, &w, algo, op);
+            let (_, err) = algo.running(&t, &w, op);
             assert!(err.iter().all(|&e| e == 0.0), "{algo} {op}");
         }
     }
@@ -133,7 +137,7 @@ fn zeros_are_free() {
     let t = chain(1);
     for algo in Algorithm::ALL {
         for op in Op::ALL {
-            let b = a_priori(&t, &[0.1], algo, op, LAMBDA);
+            let b = algo.a_priori(&t, &[0.1], op, LAMBDA);
             assert_eq!(
                 (b.det[0], b.sharp[0], b.prob[0]),
                 (0.0, 0.0, 0.0),
@@ -160,13 +164,13 @@ fn bounds_hold_on_cancellation() {
     for op in Op::ALL {
         let r = Reference::compute(ReferenceKind::Exact, &t, &w, op);
         for algo in Algorithm::ALL {
-            let (values, _) = running(&t, &w, algo, op);
+            let (values, _) = algo.running(&t, &w, op);
             let errors: Vec<NodeError> = values
                 .iter()
                 .enumerate()
                 .map(|(v, &x)| r.error(v, x))
                 .collect();
-            let b = node_bounds(&t, &w, algo, op, &values);
+            let b = algo.node_bounds(&t, &w, op, &values);
             let s = summarize(&r, &values, &errors, &b, &mut scratch);
             assert_eq!(
                 (s.bound_violations, s.sharp_violations, s.running_violations),
@@ -436,7 +440,7 @@ fn subtree_magnitudes_on_the_tour_are_the_tree_orders() {
             assert_eq!(bits(&got), bits(&want), "{topology} {order:?}");
             // Some sum rounded: the same order rounded to nearest differs somewhere, so the
             // upward roundings are compared, not only exact sums.
-            let nearest = orders::tree::leaffix_sequential::<orders::Abs<f64>>(&t, &w);
+            let nearest = orders::tree::leaffix_sequential::<crate::scan_value::Abs<f64>>(&t, &w);
             rounded |= t
                 .postorder()
                 .iter()

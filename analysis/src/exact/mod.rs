@@ -21,8 +21,9 @@ mod walk;
 pub use values::ExactValues;
 
 use crate::Op;
-use crate::bounds::rounding::{nudge, two_sum_err};
-use crate::orders::{Abs, tree as tree_orders};
+use crate::directed::{nudge, two_sum_err};
+use crate::orders::tree as tree_orders;
+use crate::scan_value::Abs;
 use generators::Tree;
 use generators::exact_sum::ExactSum;
 use generators::fixed::{Fixed, Scale};

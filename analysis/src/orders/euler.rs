@@ -1,10 +1,10 @@
 //! The vectorial orders (the paper's Algorithm 2, after Blelloch): write the Euler-tour
 //! vector E, scan it, read each vertex's answer.
 
-use super::ScanValue;
 use crate::Op;
 use crate::float_float::{FloatFloat, dw_add};
 use crate::scan_plan::{self, Plan};
+use crate::scan_value::ScanValue;
 use generators::Tree;
 use generators::fixed::{Fixed, Scale};
 use rayon::prelude::*;

@@ -13,7 +13,7 @@
 //! The number of levels is the order's depth: O(log n) for contraction on any tree (a chain
 //! of 10^5 vertices: 54 levels for leaffix, 65 for rootfix; a star: 18 and 1).
 
-use super::ScanValue;
+use crate::scan_value::ScanValue;
 use std::cell::RefCell;
 
 /// A value of a traced order: the slot that holds it.

@@ -2,8 +2,8 @@
 //! Algorithm 1, level-synchronous BFS). Both perform the same additions per vertex; parallel
 //! only schedules them one level at a time, as its GPU kernels do (one dispatch per level).
 
-use super::ScanValue;
 use crate::Op;
+use crate::scan_value::ScanValue;
 use generators::Tree;
 
 /// The sequential order of `op`: [`rootfix_sequential`] or [`leaffix_sequential`].

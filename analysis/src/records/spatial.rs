@@ -33,7 +33,7 @@ pub struct SpatialRecord {
     #[serde(default)]
     pub lca_queries: Option<LcaQueriesRecord>,
     /// Per op and algorithm, at the largest tree: bits, time, energy and depth side by side
-    /// (`analysis::spatial::answer`).
+    /// (`crate::records::spatial_answer`).
     #[serde(default)]
     pub answer: Vec<AnswerRecord>,
     pub timings: Timings,

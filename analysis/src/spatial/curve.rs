@@ -84,11 +84,6 @@ impl Curve {
         }
     }
 
-    /// Whether |i − j| ≤ k implies a distance of at most c·√k for a constant c (seed §III-B).
-    pub fn is_distance_bound(self) -> bool {
-        matches!(self, Curve::Hilbert | Curve::Peano)
-    }
-
     /// The largest order (side = base^order) whose coordinates fit [`MAX_SIDE`].
     pub fn max_order(self) -> u32 {
         match self.base() {

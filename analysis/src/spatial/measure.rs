@@ -82,11 +82,6 @@ impl Pattern {
         }
     }
 
-    /// Whether the pattern builds the layout rather than runs on it.
-    pub fn is_construction(self) -> bool {
-        matches!(self, Pattern::Layout | Pattern::VirtualTree)
-    }
-
     /// `local`, `parallel rootfix`, `lca`.
     pub fn label(self) -> String {
         match self.op() {

@@ -13,10 +13,11 @@
 //!   family ([`euler`] around the grid [`scan`]), [`contraction`], batched [`lca`] (with its
 //!   reference, binary [`lifting`]), and a PRAM treefix simulated, [`pram`]'s pointer jumping;
 //! - [`measure`]: every pattern of a tree on a layout; [`fit`]: the exponent of energy vs n;
-//! - [`time_model`]: cycles from energy, depth and contention (Luczynski et al.'s model);
-//! - [`answer`]: per op and algorithm, bits, time, energy and depth side by side.
+//! - [`time_model`]: cycles from energy, depth and contention (Luczynski et al.'s model).
+//!
+//! The answer that sets bits, time, energy and depth side by side is made from the records,
+//! `crate::records::spatial_answer`.
 
-pub mod answer;
 pub mod construction;
 pub mod contraction;
 pub mod curve;

@@ -17,8 +17,6 @@
 
 use super::{Fixed, bit_range};
 
-use crate::exact_sum::ExactSum;
-
 /// 64-bit limbs enough for f32's whole range and up to 2^31 vertices (310 bits and a spare).
 pub const MAX_LIMBS: usize = 5;
 /// 32-bit words of the GPU's exact scan enough for the same (310 bits).
@@ -147,7 +145,7 @@ impl Scale {
 
     /// `x` on this scale if it is a multiple of its unit below 2^(64·L − 2 + unit).
     #[inline]
-    fn fits<const L: usize>(self, x: f32) -> Option<Fixed<L>> {
+    pub(crate) fn fits<const L: usize>(self, x: f32) -> Option<Fixed<L>> {
         if !x.is_finite() {
             return None;
         }
@@ -181,22 +179,5 @@ impl Scale {
     #[inline]
     pub fn round_f32<const L: usize>(self, k: Fixed<L>) -> (f32, bool) {
         k.round_f32_at(self.unit)
-    }
-
-    /// k·2^unit as an [`ExactSum`].
-    pub fn to_exact<const L: usize>(self, k: Fixed<L>) -> ExactSum {
-        ExactSum::from_fixed(k.widen((self.unit - crate::exact_sum::UNIT_EXP) as u32))
-    }
-
-    /// `computed − k·2^unit`, rounded to the nearest f64: on this scale when `computed` fits
-    /// it (the usual case), else through [`ExactSum`]. Equal to
-    /// `(ExactSum::from_f32(computed) − self.to_exact(k)).to_f64()` up to the sign of zero.
-    #[inline]
-    pub fn diff_f64<const L: usize>(self, computed: f32, k: Fixed<L>) -> f64 {
-        match self.fits::<L>(computed) {
-            // Both below 2^(64·L − 2) in magnitude: the difference cannot overflow.
-            Some(c) => (c - k).to_f64_at(self.unit),
-            None => (ExactSum::from_f32(computed) - self.to_exact(k)).to_f64(),
-        }
     }
 }

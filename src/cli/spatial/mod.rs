@@ -215,7 +215,7 @@ fn params(a: &SpatialArgs) -> Result<Params, Error> {
         bench: a
             .bench
             .as_deref()
-            .map(analysis::report::data::read_bench)
+            .map(reports::data::read_bench)
             .transpose()?,
         // Queries are answered on one tree: once it is counted there is nothing to resume.
         checkpoint: match queries {
@@ -290,7 +290,7 @@ pub fn run(a: SpatialArgs) -> Result<(), Error> {
     }
     if let Some(mut f) = html_out {
         let path = f.path().to_path_buf();
-        let page = analysis::report::spatial::render(&record)?;
+        let page = reports::spatial::render(&record)?;
         f.write_all(page.as_bytes()).map_err(Error::write(&path))?;
         f.commit()?;
     }

@@ -255,7 +255,7 @@ pub fn answer_table(r: &SpatialRecord) -> String {
         "cycles: T = max(C, E/N + L) + (2·T_R + 1)·D (Luczynski et al. 2024), T_R = {} (--ramp-latency), N = {} of the grid's links (--active-links)\n",
         r.time_model.ramp_latency, r.time_model.active_links
     );
-    for line in analysis::spatial::answer::sentences(&r.answer, &r.ops) {
+    for line in analysis::records::spatial_answer::sentences(&r.answer, &r.ops) {
         s += &line;
         s += "\n";
     }

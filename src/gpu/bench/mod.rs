@@ -15,11 +15,11 @@ use super::Gpu;
 use crate::Error;
 use crate::experiment::Backend;
 use analysis::records::bench::BenchRecord;
-use analysis::report::bench::table;
 use analysis::{Algorithm, Op};
 use baselines::baselines_warm;
 use generators::{ChildOrder, Topology, Tree, WeightModel};
 use kernel::{measure, sequential_row};
+use reports::bench::table;
 use warmer::Warmer;
 
 /// What to measure (saved in `bench.json` by `bench --out`, and compared on resume).

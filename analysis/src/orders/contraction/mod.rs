@@ -70,8 +70,8 @@
 
 pub mod twin;
 
-use super::ScanValue;
 use crate::Op;
+use crate::scan_value::ScanValue;
 use generators::{NO_PARENT, Tree};
 use rand::Rng as _;
 use std::ops::{Index, IndexMut, Range};

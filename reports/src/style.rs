@@ -1,0 +1,253 @@
+//! Series styles: every (op, algorithm) pair gets its own colour and its own marker shape, the
+//! same in every figure of every report — each algorithm's [`Look`] in [`LOOKS`], the one
+//! place that says how an algorithm is drawn (the registry names no presentation). The shape
+//! family follows the algorithm (circle, cross, triangle, diamond, …) and the op picks the
+//! filled or open variant, so sequential and parallel — which agree bit for bit — stay visible
+//! on top of each other.
+
+use analysis::Algorithm;
+use plotters::style::RGBColor;
+
+/// How the report draws an algorithm: a colour per op and a marker shape (filled for
+/// rootfix, its open variant for leaffix).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Look {
+    pub rootfix: [u8; 3],
+    pub leaffix: [u8; 3],
+    pub marker: Shape,
+}
+
+/// Every algorithm's look, by its registry name.
+pub const LOOKS: &[(&str, Look)] = &[
+    (
+        "sequential",
+        Look {
+            rootfix: [0x00, 0x72, 0xB2],
+            leaffix: [0x88, 0x22, 0x55],
+            marker: Shape::Circle,
+        },
+    ),
+    (
+        "parallel",
+        Look {
+            rootfix: [0xE6, 0x9F, 0x00],
+            leaffix: [0x56, 0xB4, 0xE9],
+            marker: Shape::Cross,
+        },
+    ),
+    (
+        "vectorial",
+        Look {
+            rootfix: [0x00, 0x9E, 0x73],
+            leaffix: [0xD5, 0x5E, 0x00],
+            marker: Shape::Triangle,
+        },
+    ),
+    (
+        "vectorial-seqscan",
+        Look {
+            rootfix: [0xCC, 0x79, 0xA7],
+            leaffix: [0x55, 0x55, 0x55],
+            marker: Shape::Diamond,
+        },
+    ),
+    (
+        "vectorial-chained",
+        Look {
+            rootfix: [0x44, 0xAA, 0x99],
+            leaffix: [0x99, 0x99, 0x33],
+            marker: Shape::Square,
+        },
+    ),
+    (
+        "vectorial-compensated",
+        Look {
+            rootfix: [0x33, 0x22, 0x88],
+            leaffix: [0x11, 0x77, 0x33],
+            marker: Shape::TriangleDown,
+        },
+    ),
+    (
+        "contraction",
+        Look {
+            rootfix: [0xAA, 0x44, 0x99],
+            leaffix: [0xEE, 0x66, 0x77],
+            marker: Shape::Circle,
+        },
+    ),
+    (
+        "vectorial-exact",
+        Look {
+            rootfix: [0x11, 0x11, 0x11],
+            leaffix: [0x99, 0x44, 0x00],
+            marker: Shape::Plus,
+        },
+    ),
+];
+
+/// The look of a registry algorithm.
+pub fn look(a: Algorithm) -> Look {
+    LOOKS
+        .iter()
+        .find(|(name, _)| *name == a.name())
+        .map(|(_, look)| *look)
+        .expect("every algorithm of the registry has a look (tests: every_algorithm_has_a_look)")
+}
+
+/// A marker shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Circle,
+    OpenCircle,
+    Cross,
+    Plus,
+    Triangle,
+    OpenTriangle,
+    Diamond,
+    OpenDiamond,
+    Square,
+    OpenSquare,
+    TriangleDown,
+    OpenTriangleDown,
+}
+
+/// Colour and marker of one series.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SeriesStyle {
+    pub color: RGBColor,
+    pub shape: Shape,
+}
+
+const FILLED: [Shape; 6] = [
+    Shape::Circle,
+    Shape::Cross,
+    Shape::Triangle,
+    Shape::Diamond,
+    Shape::Square,
+    Shape::TriangleDown,
+];
+const OPEN: [Shape; 6] = [
+    Shape::OpenCircle,
+    Shape::Plus,
+    Shape::OpenTriangle,
+    Shape::OpenDiamond,
+    Shape::OpenSquare,
+    Shape::OpenTriangleDown,
+];
+
+fn rgb(c: [u8; 3]) -> RGBColor {
+    RGBColor(c[0], c[1], c[2])
+}
+
+/// The style of (op, algorithm): the algorithm's own look from the registry; `extra` numbers
+/// algorithms the registry does not know (another program's, in a results file), in the order
+/// the caller met them, which cycle through the palette after the registry's.
+pub fn series_style(op: &str, algorithm: &str, extra: usize) -> SeriesStyle {
+    if let Ok(a) = algorithm.parse::<Algorithm>() {
+        let look = look(a);
+        return if op == "leaffix" {
+            SeriesStyle {
+                color: rgb(look.leaffix),
+                shape: open_variant(look.marker),
+            }
+        } else {
+            SeriesStyle {
+                color: rgb(look.rootfix),
+                shape: look.marker,
+            }
+        };
+    }
+    // The registry's colours, reused: they cycle over the algorithms, the shapes over 6, so
+    // (colour, shape) pairs repeat only after the least common multiple.
+    let a = Algorithm::ALL.len() + extra;
+    let look = look(Algorithm::ALL[a % Algorithm::ALL.len()]);
+    let m = a % FILLED.len();
+    if op == "leaffix" {
+        SeriesStyle {
+            color: rgb(look.leaffix),
+            shape: OPEN[m],
+        }
+    } else {
+        SeriesStyle {
+            color: rgb(look.rootfix),
+            shape: FILLED[m],
+        }
+    }
+}
+
+/// Styles for a list of (op, algorithm) keys.
+pub fn styles_for(keys: &[(String, String)]) -> Vec<SeriesStyle> {
+    let mut unknown: Vec<&str> = Vec::new();
+    keys.iter()
+        .map(|(op, algo)| {
+            let extra = if algo.parse::<Algorithm>().is_ok() {
+                0
+            } else {
+                match unknown.iter().position(|u| *u == algo) {
+                    Some(i) => i,
+                    None => {
+                        unknown.push(algo);
+                        unknown.len() - 1
+                    }
+                }
+            };
+            series_style(op, algo, extra)
+        })
+        .collect()
+}
+
+/// Reference lines.
+pub const LINE_U_KAPPA: RGBColor = RGBColor(0x44, 0x44, 0x44);
+pub const LINE_BOUND: RGBColor = RGBColor(0xB2, 0x18, 0x2B);
+pub const LINE_PROB: RGBColor = RGBColor(0x21, 0x66, 0xAC);
+/// The Pareto front and the ring around the answer.
+pub const LINE_FRONT: RGBColor = RGBColor(0x55, 0x55, 0x55);
+
+/// The `i`-th filled marker shape, cycling (a series' marker where colour alone is not enough).
+pub fn filled_shape(i: usize) -> Shape {
+    FILLED[i % FILLED.len()]
+}
+
+/// The open (outline) variant of a filled marker shape; open shapes stay as they are.
+pub fn open_variant(shape: Shape) -> Shape {
+    FILLED
+        .iter()
+        .position(|s| *s == shape)
+        .map_or(shape, |i| OPEN[i])
+}
+
+/// `color` mixed with white: `share` of the colour, the rest white (lighter bars).
+pub fn lighter(color: RGBColor, share: f64) -> RGBColor {
+    let mix = |c: u8| (f64::from(c) * share + 255.0 * (1.0 - share)).round() as u8;
+    RGBColor(mix(color.0), mix(color.1), mix(color.2))
+}
+
+/// The `i`-th colour of the report's palette — the registry's looks, every algorithm's
+/// rootfix colour then every leaffix colour — cycling.
+pub fn palette(i: usize) -> RGBColor {
+    let k = Algorithm::ALL.len();
+    let look = look(Algorithm::ALL[i % k]);
+    if (i / k).is_multiple_of(2) {
+        rgb(look.rootfix)
+    } else {
+        rgb(look.leaffix)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_algorithm_has_a_look() {
+        for a in Algorithm::ALL {
+            assert!(LOOKS.iter().any(|(name, _)| *name == a.name()), "{a:?}");
+        }
+        for (name, _) in LOOKS {
+            assert!(
+                name.parse::<Algorithm>().is_ok(),
+                "{name} is in no registry"
+            );
+        }
+    }
+}
