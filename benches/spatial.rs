@@ -1,8 +1,9 @@
 //! Laying a tree out on a spatial computer and counting every message pattern
 //! (`analysis::spatial`, docs/design.md §12): the light-first order (its positions, and the
 //! tree renamed by them), the Hilbert curve's cell of every position, and the
-//! energy and depth of local messaging, parallel, the Euler-tour family, contraction (both
-//! ops) and batched LCA — what `accuracy spatial` does per layout, lost bits aside — on trees
+//! energy and depth of the layout's and the virtual tree's construction, local messaging,
+//! parallel, the Euler-tour family, contraction (both ops), pointer jumping and batched LCA —
+//! what `accuracy spatial` does per layout, lost bits aside — on trees
 //! of 2^22 vertices. The target: at most 5 s on the project's 2-core machine.
 //! `cargo bench --bench spatial`
 
@@ -30,7 +31,7 @@ fn layout_and_count(c: &mut Criterion) {
             b.iter(|| {
                 let laid = Laid::new(black_box(&tree), LinearOrder::LightFirst);
                 let placements = [Placement::new(Curve::Hilbert, N).unwrap()];
-                count(&laid, &placements, &Op::ALL, 2)
+                count(&laid, &placements, &Op::ALL, 2, &[])
             })
         });
     }

@@ -1,7 +1,8 @@
 //! Where the time of laying out and counting a tree goes (`analysis::spatial`,
 //! docs/design.md §12): each stage timed once, one after another — light-first layout,
 //! renaming, Hilbert placement, the degree-4 virtual tree, contraction's schedule, then each
-//! pattern's count — and last the whole `Laid::new` + `count` as `accuracy spatial` runs it,
+//! pattern's count, the virtual tree's and the layout's construction among them — and last the
+//! whole `Laid::new` + `count` as `accuracy spatial` runs it,
 //! each in wall and CPU seconds (a stage that runs in parallel shows more CPU than wall; on a
 //! busy machine, wall time measures the neighbours too). `RAYON_NUM_THREADS=1` gives every
 //! stage's work on one thread. The criterion bench `benches/spatial.rs` guards the total;
@@ -89,7 +90,7 @@ fn main() {
     parallel::parallel(&r, pos, Op::Rootfix, &pl);
     println!("parallel {t}");
     let t = Clock::now();
-    euler::euler_tour(&r, pos, Op::Rootfix, &pl);
+    euler::euler_tour(&r, pos, Op::Rootfix, &pl, &[1, 2, 4]);
     println!("euler {t}");
     let t = Clock::now();
     contraction::contraction_ops(&r, &s, pos, [Op::Leaffix, Op::Rootfix], &pl);
@@ -104,6 +105,12 @@ fn main() {
     let t = Clock::now();
     pram::pointer_jumping(&r, pos, &pl);
     println!("pointer jumping {t}");
+    let t = Clock::now();
+    virtual_tree::build_cost(&r, pos, &pl);
+    println!("virtual tree's construction {t}");
+    let t = Clock::now();
+    construction::build(&tree, &layout, &r, &pl).unwrap();
+    println!("layout's construction {t}");
     println!(
         "stages total {:.2} s wall, {:.2} s CPU",
         t0.elapsed().as_secs_f64(),
@@ -114,6 +121,6 @@ fn main() {
     println!("Laid::new {t}");
     let t = Clock::now();
     let pl = [Placement::new(Curve::Hilbert, n).unwrap()];
-    count(&laid, &pl, &Op::ALL, 2);
+    let _ = count(&laid, &pl, &Op::ALL, 2, &[]);
     println!("placement + count {t}");
 }

@@ -2,7 +2,8 @@
 # The spatial figures of docs/design.md §12.9 in one go, with a built `accuracy`:
 #   scripts/spatial-targets.sh OUT_DIR [ACCURACY_BINARY]
 # Writes OUT_DIR/<name>.json (one `accuracy spatial --json` per run below) and prints the
-# summary: the fitted exponents of every target, the treefix energy ratios at 2^20 and the
+# summary: the fitted exponents of every target, the treefix energy ratios at 2^20, the depths
+# (under the per-round limit, and chain depths) and the layout's construction at 2^20, and the
 # real trees. Sizes 2^10, 2^12, …, 2^22 (SMALL=1: 2^8 … 2^14, a smoke test). Gensum weights at
 # κ = 1e5, seed 1 (the defaults). Not part of CI: the full run takes about 40 minutes on 2 cores,
 # most of it the lost bits' exact evaluation at 2^22.
@@ -89,6 +90,30 @@ for path in names:
                 line.append(f"{algo} {q['energy']/base:5.2f} (d {q['depth']})")
             if line:
                 print(f"{rec['trees'][0]['name']:<18} {l['order'] + ' ' + l['curve']:<22} {op:<8} " + "; ".join(line))
+print()
+print("at n = 2^20, light-first hilbert: depth under the per-round limit (chain depth), and the")
+print("construction of the layout and of the virtual tree: energy per vertex, depth")
+pats = [("local", None), ("parallel", "rootfix"), ("vectorial", "rootfix"),
+        ("contraction", "rootfix"), ("contraction", "leaffix"), ("pointer-jumping", None), ("lca", None)]
+print(f"{'tree':<18} " + " ".join(f"{(a + ' ' + (o or ''))[:15]:>15}" for a, o in pats)
+      + f" {'layout E/n':>11} {'depth':>6} {'vtree E/n':>9} {'depth':>6}")
+for path in names:
+    name = os.path.basename(path)[:-5]
+    if not name.startswith("lf-"):
+        continue
+    rec = load(name)
+    def at(pattern, op):
+        p = pat(rec, "light-first", "hilbert", pattern, op)
+        q = [q for q in p["points"] if q["n"] == 2**20] if p else []
+        return q[0] if q else None
+    cells = []
+    for a, o in pats:
+        q = at(a, o)
+        cells.append("–" if q is None else f"{q['depth']} ({q['chain_depth']})")
+    lay, vt = at("layout", None), at("virtual-tree", None)
+    build = "" if lay is None or vt is None else \
+        f" {lay['energy_per_vertex']:11.1f} {lay['depth']:6d} {vt['energy_per_vertex']:9.2f} {vt['depth']:6d}"
+    print(f"{rec['trees'][0]['name']:<18} " + " ".join(f"{c:>15}" for c in cells) + build)
 print()
 print("batched LCA against the seed's n log n: energy / (n log2 n) over the sizes (min, max) and the")
 print("exponent of energy / log2 n, light-first + Hilbert")

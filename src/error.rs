@@ -82,6 +82,15 @@ pub enum Error {
         dir.display()
     )]
     Locked { dir: PathBuf, holder: String },
+    /// An output file another process holds the lock of (`crate::lock::FileLock`).
+    #[error(
+        "{}: written by another accuracy process ({holder}); wait for it to end, or write another file",
+        path.display()
+    )]
+    LockedFile { path: PathBuf, holder: String },
+    /// A result that contradicts what the code guarantees: a bug, not the user's input.
+    #[error("internal error: {0} (a bug; please report it with the command)")]
+    Internal(String),
 }
 
 /// The nodes a verdict found: how many, and a line for each one reported.
@@ -144,12 +153,13 @@ impl Error {
             | Error::GpuLimit(_)
             | Error::ResumeMismatch { .. }
             | Error::Memory(_)
-            | Error::Locked { .. } => 2,
+            | Error::Locked { .. }
+            | Error::LockedFile { .. } => 2,
             Error::BoundViolation(_) | Error::GpuMismatch(_) => 3,
             Error::Regression(_) | Error::Gate(_) => 4,
             Error::Report(ReportError::Plot { .. }) => 1,
             Error::Report(_) => 2,
-            Error::Gpu(_) | Error::Tree(_) => 1,
+            Error::Gpu(_) | Error::Tree(_) | Error::Internal(_) => 1,
         }
     }
 }

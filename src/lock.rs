@@ -56,6 +56,46 @@ impl DirLock {
     }
 }
 
+/// An output file locked by this process until the value is dropped (or the process ends):
+/// the lock file `.NAME.lock` beside `NAME`, which stays (like a directory's), so that a
+/// second process locks the same file. What `spatial` holds on each of its outputs.
+#[derive(Debug)]
+pub struct FileLock {
+    _file: File,
+}
+
+impl FileLock {
+    /// The lock file of the output `path`.
+    pub fn path_of(path: &Path) -> PathBuf {
+        let name = path
+            .file_name()
+            .map_or_else(|| std::ffi::OsString::from("output"), |n| n.to_os_string());
+        let mut lock = std::ffi::OsString::from(".");
+        lock.push(name);
+        lock.push(".lock");
+        match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.join(lock),
+            _ => PathBuf::from(lock),
+        }
+    }
+
+    /// Locks the output `path` for `command`; refused (exit 2, naming the holder) while
+    /// another process holds it.
+    pub fn acquire(path: &Path, command: &str) -> Result<FileLock, Error> {
+        let lock_path = FileLock::path_of(path);
+        // A directory that is missing or not writable is the output's problem: named so.
+        let file = open(&lock_path).map_err(Error::output(path))?;
+        match lock(&lock_path, file, command) {
+            Ok(DirLock { _file, .. }) => Ok(FileLock { _file }),
+            Err(Error::Locked { holder, .. }) => Err(Error::LockedFile {
+                path: path.to_path_buf(),
+                holder,
+            }),
+            Err(e) => Err(e),
+        }
+    }
+}
+
 fn open(path: &Path) -> std::io::Result<File> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true).write(true).create(true).truncate(false);
@@ -67,8 +107,15 @@ fn open(path: &Path) -> std::io::Result<File> {
     options.open(path)
 }
 
+/// Locks `file`, the lock file of `dir` (`dir/.accuracy.lock`) or, for an output file, the
+/// lock file itself.
 #[cfg(unix)]
 fn lock(dir: &Path, mut file: File, command: &str) -> Result<DirLock, Error> {
+    let lock_path = if dir.is_dir() {
+        dir.join(LOCK_FILE)
+    } else {
+        dir.to_path_buf()
+    };
     use std::io::{Seek, Write};
     use std::os::unix::io::AsRawFd;
     // SAFETY: flock on a file descriptor this function owns.
@@ -76,13 +123,13 @@ fn lock(dir: &Path, mut file: File, command: &str) -> Result<DirLock, Error> {
         let e = std::io::Error::last_os_error();
         if e.raw_os_error() != Some(libc::EWOULDBLOCK) {
             return Err(Error::Output {
-                path: dir.join(LOCK_FILE),
+                path: lock_path,
                 source: e,
             });
         }
         return Err(Error::Locked {
             dir: dir.to_path_buf(),
-            holder: holder(&dir.join(LOCK_FILE)),
+            holder: holder(&lock_path),
         });
     }
     let record = format!("{} accuracy {command}\n", std::process::id());
@@ -90,7 +137,7 @@ fn lock(dir: &Path, mut file: File, command: &str) -> Result<DirLock, Error> {
         .set_len(0)
         .and_then(|()| file.rewind())
         .and_then(|()| file.write_all(record.as_bytes()));
-    written.map_err(Error::write(dir.join(LOCK_FILE)))?;
+    written.map_err(Error::write(lock_path))?;
     Ok(DirLock {
         dir: dir.to_path_buf(),
         _file: file,
@@ -161,5 +208,29 @@ mod tests {
                 .unwrap()
                 .is_none()
         );
+    }
+
+    #[test]
+    fn a_second_lock_on_an_output_file_names_the_first_holder() {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("s.json");
+        assert_eq!(FileLock::path_of(&out), d.path().join(".s.json.lock"));
+        assert_eq!(
+            FileLock::path_of(Path::new("s.json")),
+            PathBuf::from(".s.json.lock")
+        );
+        let first = FileLock::acquire(&out, "spatial").unwrap();
+        let e = FileLock::acquire(&out, "spatial").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: written by another accuracy process (pid {}, accuracy spatial); wait for it to end, or write another file",
+                out.display(),
+                std::process::id()
+            )
+        );
+        assert_eq!(e.exit_code(), 2);
+        drop(first);
+        FileLock::acquire(&out, "spatial").unwrap();
     }
 }

@@ -59,7 +59,8 @@ enum Command {
     /// host↔device baselines of the same run (resumable with --out).
     Bench(cli::bench::BenchArgs),
     /// A tree laid out on a spatial computer (a grid of processors): per layout and message
-    /// pattern, energy, depth and the algorithm's lost bits; the exponent over sizes.
+    /// pattern, energy, depth, estimated cycles and the algorithm's lost bits; the exponent
+    /// over sizes; batched LCA's answers.
     Spatial(cli::spatial::SpatialArgs),
 }
 

@@ -101,6 +101,11 @@ pub fn parents<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Borrowed<'py, i64>> {
     exact_1d(obj, "int64", "parents")
 }
 
+/// Vertex ids (int64, converted exactly); `what` names the argument in errors.
+pub fn ids<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Borrowed<'py, i64>> {
+    exact_1d(obj, "int64", what)
+}
+
 /// A Rust vector as a numpy array that owns it.
 pub fn array<'py, T: numpy::Element>(py: Python<'py>, v: Vec<T>) -> Bound<'py, PyArray1<T>> {
     v.into_pyarray(py)

@@ -8,6 +8,7 @@ mod convert;
 mod error;
 mod preflight;
 mod scored;
+mod spatial;
 mod tree;
 
 use analysis::{Algorithm, Op, ReferenceKind};
@@ -428,6 +429,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Tree>()?;
     m.add_class::<scored::Score>()?;
     m.add_class::<scored::OpScore>()?;
+    m.add_class::<spatial::SpatialLca>()?;
     m.add_function(wrap_pyfunction!(tree_from_parents, m)?)?;
     m.add_function(wrap_pyfunction!(read_tree, m)?)?;
     m.add_function(wrap_pyfunction!(generate_tree, m)?)?;
@@ -437,6 +439,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(exact, m)?)?;
     m.add_function(wrap_pyfunction!(score, m)?)?;
     m.add_function(wrap_pyfunction!(assert_accurate, m)?)?;
+    m.add_function(wrap_pyfunction!(spatial::spatial_lca, m)?)?;
     m.add("ALGORITHMS", treefix_accuracy::Algorithm::names())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     error::register(m)?;

@@ -218,3 +218,39 @@ def test_a_backend_name_outside_the_three_is_an_input_error():
     w = np.ones(10, dtype=np.float32)
     with pytest.raises(ta.InputError, match="expected auto, cpu, gpu"):
         ta.rootfix(t, w, backend="cuda")
+
+
+def test_spatial_lca_answers_with_their_cost():
+    """Batched LCA on a spatial computer: the replay's answers equal a plain walk up the tree;
+    its cost comes with them; ids outside the tree and breadth-first layouts are refused."""
+    t = ta.generate_tree("random-recursive", 2000, seed=3)
+    parents = t.parents
+    depths = t.depths
+
+    def plain(u, v):
+        while depths[u] > depths[v]:
+            u = parents[u]
+        while depths[v] > depths[u]:
+            v = parents[v]
+        while u != v:
+            u, v = parents[u], parents[v]
+        return u
+
+    rng = np.random.default_rng(7)
+    u = rng.integers(0, 2000, 3000)
+    v = rng.integers(0, 2000, 3000)
+    u[:10] = v[:10]  # u = v
+    v[10:20] = 0  # the root: an ancestor of every vertex
+    r = ta.spatial_lca(t, u, v)
+    assert r.answers.dtype == np.int64 and len(r.answers) == 3000
+    assert r.answers.tolist() == [plain(a, b) for a, b in zip(u, v)]
+    assert (r.order, r.curve) == ("light-first", "hilbert")
+    assert r.energy > 0 and r.depth >= r.chain_depth > 0 and r.cycles > 0
+    z = ta.spatial_lca(t, u, v, curve="z", order="depth-first")
+    assert z.answers.tolist() == r.answers.tolist()
+    with pytest.raises(ta.InputError, match="not a vertex"):
+        ta.spatial_lca(t, [0, 2000], [1, 1])
+    with pytest.raises(ta.InputError, match="as many"):
+        ta.spatial_lca(t, [0, 1], [1])
+    with pytest.raises(ta.InputError, match="preorder"):
+        ta.spatial_lca(t, [0], [1], order="breadth-first")

@@ -3,9 +3,10 @@
 Rootfix is the sum along the path root -> v, leaffix the sum over v's subtree (v included in
 both). This package builds trees (``tree_from_parents``, ``read_tree``, ``generate_tree``),
 draws ill-conditioned weights (``gensum``), runs our algorithms on the CPU or a GPU
-(``rootfix``, ``leaffix``), computes the correctly rounded treefix (``exact``), and grades
-results computed anywhere else (``score``, ``assert_accurate``). Arrays are numpy arrays;
-float32 ones are read without a copy.
+(``rootfix``, ``leaffix``), computes the correctly rounded treefix (``exact``), grades
+results computed anywhere else (``score``, ``assert_accurate``), and answers batched lowest
+common ancestors on a spatial computer with their energy and depth (``spatial_lca``). Arrays
+are numpy arrays; float32 ones are read without a copy.
 
 Every error is a ``TreefixError`` (``ReadError``, ``TreeError``, ``InputError``,
 ``GpuError``, ``AccuracyError``) carrying the one-line message the ``accuracy`` command
@@ -20,6 +21,7 @@ from ._core import (
     OpScore,
     ReadError,
     Score,
+    SpatialLca,
     Tree,
     TreeError,
     TreefixError,
@@ -32,6 +34,7 @@ from ._core import (
     read_tree,
     rootfix,
     score,
+    spatial_lca,
     tree_from_parents,
 )
 
@@ -43,6 +46,7 @@ __all__ = [
     "OpScore",
     "ReadError",
     "Score",
+    "SpatialLca",
     "Tree",
     "TreeError",
     "TreefixError",
@@ -55,5 +59,6 @@ __all__ = [
     "read_tree",
     "rootfix",
     "score",
+    "spatial_lca",
     "tree_from_parents",
 ]

@@ -10,16 +10,22 @@ use std::path::Path;
 /// vectorial-exact.
 pub fn costs(tree: &Tree, order: LinearOrder, curve: Curve, limbs: u32) -> Vec<(Pattern, Cost)> {
     let placements = [Placement::new(curve, tree.len()).unwrap()];
-    count(&Laid::new(tree, order), &placements, &Op::ALL, limbs)
+    count(&Laid::new(tree, order), &placements, &Op::ALL, limbs, &[])
+        .0
         .into_iter()
         .filter_map(|c| c.cost.ok().map(|cost| (c.pattern, cost)))
         .collect()
 }
 
-/// (energy, depth, messages) of `p` among `costs`.
-pub fn find(costs: &[(Pattern, Cost)], p: Pattern) -> (u64, u32, u64) {
-    let c = &costs.iter().find(|(q, _)| *q == p).expect("counted").1;
-    (c.energy[0], c.depth, c.messages)
+/// (energy, chain depth, messages) of `p` among `costs`.
+pub fn find(costs: &[(Pattern, Cost)], p: Pattern) -> (u64, u64, u64) {
+    let c = cost(costs, p);
+    (c.energy[0], c.chain_depth, c.messages)
+}
+
+/// The cost of `p` among `costs`.
+pub fn cost(costs: &[(Pattern, Cost)], p: Pattern) -> &Cost {
+    &costs.iter().find(|(q, _)| *q == p).expect("counted").1
 }
 
 /// The real trees of the test data, by path.

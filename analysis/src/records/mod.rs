@@ -10,5 +10,6 @@ pub mod fields;
 pub mod nodes_sample;
 pub mod results;
 pub mod spatial;
+pub mod spatial_answer;
 
 pub use fields::field_names;

@@ -6,8 +6,10 @@ use crate::Op;
 use crate::spatial::{Curve, LinearOrder};
 use serde::{Deserialize, Serialize};
 
-/// The version of this document's format.
-pub const FORMAT_VERSION: u32 = 1;
+/// The version of this document's format. 2: `depth` is the depth under the model's limit of
+/// one message sent and one received per processor per round (1's `depth` is `chain_depth`);
+/// the layout's and the virtual tree's construction are patterns; the time estimate.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The whole document.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -23,13 +25,38 @@ pub struct SpatialRecord {
     pub ops: Vec<Op>,
     /// One per size of a topology, or one per tree file, in the order of the points.
     pub trees: Vec<TreeRecord>,
+    /// The parameters of the time estimate (`analysis::spatial::time_model`).
+    pub time_model: TimeModelRecord,
     /// One per order × curve, orders outermost.
     pub layouts: Vec<LayoutRecord>,
+    /// Batched LCA's answers, where queries were given (`--lca`, `--lca-random`).
+    #[serde(default)]
+    pub lca_queries: Option<LcaQueriesRecord>,
     /// Per op and algorithm, at the largest tree: bits, time, energy and depth side by side
-    /// (`analysis::spatial::answer`).
+    /// (`crate::records::spatial_answer`).
     #[serde(default)]
     pub answer: Vec<AnswerRecord>,
     pub timings: Timings,
+}
+
+/// T_R and the share of active links of the estimate T = max(C, E/N + L) + (2·T_R + 1)·D.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimeModelRecord {
+    /// T_R, cycles.
+    pub ramp_latency: f64,
+    /// N as a share of the directed links between the processors that hold a vertex.
+    pub active_links: f64,
+}
+
+/// Batched LCA on given queries: where they came from, where the answers went, and what the
+/// replay that gave them cost (the `lca` pattern of every preorder layout, whose answers agree).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LcaQueriesRecord {
+    /// The queries file, or `random K (seed S)`.
+    pub source: String,
+    pub queries: u64,
+    /// The CSV of answers (`u,v,lca`).
+    pub answers: String,
 }
 
 /// One algorithm on one op, at the largest tree: what it loses, what it costs on a GPU (or
@@ -39,22 +66,37 @@ pub struct AnswerRecord {
     pub op: Op,
     pub algorithm: String,
     pub n: u64,
-    /// The most bits it lost at a node, over the layouts' child orders (`"inf"`: a non-finite
+    /// The most bits it lost at a node on that layout's child order (`"inf"`: a non-finite
     /// result).
     #[serde(with = "bits")]
     pub lost_bits: Option<f64>,
+    /// The most over every layout's child order.
+    #[serde(with = "bits")]
+    pub worst_lost_bits: Option<f64>,
     /// Seconds per vertex of its values: a GPU kernel's (from `--bench`), else its CPU twin's
     /// in this run.
     pub time_per_vertex_s: Option<f64>,
     /// `GPU kernel: <adapter>` or `CPU twin`.
     pub time_source: String,
-    /// The layout of least energy for this algorithm's messages.
+    /// The layout of least energy for this algorithm's messages (the first listed of those
+    /// that tie).
     pub order: LinearOrder,
     pub curve: Curve,
+    /// The other layouts of the same least energy ("light-first z").
+    pub tied: Vec<String>,
     pub energy_per_vertex: f64,
-    pub depth: u32,
+    /// Depth under the per-round limit, and without it.
+    pub depth: u64,
+    pub chain_depth: u64,
+    pub congestion: u64,
+    /// The time estimate on that layout, cycles.
+    pub cycles: f64,
     /// Its energy's fitted exponent on that layout (several sizes).
     pub exponent: Option<f64>,
+    /// What building that layout costs (the layout's construction, then the virtual tree's),
+    /// once per tree; none where it is not counted (breadth-first).
+    pub construction_energy_per_vertex: Option<f64>,
+    pub construction_depth: Option<u64>,
 }
 
 /// A tree the layouts were counted on.
@@ -71,6 +113,9 @@ pub struct TreeRecord {
     pub limbs: u32,
     /// The grid side of each curve, in the order of `curves`.
     pub sides: Vec<u32>,
+    /// The directed links between the processors that hold a vertex, per curve (the time
+    /// estimate's N before its share).
+    pub links: Vec<u64>,
     pub curves: Vec<Curve>,
 }
 
@@ -85,7 +130,7 @@ pub struct LayoutRecord {
 /// One message pattern on one layout, at every size.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PatternRecord {
-    /// `local`, an algorithm's name, or `lca`.
+    /// `layout`, `virtual-tree`, `local`, an algorithm's name, `pointer-jumping` or `lca`.
     pub pattern: String,
     /// The op of an algorithm's pattern.
     pub op: Option<Op>,
@@ -95,7 +140,8 @@ pub struct PatternRecord {
     pub exponent: Option<f64>,
     /// R² of that fit.
     pub r2: Option<f64>,
-    /// Why the pattern does not apply to this layout (batched LCA on a breadth-first one).
+    /// Why the pattern does not apply to this layout (batched LCA on a breadth-first one, or
+    /// its construction).
     pub not_applicable: Option<String>,
 }
 
@@ -106,8 +152,19 @@ pub struct PointRecord {
     /// Σ words × Manhattan distance over every message.
     pub energy: u64,
     pub energy_per_vertex: f64,
-    /// The longest chain of dependent messages.
-    pub depth: u32,
+    /// Rounds under the model's limit of one message sent and one received per processor per
+    /// round (`analysis::spatial::messages`).
+    pub depth: u64,
+    /// The longest chain of dependent messages, without that limit.
+    pub chain_depth: u64,
+    /// The most messages one processor sends or receives in one phase.
+    pub congestion: u64,
+    /// The most words one processor sends or receives in one step (the estimate's C).
+    pub contention: u64,
+    /// The longest distance one message travels (the estimate's L).
+    pub longest: u32,
+    /// T = max(C, E/N + L) + (2·T_R + 1)·D, cycles, its steps' added.
+    pub cycles: f64,
     pub messages: u64,
     /// The algorithm's largest lost bits on this tree in this layout's child order (its own
     /// evaluation against the exact reference); none for local messaging and LCA. A
@@ -197,6 +254,11 @@ mod tests {
                 energy: 1,
                 energy_per_vertex: 0.5,
                 depth: 1,
+                chain_depth: 1,
+                congestion: 1,
+                contention: 1,
+                longest: 1,
+                cycles: 6.0,
                 messages: 1,
                 lost_bits: bits,
             };

@@ -273,14 +273,19 @@ mod tests {
         phases.reduce(&mut c, &members, 19, 1);
         phases.flush(&mut c);
         // 11→10, 13→12, 12→10, 14→10, 10→19: 1 + 1 + 2 + 4 + 9; the longest chain is
-        // 13→12→10→19 (14→10 goes in the third phase, but depends on nothing).
-        assert_eq!(c.cost().energy, vec![17]);
-        assert_eq!((c.cost().depth, c.cost().messages), (3, 5));
-        // 19→10, 10→14, 10→12, then 10→11 and 12→13: the longest chain 19→10→12→13.
+        // 13→12→10→19 (14→10 goes in the third phase, but depends on nothing). Under the
+        // per-round limit, 10 takes its three messages in rounds 1, 2, 3 and sends in round 3:
+        // depth 4.
+        let cost = c.cost();
+        assert_eq!(cost.energy, vec![17]);
+        assert_eq!((cost.chain_depth, cost.depth, cost.messages), (3, 4, 5));
+        // 19→10, 10→14, 10→12, then 10→11 and 12→13: the longest chain 19→10→12→13; 10 sends
+        // three messages one per round (rounds 1, 2, 3), the last reaching 11 in round 4.
         let mut c = Counter::new(&p, 100);
         phases.broadcast(&mut c, 19, &members, 1);
         phases.flush(&mut c);
-        assert_eq!(c.cost().energy, vec![17]);
-        assert_eq!((c.cost().depth, c.cost().messages), (3, 5));
+        let cost = c.cost();
+        assert_eq!(cost.energy, vec![17]);
+        assert_eq!((cost.chain_depth, cost.depth, cost.messages), (3, 4, 5));
     }
 }

@@ -84,11 +84,6 @@ impl Curve {
         }
     }
 
-    /// Whether |i − j| ≤ k implies a distance of at most c·√k for a constant c (seed §III-B).
-    pub fn is_distance_bound(self) -> bool {
-        matches!(self, Curve::Hilbert | Curve::Peano)
-    }
-
     /// The largest order (side = base^order) whose coordinates fit [`MAX_SIDE`].
     pub fn max_order(self) -> u32 {
         match self.base() {
@@ -387,6 +382,27 @@ impl Placement {
     pub fn cells(&self) -> &[[u16; 2]] {
         &self.cells
     }
+    /// The directed links of the grid between two cells that hold a position (each way
+    /// counted): the links a pattern on these processors can use at once.
+    pub fn links(&self) -> u64 {
+        let side = self.grid.side() as usize;
+        let mut held = vec![false; side * side];
+        for c in &self.cells {
+            held[c[1] as usize * side + c[0] as usize] = true;
+        }
+        let at = |x: usize, y: usize| held[y * side + x];
+        let mut links = 0u64;
+        for y in 0..side {
+            for x in 0..side {
+                if at(x, y) {
+                    links += u64::from(x + 1 < side && at(x + 1, y));
+                    links += u64::from(y + 1 < side && at(x, y + 1));
+                }
+            }
+        }
+        2 * links
+    }
+
     /// The Manhattan distance between positions `i` and `j`.
     #[inline]
     pub fn distance(&self, i: u32, j: u32) -> u32 {
@@ -545,5 +561,14 @@ mod tests {
             assert_eq!(c.name().parse::<Curve>().unwrap(), c);
         }
         assert!("spiral".parse::<Curve>().is_err());
+    }
+
+    /// Links: a full 4 × 4 grid has 2 · 4 · 3 = 24 undirected links, 48 directed; 5 positions
+    /// of row-major on a 3 × 3 grid (a row of 3, then 2) have 2 + 1 + 2 = 5, 10 directed.
+    #[test]
+    fn links_between_held_cells() {
+        assert_eq!(Placement::new(Curve::Hilbert, 16).unwrap().links(), 48);
+        assert_eq!(Placement::new(Curve::RowMajor, 5).unwrap().links(), 10);
+        assert_eq!(Placement::new(Curve::Peano, 1).unwrap().links(), 0);
     }
 }

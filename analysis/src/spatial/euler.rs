@@ -19,7 +19,7 @@
 //! size.
 
 use super::curve::Placement;
-use super::messages::{Cost, Counter, Processors};
+use super::messages::{Cost, Counter, Processors, Step};
 use super::scan;
 use crate::Op;
 use generators::Tree;
@@ -33,64 +33,135 @@ pub struct TourCost {
     pub scan: Vec<u64>,
     /// The reads, counted with one word each.
     pub read: Vec<u64>,
-    pub depth: u32,
-    pub messages: u64,
+    /// The pattern counted with one word per message: depths, messages, congestion, longest.
+    pub unit: Cost,
+    /// (scan words, contention): the most words one processor sends or receives, per scan
+    /// word size asked for.
+    pub contention: Vec<(u64, u64)>,
     pub op: Op,
 }
 
+/// Words of a read with scan values of `words` words: rounded to f32 where a rootfix reads
+/// it, the scan value itself for leaffix's difference.
+fn read_words(op: Op, words: u64) -> u64 {
+    match op {
+        Op::Rootfix => 1,
+        Op::Leaffix => words,
+    }
+}
+
 impl TourCost {
-    /// The cost with scan values of `words` words.
+    /// The cost with scan values of `words` words (one of those asked for in [`euler_tour`]).
     pub fn with_words(&self, words: u64) -> Cost {
-        let read_words = match self.op {
-            Op::Rootfix => 1,
-            Op::Leaffix => words,
-        };
+        let read_words = read_words(self.op, words);
+        let energy: Vec<u64> = (0..self.write.len())
+            .map(|i| self.write[i] + words * self.scan[i] + read_words * self.read[i])
+            .collect();
+        let contention = self
+            .contention
+            .iter()
+            .find(|c| c.0 == words)
+            .expect("the word size was asked for")
+            .1;
         Cost {
-            energy: (0..self.write.len())
-                .map(|i| self.write[i] + words * self.scan[i] + read_words * self.read[i])
-                .collect(),
-            depth: self.depth,
-            messages: self.messages,
+            energy: energy.clone(),
+            steps: vec![Step {
+                energy,
+                depth: self.unit.depth,
+                contention,
+                longest: self.unit.longest(),
+            }],
+            ..self.unit.clone()
         }
     }
 }
 
-/// The messages of the Euler-tour family's `op` on `tree` (its child order fixes the tour).
-pub fn euler_tour(tree: &Tree, pos: impl Processors, op: Op, placements: &[Placement]) -> TourCost {
+/// Words per processor and direction, by part: what a word size turns into contention.
+struct Tally {
+    /// [write, scan, read] words sent, then received, per processor.
+    out: [Vec<u32>; 3],
+    inn: [Vec<u32>; 3],
+}
+
+impl Tally {
+    fn add(&mut self, part: usize, from: u32, to: u32) {
+        if from != to {
+            self.out[part][from as usize] += 1;
+            self.inn[part][to as usize] += 1;
+        }
+    }
+
+    /// The most words one processor sends or receives, with reads and scan values of these
+    /// words.
+    fn contention(&self, scan_words: u64, read_words: u64) -> u64 {
+        let words = |t: &[Vec<u32>; 3], p: usize| {
+            t[0][p] as u64 + scan_words * t[1][p] as u64 + read_words * t[2][p] as u64
+        };
+        (0..self.out[0].len())
+            .map(|p| words(&self.out, p).max(words(&self.inn, p)))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The messages of the Euler-tour family's `op` on `tree` (its child order fixes the tour),
+/// with the contention of each scan word size of `words`.
+pub fn euler_tour(
+    tree: &Tree,
+    pos: impl Processors,
+    op: Op,
+    placements: &[Placement],
+    words: &[u64],
+) -> TourCost {
     let n = tree.len();
     let c = &mut Counter::new(placements, n);
+    let zeros = || [vec![0u32; n], vec![0u32; n], vec![0u32; n]];
+    let mut tally = Tally {
+        out: zeros(),
+        inn: zeros(),
+    };
     let (open, close) = (tree.open(), tree.close());
     let cell = |t: u32| t / 2;
     for v in 0..n {
-        c.send(pos.of(v as u32), cell(open[v]), 1);
+        let at = pos.of(v as u32);
+        c.send(at, cell(open[v]), 1);
+        tally.add(0, at, cell(open[v]));
         if op == Op::Rootfix {
-            c.send(pos.of(v as u32), cell(close[v]), 1);
+            c.send(at, cell(close[v]), 1);
+            tally.add(0, at, cell(close[v]));
         }
     }
     c.end_phase();
     let e0 = c.energy().to_vec();
-    scan::scan(c, n as u32, 1);
+    scan::scan_with(c, n as u32, 1, &mut |from, to| tally.add(1, from, to));
     let e1 = c.energy().to_vec();
+    let mut read = |c: &mut Counter, from: u32, to: u32| {
+        c.send(from, to, 1);
+        tally.add(2, from, to);
+    };
     for v in 0..n {
+        let at = pos.of(v as u32);
         match op {
-            Op::Rootfix => c.send(cell(open[v]), pos.of(v as u32), 1),
+            Op::Rootfix => read(c, cell(open[v]), at),
             Op::Leaffix => {
-                c.send(cell(close[v]), pos.of(v as u32), 1);
+                read(c, cell(close[v]), at);
                 if open[v] > 0 {
-                    c.send(cell(open[v] - 1), pos.of(v as u32), 1);
+                    read(c, cell(open[v] - 1), at);
                 }
             }
         }
     }
-    c.end_phase();
-    let cost = c.cost();
+    let unit = c.cost();
     let minus = |a: &[u64], b: &[u64]| a.iter().zip(b).map(|(x, y)| x - y).collect::<Vec<_>>();
     TourCost {
         write: e0.clone(),
         scan: minus(&e1, &e0),
-        read: minus(&cost.energy, &e1),
-        depth: cost.depth,
-        messages: cost.messages,
+        read: minus(&unit.energy, &e1),
+        contention: words
+            .iter()
+            .map(|&w| (w, tally.contention(w, read_words(op, w))))
+            .collect(),
+        unit,
         op,
     }
 }

@@ -46,6 +46,8 @@ pub struct BatchedLca<'a> {
     head: Vec<u32>,
     /// The layer of v's path: the light edges between it and the root.
     layer: Vec<u32>,
+    /// The vertex at each position.
+    vertex_at: Vec<u32>,
 }
 
 impl<'a> BatchedLca<'a> {
@@ -71,11 +73,16 @@ impl<'a> BatchedLca<'a> {
                 }
             }
         }
+        let mut vertex_at = vec![0u32; n];
+        for (v, &p) in layout.pos().iter().enumerate() {
+            vertex_at[p as usize] = v as u32;
+        }
         Ok(BatchedLca {
             tree,
             pos: layout.pos(),
             head,
             layer,
+            vertex_at,
         })
     }
 
@@ -91,48 +98,30 @@ impl<'a> BatchedLca<'a> {
         lo <= px && px < lo + self.tree.subtree_size(a)
     }
 
-    /// The path roots of layers 1 … layer(u) above `u`, layer 1 first.
-    fn heads(&self, u: u32, out: &mut Vec<u32>) {
-        out.clear();
-        let mut h = self.head[u as usize];
-        while self.layer[h as usize] > 0 {
-            out.push(h);
-            h = self.head[self.tree.parents()[h as usize] as usize];
-        }
-        out.reverse();
-    }
-
-    /// The answer the algorithm gives to the query (u, v): step 1's range test, else the
-    /// first layer where a cover subtree holds exactly one of them.
-    pub fn answer(&self, u: u32, v: u32, scratch: &mut (Vec<u32>, Vec<u32>)) -> u32 {
-        if self.within(u, v) {
-            return u;
-        }
-        if self.within(v, u) {
-            return v;
-        }
-        let (hu, hv) = scratch;
-        self.heads(u, hu);
-        self.heads(v, hv);
-        for i in 0..hu.len().max(hv.len()) {
-            for (heads, other) in [(&*hu, v), (&*hv, u)] {
-                if let Some(&s) = heads.get(i) {
-                    let p = self.tree.parents()[s as usize];
-                    if self.within(p, other) && !self.within(s, other) {
-                        return p;
-                    }
-                }
+    /// The algorithm on `queries` (pairs of vertices), replayed message by message: its answers,
+    /// taken where its messages deliver what decides them, and the energy and depth of its
+    /// own messages, steps 2 and 4 (steps 1 and 3 are the treefix sums of contraction, leaffix
+    /// and rootfix, on the same layout, which the caller adds). Every layer ends with the same
+    /// barrier, the grid all-reduce ([`scan::all_reduce`] on every position, 1 word), counted
+    /// once and repeated. An answer is [`NO_PARENT`] only where the algorithm answered nothing,
+    /// which Corollary 3 rules out.
+    pub fn run(
+        &self,
+        vt: &VirtualTree,
+        placements: &[Placement],
+        queries: &[(u32, u32)],
+    ) -> LcaRun {
+        let n = self.tree.len();
+        let mut answers = vec![NO_PARENT; queries.len()];
+        // Step 1: a query with one end in the other's range is answered by that end.
+        for (q, &(u, v)) in queries.iter().enumerate() {
+            if self.within(u, v) {
+                answers[q] = u;
+            } else if self.within(v, u) {
+                answers[q] = v;
             }
         }
-        NO_PARENT
-    }
-
-    /// The energy and depth of the algorithm's own messages, steps 2 and 4; steps 1 and 3 are
-    /// the treefix sums of contraction (leaffix, rootfix) on the same layout, which the caller
-    /// adds. Every layer ends with the same barrier, the grid all-reduce
-    /// ([`scan::all_reduce`] on every position, 1 word), counted once and repeated.
-    pub fn cost(&self, vt: &VirtualTree, placements: &[Placement]) -> Cost {
-        let n = self.tree.len();
+        let held = Held::new(n, queries, &answers);
         let barrier = &{
             let c = &mut Counter::new(placements, n);
             scan::all_reduce(c, n as u32, 1);
@@ -147,47 +136,135 @@ impl<'a> BatchedLca<'a> {
                 roots[self.layer[v as usize] as usize].push(v);
             }
         }
-        // Each layer starts once the previous barrier has ended everywhere: its depth is its
-        // own phases (the broadcast trees' levels) plus the barrier's.
-        let mut depth = 0;
+        // Each layer starts once the previous barrier has ended everywhere: its depths are its
+        // own (the broadcast trees' levels, counted from the barrier on) plus the barrier's.
         let (mut frontier, mut next) = (Vec::new(), Vec::new());
         for layer in roots.iter().skip(1) {
+            c.barrier();
             frontier.clear();
-            frontier.extend(
-                layer
-                    .iter()
-                    .map(|&s| (self.pos[s as usize], self.tree.subtree_size(s))),
-            );
-            depth += barrier.depth;
+            for &s in layer {
+                // What s broadcasts: its parent's range (learned in step 2) and its own.
+                let p = self.tree.parents()[s as usize];
+                self.decide(&held, queries, &mut answers, s, p, s);
+                frontier.push((self.pos[s as usize], self.tree.subtree_size(s), s));
+            }
             while !frontier.is_empty() {
                 next.clear();
-                for &(a, m) in &frontier {
+                for &(a, m, s) in &frontier {
                     let left = (m - 1) / 2;
                     let right = m - 1 - left;
                     for (at, size) in [(a + 1, left), (a + 1 + left, right)] {
                         if size > 0 {
                             c.send(a, at, 4);
-                            next.push((at, size));
+                            next.push((at, size, s));
                         }
                     }
                 }
                 c.end_phase();
-                depth += u32::from(!next.is_empty());
+                for &(at, _, s) in &next {
+                    let p = self.tree.parents()[s as usize];
+                    self.decide(
+                        &held,
+                        queries,
+                        &mut answers,
+                        self.vertex_at[at as usize],
+                        p,
+                        s,
+                    );
+                }
                 std::mem::swap(&mut frontier, &mut next);
             }
         }
         let rounds = self.layers() as u64;
-        let step4 = Cost {
-            energy: c
-                .energy()
+        let own = c.cost();
+        let mut step4 = own.clone();
+        step4.energy = own
+            .energy
+            .iter()
+            .zip(&barrier.energy)
+            .map(|(e, b)| e + rounds * b)
+            .collect();
+        step4.depth = own.depth + rounds * barrier.depth;
+        step4.chain_depth = own.chain_depth + rounds * barrier.chain_depth;
+        step4.messages = own.messages + rounds * barrier.messages;
+        step4.congestion = own.congestion.max(barrier.congestion);
+        for _ in 0..rounds {
+            step4.steps.extend(barrier.steps.iter().cloned());
+        }
+        LcaRun {
+            cost: ranges.cost().then(&step4),
+            answers,
+        }
+    }
+
+    /// Vertex `u` has received (p's range, s's range): it answers p for each query it holds
+    /// whose other end lies in p's range but not in s's.
+    fn decide(
+        &self,
+        held: &Held,
+        queries: &[(u32, u32)],
+        answers: &mut [u32],
+        u: u32,
+        p: u32,
+        s: u32,
+    ) {
+        for &q in held.of(u) {
+            let (a, b) = queries[q as usize];
+            let other = if a == u { b } else { a };
+            if answers[q as usize] == NO_PARENT && self.within(p, other) && !self.within(s, other) {
+                answers[q as usize] = p;
+            }
+        }
+    }
+
+    /// The energy and depth of the algorithm's own messages (no queries).
+    pub fn cost(&self, vt: &VirtualTree, placements: &[Placement]) -> Cost {
+        self.run(vt, placements, &[]).cost
+    }
+}
+
+/// What [`BatchedLca::run`] gives.
+pub struct LcaRun {
+    pub cost: Cost,
+    /// Per query, the vertex that answered it.
+    pub answers: Vec<u32>,
+}
+
+/// The queries still open after step 1, by the vertices that hold them (both ends).
+struct Held {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Held {
+    fn new(n: usize, queries: &[(u32, u32)], answers: &[u32]) -> Held {
+        let open = || {
+            queries
                 .iter()
-                .zip(&barrier.energy)
-                .map(|(e, b)| e + rounds * b)
-                .collect(),
-            depth,
-            messages: c.cost().messages + rounds * barrier.messages,
+                .enumerate()
+                .filter(|(q, _)| answers[*q] == NO_PARENT)
         };
-        ranges.cost().then(&step4)
+        let mut start = vec![0u32; n + 1];
+        for (_, &(u, v)) in open() {
+            start[u as usize + 1] += 1;
+            start[v as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; start[n] as usize];
+        for (q, &(u, v)) in open() {
+            for x in [u, v] {
+                items[fill[x as usize] as usize] = q as u32;
+                fill[x as usize] += 1;
+            }
+        }
+        Held { start, items }
+    }
+
+    fn of(&self, u: u32) -> &[u32] {
+        &self.items[self.start[u as usize] as usize..self.start[u as usize + 1] as usize]
     }
 }
 
@@ -199,8 +276,9 @@ mod tests {
     use generators::{ChildOrder, Topology};
     use rand::RngExt as _;
 
-    /// The layered answers equal binary lifting's on random queries, every topology (kary:2
-    /// too), every preorder layout; the cheap CI share of the ≥ 10⁶ queries of tests/spatial.rs.
+    /// The answers of the replay equal binary lifting's on random queries, every topology
+    /// (kary:2 too), every preorder layout; the cheap CI share of the ≥ 10⁶ queries of
+    /// tests/spatial_lca.rs.
     #[test]
     fn answers_equal_binary_lifting() {
         let mut topologies = Topology::all_defaults();
@@ -212,15 +290,17 @@ mod tests {
                 let layout = Layout::new(&t, order);
                 let lca = BatchedLca::new(&t, &layout).unwrap();
                 let reference = BinaryLifting::new(&t);
-                let mut scratch = Default::default();
-                for _ in 0..5000 {
-                    let (u, v) = (rng.random_range(0..2000), rng.random_range(0..2000));
-                    assert_eq!(
-                        lca.answer(u, v, &mut scratch),
-                        reference.lca(u, v),
-                        "{topo} {order} ({u}, {v})"
-                    );
+                let queries: Vec<(u32, u32)> = (0..5000)
+                    .map(|_| (rng.random_range(0..2000), rng.random_range(0..2000)))
+                    .collect();
+                let vt = VirtualTree::new(&t);
+                let p = [Placement::new(crate::spatial::Curve::Hilbert, 2000).unwrap()];
+                let run = lca.run(&vt, &p, &queries);
+                for (&(u, v), &a) in queries.iter().zip(&run.answers) {
+                    assert_eq!(a, reference.lca(u, v), "{topo} {order} ({u}, {v})");
                 }
+                // The queries change the answers, never the messages.
+                assert_eq!(run.cost, lca.cost(&vt, &p), "{topo} {order}");
             }
         }
     }

@@ -72,15 +72,33 @@ mod tests {
         assert_eq!(c.depth, 4);
     }
 
-    /// The depth is 2·⌈log₂(height + 1)⌉ on a chain of n vertices (height n − 1).
+    /// The depth is 2·⌈log₂(height + 1)⌉ on a chain of n vertices (height n − 1), with the
+    /// per-round limit or without: every vertex reads a different one.
     #[test]
     fn depth_is_twice_the_steps() {
         for n in [2usize, 3, 5, 64, 65, 1000] {
             let t = chain(n);
             let pos: Vec<u32> = (0..n as u32).collect();
             let pl = [Placement::new(Curve::Hilbert, n).unwrap()];
-            let steps = usize::BITS - (n - 1).leading_zeros();
-            assert_eq!(pointer_jumping(&t, &pos[..], &pl).depth, 2 * steps, "n={n}");
+            let steps = (usize::BITS - (n - 1).leading_zeros()) as u64;
+            let c = pointer_jumping(&t, &pos[..], &pl);
+            assert_eq!((c.chain_depth, c.depth), (2 * steps, 2 * steps), "n={n}");
         }
+    }
+
+    /// On a star every leaf reads the root at once: the PRAM's concurrent read, which the
+    /// root answers one per round — n − 1 requests taken, n − 1 replies sent.
+    #[test]
+    fn a_star_serialises_at_its_root() {
+        let n = 100;
+        let t = Topology::Star
+            .generate(n, ChildOrder::Natural, &mut generators::rng(1))
+            .unwrap();
+        let pos: Vec<u32> = (0..n as u32).collect();
+        let pl = [Placement::new(Curve::Hilbert, n).unwrap()];
+        let c = pointer_jumping(&t, &pos[..], &pl);
+        assert_eq!(c.chain_depth, 2);
+        assert_eq!(c.congestion, n as u64 - 1);
+        assert!(c.depth >= n as u64 - 1, "{}", c.depth);
     }
 }

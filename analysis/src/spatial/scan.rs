@@ -17,8 +17,9 @@
 
 use super::messages::Counter;
 
-/// The block leaders' messages of the up-sweep (`up`) or the down-sweep, all levels.
-fn sweep(c: &mut Counter, m: u32, words: u32, up: bool) {
+/// The block leaders' messages of the up-sweep (`up`) or the down-sweep, all levels; `seen`
+/// is told every message's ends.
+fn sweep(c: &mut Counter, m: u32, words: u32, up: bool, seen: &mut dyn FnMut(u32, u32)) {
     let mut levels = Vec::new();
     let mut sub = 1u64;
     while sub < m as u64 {
@@ -34,10 +35,12 @@ fn sweep(c: &mut Counter, m: u32, words: u32, up: bool) {
             for i in 1..4 {
                 let s = b + i * sub;
                 if s < m as u64 {
-                    match up {
-                        true => c.send(s as u32, b as u32, words),
-                        false => c.send(b as u32, s as u32, words),
-                    }
+                    let (from, to) = match up {
+                        true => (s as u32, b as u32),
+                        false => (b as u32, s as u32),
+                    };
+                    c.send(from, to, words);
+                    seen(from, to);
                 }
             }
         }
@@ -47,8 +50,13 @@ fn sweep(c: &mut Counter, m: u32, words: u32, up: bool) {
 
 /// The prefix scan of one value per position 0 … m − 1 (`words` words each).
 pub fn scan(c: &mut Counter, m: u32, words: u32) {
-    sweep(c, m, words, true);
-    sweep(c, m, words, false);
+    scan_with(c, m, words, &mut |_, _| {});
+}
+
+/// [`scan`], telling `seen` every message's ends.
+pub fn scan_with(c: &mut Counter, m: u32, words: u32, seen: &mut dyn FnMut(u32, u32)) {
+    sweep(c, m, words, true, seen);
+    sweep(c, m, words, false, seen);
 }
 
 /// An all-reduce over positions 0 … m − 1: the up-sweep reduces to position 0, the down-sweep
@@ -64,7 +72,7 @@ mod tests {
 
     /// 16 positions on a 4 × 4 Hilbert grid: level 1 (sub-blocks of 1): 12 messages of
     /// distance 1 each way; level 2 (sub-blocks of 4): 3 messages each way, from the corners of
-    /// the quadrants. Depth 2 levels × 2.
+    /// the quadrants. Chain depth 2 levels × 2.
     #[test]
     fn sixteen_positions_by_hand() {
         let p = [Placement::new(Curve::Hilbert, 16).unwrap()];
@@ -72,7 +80,10 @@ mod tests {
         scan(&mut c, 16, 1);
         let cost = c.cost();
         assert_eq!(cost.messages, 2 * 15);
-        assert_eq!(cost.depth, 4);
+        assert_eq!(cost.chain_depth, 4);
+        // Under the per-round limit a leader takes its three sums one per round and sends its
+        // three offsets one per round: 3 + 3 rounds up, 3 + 3 down.
+        assert_eq!(cost.depth, 12);
         // Level 1: inside each 2 × 2 quadrant, positions 1, 2, 3 reach position 0 at
         // distances 1, 2, 1 (a U). Level 2: quadrant leaders 4, 8, 12 at (0,2), (2,2), (3,1)
         // reach (0,0) at distances 2, 4, 4.
