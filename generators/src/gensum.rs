@@ -331,6 +331,64 @@ fn solve_residual(a: f64, d: f64, c: f64) -> f64 {
     s * t
 }
 
+/// Phase 2's schedule: integer exponents from the geometric mean of the largest phase-1
+/// magnitude and |T̂| down to just below |T̂|, capped so that the fluctuation mass
+/// Σ (2/3)·2^ê stays ≈ α·A₁.
+struct Schedule {
+    /// log2 of the largest phase-1 magnitude.
+    lbig: f64,
+    /// The cap on the first exponent.
+    cap: f64,
+    steps: usize,
+}
+
+impl Schedule {
+    /// α·A₁ is the fluctuation mass allowed over `steps` steps.
+    fn new(big: f64, alpha: f64, a1: f64, steps: usize) -> Self {
+        let cap = if steps > 0 {
+            log2(1.5 * alpha * a1 / steps as f64)
+        } else {
+            0.0
+        };
+        Schedule {
+            lbig: log2(big),
+            cap,
+            steps,
+        }
+    }
+
+    /// The first and last exponents (unrounded) for a residual `t_hat`.
+    fn ends(&self, t_hat: f64) -> (f64, f64) {
+        let lt = log2(t_hat.abs());
+        let l0 = ((self.lbig + lt) / 2.0).min(self.cap);
+        (l0, (lt - 1.0).min(l0))
+    }
+
+    /// Step `j`'s exponent between the ends `(l0, l1)`.
+    fn expo(&self, j: usize, (l0, l1): (f64, f64)) -> i32 {
+        let e = if self.steps == 1 {
+            l1
+        } else {
+            l0 + (l1 - l0) * j as f64 / (self.steps - 1) as f64
+        };
+        round_half(e) as i32
+    }
+
+    /// The residual T̂ that phase 2 steers around, solved with the fluctuation mass the
+    /// schedule adds (a few fixed-point rounds), and the schedule's ends for it.
+    fn residual(&self, a1: f64, d1: f64, c: f64) -> (f64, (f64, f64)) {
+        let mut t_hat = solve_residual(a1, d1, c);
+        for _ in 0..3 {
+            let ends = self.ends(t_hat);
+            let fluct: f64 = (0..self.steps)
+                .map(|j| 2.0 / 3.0 * exp2i(self.expo(j, ends)))
+                .sum();
+            t_hat = solve_residual(a1 + fluct, d1, c);
+        }
+        (t_hat, self.ends(t_hat))
+    }
+}
+
 /// The refined generator (module docs). None when a validity check fails.
 fn refined(n: usize, c: f64, rng: &mut Rng) -> Option<(Vec<f32>, f64, f64)> {
     let b = log2(c);
@@ -394,39 +452,13 @@ fn refined(n: usize, c: f64, rng: &mut Rng) -> Option<(Vec<f32>, f64, f64)> {
     let a1 = out.abs;
     let d1 = out.acc.value();
 
-    // Phase 2 schedule: integer exponents from the geometric mean of `big` and |T̂| down to just
-    // below |T̂|, capped so that the fluctuation mass Σ (2/3)·2^ê stays ≈ α·A₁.
     let steps = k.saturating_sub(1);
-    let lbig = log2(big);
-    let cap = if steps > 0 {
-        log2(1.5 * alpha * a1 / steps as f64)
-    } else {
-        0.0
-    };
-    let schedule = |t_hat: f64| -> (f64, f64) {
-        let lt = log2(t_hat.abs());
-        let l0 = ((lbig + lt) / 2.0).min(cap);
-        (l0, (lt - 1.0).min(l0))
-    };
-    let expo = |j: usize, (l0, l1): (f64, f64)| -> i32 {
-        let e = if steps == 1 {
-            l1
-        } else {
-            l0 + (l1 - l0) * j as f64 / (steps - 1) as f64
-        };
-        round_half(e) as i32
-    };
-    let mut t_hat = solve_residual(a1, d1, c);
-    for _ in 0..3 {
-        let sched = schedule(t_hat);
-        let fluct: f64 = (0..steps).map(|j| 2.0 / 3.0 * exp2i(expo(j, sched))).sum();
-        t_hat = solve_residual(a1 + fluct, d1, c);
-    }
-    let sched = schedule(t_hat);
+    let plan = Schedule::new(big, alpha, a1, steps);
+    let (t_hat, sched) = plan.residual(a1, d1, c);
 
     // Phase 2: the published cancellation steps, around T̂ instead of 0.
     for j in 0..steps {
-        let a = exp2i(expo(j, sched));
+        let a = exp2i(plan.expo(j, sched));
         let delta = loop {
             let t = t_hat + unit(rng) * a;
             let delta = out.acc.minus_from(t);

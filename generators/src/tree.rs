@@ -103,51 +103,10 @@ pub struct Tree {
 impl Tree {
     /// Builds a tree from `parent[v]` (with [`NO_PARENT`] at the root), validating it.
     pub fn from_parents(parent: Vec<u32>, order: ChildOrder) -> Result<Tree, TreeError> {
+        let root = root_of(&parent)?;
         let n = parent.len();
-        if n == 0 {
-            return Err(TreeError::Empty);
-        }
-        if n > (1 << 31) {
-            return Err(TreeError::TooLarge(n));
-        }
-        let mut root = None;
-        for (v, &p) in parent.iter().enumerate() {
-            let v = v as u32;
-            if p == NO_PARENT {
-                if let Some(first) = root {
-                    return Err(TreeError::MultipleRoots { first, second: v });
-                }
-                root = Some(v);
-            } else if p as usize >= n {
-                return Err(TreeError::ParentOutOfRange {
-                    vertex: v,
-                    parent: i64::from(p),
-                    n,
-                });
-            } else if p == v {
-                return Err(TreeError::SelfLoop { vertex: v });
-            }
-        }
-        let root = root.ok_or(TreeError::NoRoot)?;
 
-        // Children in natural order (counting sort by parent keeps ascending ids).
-        let mut child_start = vec![0u32; n + 1];
-        for &p in &parent {
-            if p != NO_PARENT {
-                child_start[p as usize + 1] += 1;
-            }
-        }
-        for v in 0..n {
-            child_start[v + 1] += child_start[v];
-        }
-        let mut fill = child_start.clone();
-        let mut children = vec![0u32; n - 1];
-        for (v, &p) in parent.iter().enumerate() {
-            if p != NO_PARENT {
-                children[fill[p as usize] as usize] = v as u32;
-                fill[p as usize] += 1;
-            }
-        }
+        let (child_start, mut children) = children_of(&parent);
 
         // Breadth-first levels from the root; a vertex never reached sits on a cycle.
         let mut depth = vec![u32::MAX; n];
@@ -215,33 +174,7 @@ impl Tree {
             }
         }
 
-        // Euler tour, iteratively (chains of 2^24 vertices would overflow a recursive walk).
-        let mut open = vec![0u32; n];
-        let mut close = vec![0u32; n];
-        let mut preorder = Vec::with_capacity(n);
-        let mut postorder = Vec::with_capacity(n);
-        let mut stack: Vec<(u32, u32)> = vec![(root, child_start[root as usize])];
-        let mut pos = 0u32;
-        open[root as usize] = pos;
-        preorder.push(root);
-        pos += 1;
-        while let Some(top) = stack.last_mut() {
-            let (v, next) = *top;
-            if next < child_start[v as usize + 1] {
-                top.1 += 1;
-                let c = children[next as usize];
-                open[c as usize] = pos;
-                pos += 1;
-                preorder.push(c);
-                stack.push((c, child_start[c as usize]));
-            } else {
-                close[v as usize] = pos;
-                postorder.push(v);
-                pos += 1;
-                stack.pop();
-            }
-        }
-        debug_assert_eq!(pos as usize, 2 * n);
+        let (open, close, preorder, postorder) = euler_tour(root, &child_start, &children);
 
         Ok(Tree {
             parent,
@@ -365,6 +298,98 @@ impl Tree {
     pub fn mean_branching(&self) -> f64 {
         self.len() as f64 / self.num_levels() as f64
     }
+}
+
+/// The root of `parent`, after the checks that need no walk: a size that fits, parents in
+/// range, no self-loop, exactly one root.
+fn root_of(parent: &[u32]) -> Result<u32, TreeError> {
+    let n = parent.len();
+    if n == 0 {
+        return Err(TreeError::Empty);
+    }
+    if n > (1 << 31) {
+        return Err(TreeError::TooLarge(n));
+    }
+    let mut root = None;
+    for (v, &p) in parent.iter().enumerate() {
+        let v = v as u32;
+        if p == NO_PARENT {
+            if let Some(first) = root {
+                return Err(TreeError::MultipleRoots { first, second: v });
+            }
+            root = Some(v);
+        } else if p as usize >= n {
+            return Err(TreeError::ParentOutOfRange {
+                vertex: v,
+                parent: i64::from(p),
+                n,
+            });
+        } else if p == v {
+            return Err(TreeError::SelfLoop { vertex: v });
+        }
+    }
+    root.ok_or(TreeError::NoRoot)
+}
+
+/// Children in natural order (counting sort by parent keeps ascending ids): per vertex `v`,
+/// `children[child_start[v]..child_start[v + 1]]`.
+fn children_of(parent: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let n = parent.len();
+    let mut child_start = vec![0u32; n + 1];
+    for &p in parent {
+        if p != NO_PARENT {
+            child_start[p as usize + 1] += 1;
+        }
+    }
+    for v in 0..n {
+        child_start[v + 1] += child_start[v];
+    }
+    let mut fill = child_start.clone();
+    let mut children = vec![0u32; n - 1];
+    for (v, &p) in parent.iter().enumerate() {
+        if p != NO_PARENT {
+            children[fill[p as usize] as usize] = v as u32;
+            fill[p as usize] += 1;
+        }
+    }
+    (child_start, children)
+}
+
+/// Euler tour, iteratively (chains of 2^24 vertices would overflow a recursive walk): each
+/// vertex's open and close positions, the preorder and the postorder.
+fn euler_tour(
+    root: u32,
+    child_start: &[u32],
+    children: &[u32],
+) -> (Vec<u32>, Vec<u32>, Vec<u32>, Vec<u32>) {
+    let n = children.len() + 1;
+    let mut open = vec![0u32; n];
+    let mut close = vec![0u32; n];
+    let mut preorder = Vec::with_capacity(n);
+    let mut postorder = Vec::with_capacity(n);
+    let mut stack: Vec<(u32, u32)> = vec![(root, child_start[root as usize])];
+    let mut pos = 0u32;
+    open[root as usize] = pos;
+    preorder.push(root);
+    pos += 1;
+    while let Some(top) = stack.last_mut() {
+        let (v, next) = *top;
+        if next < child_start[v as usize + 1] {
+            top.1 += 1;
+            let c = children[next as usize];
+            open[c as usize] = pos;
+            pos += 1;
+            preorder.push(c);
+            stack.push((c, child_start[c as usize]));
+        } else {
+            close[v as usize] = pos;
+            postorder.push(v);
+            pos += 1;
+            stack.pop();
+        }
+    }
+    debug_assert_eq!(pos as usize, 2 * n);
+    (open, close, preorder, postorder)
 }
 
 #[cfg(test)]

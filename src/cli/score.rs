@@ -7,7 +7,7 @@ use super::{MeasureArgs, ReadArgs, WeightsFileArgs, is_stdout, parse_single_cond
 use analysis::Op;
 use clap::Args;
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use treefix_accuracy::format::sci;
 use treefix_accuracy::inputs::{self, WeightChoice};
 use treefix_accuracy::score::precision::{Digits, Verdict as Precision};
@@ -148,69 +148,21 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         .map(ResultsArg::name)
         .collect::<Vec<_>>()
         .join(", ");
-    let mut chosen: Vec<(Op, &[f32])> = Vec::new();
-    for &op in &wanted {
-        match read.ops.iter().find(|(o, _)| *o == op) {
-            Some((_, values)) => chosen.push((op, values)),
-            None if a.ops.is_some() => {
-                return Err(Error::Usage(format!(
-                    "{names}: no {op} results (--ops {op})"
-                )));
-            }
-            None => {
-                let other = Op::ALL.into_iter().find(|&o| o != op).expect("two ops");
-                return Err(Error::Usage(format!(
-                    "{names}: no {op} results; to score {other} alone, give --ops {other}"
-                )));
-            }
-        }
-    }
-    for (op, _) in &read.ops {
-        if !wanted.contains(op) {
-            eprintln!("{names}: {op} results not scored (--ops)");
-        }
-    }
+    let chosen = choose_ops(&read.ops, &wanted, &names, a.ops.is_some())?;
     let label = |v: usize| file.file.labels.get(v as u32).map(|l| l.to_string());
     let scored = score::score(&tree, &weights, &chosen, &options, &label)?;
     let failures = scored.failures();
     // Files first: a closed stdout ends the process at the first line printed.
     if let Some(path) = &a.json {
-        let doc = ScoreJson {
-            format_version: treefix_accuracy::FORMAT_VERSION,
-            tool: "treefix-accuracy",
-            version: env!("CARGO_PKG_VERSION"),
-            tree: a.tree.display().to_string(),
-            results: names.clone(),
-            reference: a.measure.reference.name(),
-            n: tree.len(),
-            achieved_cond: scored.achieved_cond,
-            max_lost_bits_gate: a.max_lost_bits,
-            max_ulps_gate: a.max_ulps,
-            passed: failures.is_empty(),
-            precision: PrecisionJson {
-                inexact: read.digits.inexact,
-                max_digits: read.digits.max_digits,
-                warning: warning.clone(),
-            },
-            ops: &scored.ops,
+        let precision = PrecisionJson {
+            inexact: read.digits.inexact,
+            max_digits: read.digits.max_digits,
+            warning: warning.clone(),
         };
-        let json = serde_json::to_string_pretty(&doc).map_err(Error::json(path))? + "\n";
-        if is_stdout(path) {
-            write_stdout(json.as_bytes())?;
-        } else {
-            output::write_file(path, json.as_bytes())?;
-        }
+        write_json(path, &a, &names, &scored, precision)?;
     }
     if let Some(path) = &a.dump {
-        if is_stdout(path) {
-            let mut buf = Vec::new();
-            score::dump::write(&scored, &label, &mut buf).map_err(output::csv_error(path))?;
-            write_stdout(&buf)?;
-        } else {
-            let mut f = output::OutputFile::create(path)?;
-            score::dump::write(&scored, &label, &mut f).map_err(output::csv_error(path))?;
-            f.commit()?;
-        }
+        write_dump(path, &scored, &label)?;
     }
     let text = format!(
         "scoring {names} against {} (n={}, height={}, achieved κ={}) with the {} reference\n{}",
@@ -237,6 +189,88 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         Ok(())
     } else {
         Err(Error::Gate(failures.join("; ")))
+    }
+}
+
+/// The results of each op wanted, in the order wanted; an op without results is an error
+/// that says how to score the other alone; an op given but not wanted is noted.
+fn choose_ops<'r>(
+    read: &'r [(Op, Vec<f32>)],
+    wanted: &[Op],
+    names: &str,
+    explicit: bool,
+) -> Result<Vec<(Op, &'r [f32])>, Error> {
+    let mut chosen: Vec<(Op, &[f32])> = Vec::new();
+    for &op in wanted {
+        match read.iter().find(|(o, _)| *o == op) {
+            Some((_, values)) => chosen.push((op, values)),
+            None if explicit => {
+                return Err(Error::Usage(format!(
+                    "{names}: no {op} results (--ops {op})"
+                )));
+            }
+            None => {
+                let other = Op::ALL.into_iter().find(|&o| o != op).expect("two ops");
+                return Err(Error::Usage(format!(
+                    "{names}: no {op} results; to score {other} alone, give --ops {other}"
+                )));
+            }
+        }
+    }
+    for (op, _) in read {
+        if !wanted.contains(op) {
+            eprintln!("{names}: {op} results not scored (--ops)");
+        }
+    }
+    Ok(chosen)
+}
+
+/// `--json`: the summary document, to a file or standard output.
+fn write_json(
+    path: &Path,
+    a: &ScoreArgs,
+    names: &str,
+    scored: &score::Score,
+    precision: PrecisionJson,
+) -> Result<(), Error> {
+    let failures = scored.failures();
+    let doc = ScoreJson {
+        format_version: treefix_accuracy::FORMAT_VERSION,
+        tool: "treefix-accuracy",
+        version: env!("CARGO_PKG_VERSION"),
+        tree: a.tree.display().to_string(),
+        results: names.to_string(),
+        reference: a.measure.reference.name(),
+        n: scored.n,
+        achieved_cond: scored.achieved_cond,
+        max_lost_bits_gate: a.max_lost_bits,
+        max_ulps_gate: a.max_ulps,
+        passed: failures.is_empty(),
+        precision,
+        ops: &scored.ops,
+    };
+    let json = serde_json::to_string_pretty(&doc).map_err(Error::json(path))? + "\n";
+    if is_stdout(path) {
+        write_stdout(json.as_bytes())
+    } else {
+        output::write_file(path, json.as_bytes())
+    }
+}
+
+/// `--dump`: every vertex's error and flags as CSV, to a file or standard output.
+fn write_dump(
+    path: &Path,
+    scored: &score::Score,
+    label: &dyn Fn(usize) -> Option<String>,
+) -> Result<(), Error> {
+    if is_stdout(path) {
+        let mut buf = Vec::new();
+        score::dump::write(scored, label, &mut buf).map_err(output::csv_error(path))?;
+        write_stdout(&buf)
+    } else {
+        let mut f = output::OutputFile::create(path)?;
+        score::dump::write(scored, label, &mut f).map_err(output::csv_error(path))?;
+        f.commit()
     }
 }
 

@@ -167,49 +167,9 @@ pub(crate) fn parse_file(
                 continue;
             }
             if is(w, "TRANSLATE") {
-                loop {
-                    let key = match lx.next()? {
-                        Some((_, Tok::Word(k))) => k.to_vec(),
-                        Some((_, Tok::Quoted(k))) => k,
-                        Some((at, _)) => return Err(Fail::At(at, Reason::NexusTranslate)),
-                        None => return Err(unclosed()),
-                    };
-                    let (lat, label) = match lx.next()? {
-                        Some((at, Tok::Word(l))) => (at, l.to_vec()),
-                        Some((at, Tok::Quoted(l))) => (at, l),
-                        Some((at, _)) => return Err(Fail::At(at, Reason::NexusTranslate)),
-                        None => return Err(unclosed()),
-                    };
-                    let label =
-                        String::from_utf8(label).map_err(|_| Fail::At(lat, Reason::NotUtf8))?;
-                    if translate.contains_key(&key) {
-                        let k = show(&key);
-                        return Err(Fail::At(lat, Reason::NexusTranslateDuplicate(k)));
-                    }
-                    translate.insert(key, label);
-                    match lx.next()? {
-                        Some((_, Tok::Punct(b','))) => {}
-                        Some((_, Tok::Punct(b';'))) => break,
-                        Some((at, _)) => return Err(Fail::At(at, Reason::NexusTranslate)),
-                        None => return Err(unclosed()),
-                    }
-                }
+                translate_table(&mut lx, &mut translate, &unclosed)?;
             } else if is(w, "TREE") || is(w, "UTREE") {
-                // [*] name = newick;
-                let mut tok = lx.next()?;
-                if matches!(tok, Some((_, Tok::Word(b"*")))) {
-                    tok = lx.next()?;
-                }
-                match tok {
-                    Some((_, Tok::Word(_) | Tok::Quoted(_))) => {}
-                    Some((at, t)) => return Err(Fail::At(at, unexpected(&t, "a tree name"))),
-                    None => return Err(unclosed()),
-                }
-                match lx.next()? {
-                    Some((_, Tok::Punct(b'='))) => {}
-                    Some((at, t)) => return Err(Fail::At(at, unexpected(&t, "'='"))),
-                    None => return Err(unclosed()),
-                }
+                tree_header(&mut lx, &unclosed)?;
                 if count == index {
                     let mut t = Parsed::default();
                     lx.p.tree(&mut t)?;
@@ -233,6 +193,58 @@ pub(crate) fn parse_file(
         apply_translate(&mut t, &translate);
     }
     Ok((t, count))
+}
+
+/// A TRANSLATE command after its keyword: `key label, key label, ...;` into `translate`.
+fn translate_table(
+    lx: &mut Lexer<'_>,
+    translate: &mut HashMap<Vec<u8>, String>,
+    unclosed: &dyn Fn() -> Fail,
+) -> Result<(), Fail> {
+    loop {
+        let key = match lx.next()? {
+            Some((_, Tok::Word(k))) => k.to_vec(),
+            Some((_, Tok::Quoted(k))) => k,
+            Some((at, _)) => return Err(Fail::At(at, Reason::NexusTranslate)),
+            None => return Err(unclosed()),
+        };
+        let (lat, label) = match lx.next()? {
+            Some((at, Tok::Word(l))) => (at, l.to_vec()),
+            Some((at, Tok::Quoted(l))) => (at, l),
+            Some((at, _)) => return Err(Fail::At(at, Reason::NexusTranslate)),
+            None => return Err(unclosed()),
+        };
+        let label = String::from_utf8(label).map_err(|_| Fail::At(lat, Reason::NotUtf8))?;
+        if translate.contains_key(&key) {
+            let k = show(&key);
+            return Err(Fail::At(lat, Reason::NexusTranslateDuplicate(k)));
+        }
+        translate.insert(key, label);
+        match lx.next()? {
+            Some((_, Tok::Punct(b','))) => {}
+            Some((_, Tok::Punct(b';'))) => return Ok(()),
+            Some((at, _)) => return Err(Fail::At(at, Reason::NexusTranslate)),
+            None => return Err(unclosed()),
+        }
+    }
+}
+
+/// A TREE command after its keyword, up to its Newick: `[*] name =`.
+fn tree_header(lx: &mut Lexer<'_>, unclosed: &dyn Fn() -> Fail) -> Result<(), Fail> {
+    let mut tok = lx.next()?;
+    if matches!(tok, Some((_, Tok::Word(b"*")))) {
+        tok = lx.next()?;
+    }
+    match tok {
+        Some((_, Tok::Word(_) | Tok::Quoted(_))) => {}
+        Some((at, t)) => return Err(Fail::At(at, unexpected(&t, "a tree name"))),
+        None => return Err(unclosed()),
+    }
+    match lx.next()? {
+        Some((_, Tok::Punct(b'='))) => Ok(()),
+        Some((at, t)) => Err(Fail::At(at, unexpected(&t, "'='"))),
+        None => Err(unclosed()),
+    }
 }
 
 /// Replaces leaf labels that are TRANSLATE keys by their taxon names (internal labels are

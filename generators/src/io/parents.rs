@@ -22,18 +22,109 @@ pub(crate) struct ParentArray {
     pub base: u64,
 }
 
+/// What the lines say, in slots indexed by file id, before the checks across lines.
+struct Slots {
+    /// Parent per file id (−1 = root).
+    parent_raw: Vec<i64>,
+    weight: Vec<f32>,
+    /// Line per file id (0 = no such vertex yet).
+    line_of: Vec<u32>,
+    n: usize,
+    min_id: u64,
+    min_line: u64,
+    max_id: u64,
+    /// The first line with a weight, if any.
+    with_weight: Option<u64>,
+    refused: Refused,
+}
+
 pub(crate) fn parse(s: &[u8]) -> Result<ParentArray, Fail> {
+    let Slots {
+        parent_raw,
+        mut weight,
+        line_of,
+        n,
+        min_id,
+        min_line,
+        max_id,
+        with_weight,
+        refused,
+    } = read_lines(s)?;
+    if n == 0 {
+        return Err(Fail::File(Reason::NoTree));
+    }
+    if n > 1 << 31 {
+        return Err(Fail::File(Reason::TooManyVertices));
+    }
+    let base = min_id;
+    if base > 1 {
+        return Err(Fail::Line(min_line, Reason::BadBase { min: base }));
+    }
+    let last = base + n as u64 - 1;
+    if max_id > last {
+        // No duplicates and n ids, one beyond the range: some id in range is missing.
+        let missing = (base..=last)
+            .find(|&k| line_of[k as usize] == 0)
+            .expect("pigeonhole: n distinct ids, one outside base..=last");
+        let (line, seen) = first_beyond(s, last);
+        return Err(Fail::Line(
+            line,
+            Reason::MissingVertex {
+                missing,
+                first: base,
+                last,
+                seen,
+            },
+        ));
+    }
+    let b = base as usize;
+    let line = |v: usize| line_of[v + b] as u64;
+    let parent = link_parents(&parent_raw[b..b + n], base, &line)?;
+    let weights = with_weight.map(|_| {
+        weight.truncate(b + n);
+        weight.drain(..b);
+        weight
+    });
+    drop(parent_raw);
+    // A copy for the cycle message only (cheap next to parsing).
+    let copy = parent.clone();
+    match Tree::from_parents(parent, ChildOrder::Natural) {
+        Ok(tree) => Ok(ParentArray {
+            tree,
+            weights,
+            refused,
+            base,
+        }),
+        Err(TreeError::Cycle { vertex, .. }) => {
+            let (v, len) = on_cycle(&copy, vertex);
+            Err(Fail::Line(
+                line(v as usize),
+                Reason::Cycle {
+                    vertex: v as u64 + base,
+                    len,
+                },
+            ))
+        }
+        Err(e) => Err(Fail::File(Reason::Tree(e))),
+    }
+}
+
+/// The first phase: each line's syntax and values, and duplicate vertices, in file order.
+fn read_lines(s: &[u8]) -> Result<Slots, Fail> {
     // Upper bound on the vertex count: ids beyond it are certainly gaps and need no slot.
     let bound = s.iter().filter(|&&b| b == b'\n').count() + 1;
-    // Slots indexed by file id: parent (−1 = root), weight, line (0 = no such vertex yet).
-    let mut parent_raw: Vec<i64> = vec![0; bound + 1];
-    let mut weight: Vec<f32> = vec![0.0; bound + 1];
-    let mut line_of: Vec<u32> = vec![0; bound + 1];
-    let mut n: usize = 0;
-    let (mut min_id, mut min_line) = (u64::MAX, 0u64);
-    let mut max_id = 0u64;
-    let (mut with_weight, mut without_weight): (Option<u64>, Option<u64>) = (None, None);
-    let mut refused = Refused::default();
+    let mut o = Slots {
+        parent_raw: vec![0; bound + 1],
+        weight: vec![0.0; bound + 1],
+        line_of: vec![0; bound + 1],
+        n: 0,
+        min_id: u64::MAX,
+        min_line: 0,
+        max_id: 0,
+        with_weight: None,
+        refused: Refused::default(),
+    };
+    let mut without_weight: Option<u64> = None;
     let mut f = Vec::with_capacity(4);
 
     for (line, start, text) in Lines::new(s) {
@@ -65,80 +156,56 @@ pub(crate) fn parse(s: &[u8]) -> Result<ParentArray, Fail> {
         };
         let w = match f.get(2) {
             Some((_, t)) if !t.is_empty() => {
-                Some(weight_value(t, What::Weight, at(2), &mut refused)?)
+                Some(weight_value(t, What::Weight, at(2), &mut o.refused)?)
             }
             _ => None,
         };
         match w {
             Some(_) => {
-                with_weight.get_or_insert(line);
+                o.with_weight.get_or_insert(line);
             }
             None => {
                 without_weight.get_or_insert(line);
             }
         }
-        if let (Some(with), Some(without)) = (with_weight, without_weight) {
+        if let (Some(with), Some(without)) = (o.with_weight, without_weight) {
             return Err(Fail::Line(without, Reason::MixedWeights { with }));
         }
-        n += 1;
-        if id < min_id {
-            (min_id, min_line) = (id, line);
+        o.n += 1;
+        if id < o.min_id {
+            (o.min_id, o.min_line) = (id, line);
         }
-        max_id = max_id.max(id);
+        o.max_id = o.max_id.max(id);
         if id as usize > bound {
             continue; // a gap for sure; reported below
         }
         let slot = id as usize;
-        if line_of[slot] != 0 {
+        if o.line_of[slot] != 0 {
             return Err(Fail::At(
                 at(0),
                 Reason::DuplicateVertex {
                     vertex: id,
-                    first_line: line_of[slot] as u64,
+                    first_line: o.line_of[slot] as u64,
                 },
             ));
         }
-        line_of[slot] = line as u32;
-        parent_raw[slot] = parent;
-        weight[slot] = w.unwrap_or(0.0);
+        o.line_of[slot] = line as u32;
+        o.parent_raw[slot] = parent;
+        o.weight[slot] = w.unwrap_or(0.0);
     }
-    if n == 0 {
-        return Err(Fail::File(Reason::NoTree));
-    }
-    if n > 1 << 31 {
-        return Err(Fail::File(Reason::TooManyVertices));
-    }
-    let base = min_id;
-    if base > 1 {
-        return Err(Fail::Line(min_line, Reason::BadBase { min: base }));
-    }
-    let last = base + n as u64 - 1;
-    if max_id > last {
-        // No duplicates and n ids, one beyond the range: some id in range is missing.
-        let missing = (base..=last)
-            .find(|&k| line_of[k as usize] == 0)
-            .expect("pigeonhole: n distinct ids, one outside base..=last");
-        let (line, seen) = first_beyond(s, last);
-        return Err(Fail::Line(
-            line,
-            Reason::MissingVertex {
-                missing,
-                first: base,
-                last,
-                seen,
-            },
-        ));
-    }
-    let b = base as usize;
-    let line = |v: usize| line_of[v + b] as u64;
+    Ok(o)
+}
 
-    // Parents in range, self-loops, roots: each reports its first line.
-    let mut parent = vec![NO_PARENT; n];
+/// Tree parents from the file's (`raw`, by tree id): parents in range, self-loops, roots, each
+/// check reporting its first line.
+fn link_parents(raw: &[i64], base: u64, line: &dyn Fn(usize) -> u64) -> Result<Vec<u32>, Fail> {
+    let last = base + raw.len() as u64 - 1;
+    let mut parent = vec![NO_PARENT; raw.len()];
     let mut bad_range: Option<(u64, i64)> = None;
     let mut self_loop: Option<(u64, usize)> = None;
     let mut roots: Vec<(u64, usize)> = Vec::new();
     for (v, p) in parent.iter_mut().enumerate() {
-        let raw = parent_raw[v + b];
+        let raw = raw[v];
         let l = line(v);
         if raw == -1 {
             roots.push((l, v));
@@ -178,45 +245,16 @@ pub(crate) fn parse(s: &[u8]) -> Result<ParentArray, Fail> {
     }
     roots.sort_unstable();
     match roots.as_slice() {
-        [] => return Err(Fail::File(Reason::NoRoot)),
-        [_] => {}
-        [(l1, r1), (l2, r2), ..] => {
-            return Err(Fail::Line(
-                *l2,
-                Reason::SeveralRoots {
-                    first: *r1 as u64 + base,
-                    first_line: *l1,
-                    second: *r2 as u64 + base,
-                },
-            ));
-        }
-    }
-    let weights = with_weight.map(|_| {
-        weight.truncate(b + n);
-        weight.drain(..b);
-        weight
-    });
-    drop(parent_raw);
-    // A copy for the cycle message only (cheap next to parsing).
-    let copy = parent.clone();
-    match Tree::from_parents(parent, ChildOrder::Natural) {
-        Ok(tree) => Ok(ParentArray {
-            tree,
-            weights,
-            refused,
-            base,
-        }),
-        Err(TreeError::Cycle { vertex, .. }) => {
-            let (v, len) = on_cycle(&copy, vertex);
-            Err(Fail::Line(
-                line(v as usize),
-                Reason::Cycle {
-                    vertex: v as u64 + base,
-                    len,
-                },
-            ))
-        }
-        Err(e) => Err(Fail::File(Reason::Tree(e))),
+        [] => Err(Fail::File(Reason::NoRoot)),
+        [_] => Ok(parent),
+        [(l1, r1), (l2, r2), ..] => Err(Fail::Line(
+            *l2,
+            Reason::SeveralRoots {
+                first: *r1 as u64 + base,
+                first_line: *l1,
+                second: *r2 as u64 + base,
+            },
+        )),
     }
 }
 

@@ -39,24 +39,7 @@ pub(crate) fn parse(
     n: usize,
     subnormal: Subnormal,
 ) -> Result<WeightsFile, Fail> {
-    let index = match labels {
-        Labels::Names { .. } => {
-            let mut m: HashMap<&str, (u32, u32)> = HashMap::new();
-            for v in 0..n as u32 {
-                if let Some(Label::Name(name)) = labels.get(v) {
-                    m.entry(name)
-                        .and_modify(|e| {
-                            if e.1 == NO_SECOND {
-                                e.1 = v;
-                            }
-                        })
-                        .or_insert((v, NO_SECOND));
-                }
-            }
-            Index::Names(m)
-        }
-        _ => Index::Other,
-    };
+    let index = index_of(labels, n);
     let mut out = WeightsFile {
         weights: vec![0.0f32; n],
         by_label: 0,
@@ -75,69 +58,7 @@ pub(crate) fn parse(
         }
         let (koff, key) = f[0];
         let (voff, value) = f[1];
-        let unknown = |hint| {
-            Fail::At(
-                start + koff,
-                Reason::UnknownKey {
-                    key: show(key),
-                    hint,
-                },
-            )
-        };
-        let as_id = |len: usize| parse_u64(key).filter(|&k| k < len as u64);
-        let (v, by_label): (u32, bool) = match (&index, labels) {
-            (Index::Names(m), _) => {
-                let name = std::str::from_utf8(key).ok();
-                match (name.and_then(|k| m.get(k)), as_id(n)) {
-                    (Some(&(a, b)), _) if b != NO_SECOND => {
-                        return Err(Fail::At(
-                            start + koff,
-                            Reason::AmbiguousLabel {
-                                key: show(key),
-                                first: a,
-                                second: b,
-                            },
-                        ));
-                    }
-                    (Some(&(a, _)), Some(id)) if id != a as u64 => {
-                        return Err(Fail::At(
-                            start + koff,
-                            Reason::AmbiguousKey {
-                                key: show(key),
-                                label_vertex: a,
-                                id_vertex: id as u32,
-                            },
-                        ));
-                    }
-                    (Some(&(a, _)), _) => (a, true),
-                    (None, Some(id)) => (id as u32, false),
-                    (None, None) => {
-                        return Err(unknown(
-                            "neither a label nor a vertex id (0..n-1 in preorder of the file)",
-                        ));
-                    }
-                }
-            }
-            (_, Labels::FileIds { base, len }) => match parse_u64(key) {
-                Some(k) if k >= *base && k - base < *len as u64 => ((k - base) as u32, false),
-                _ => return Err(unknown("not a vertex id of the file")),
-            },
-            (_, Labels::Listed(ids)) => match parse_u64(key).map(|k| ids.binary_search(&k)) {
-                Some(Ok(i)) => (i as u32, false),
-                _ => {
-                    return Err(unknown(
-                        "not a vertex of the tree (forest mode largest keeps only the largest \
-                         component)",
-                    ));
-                }
-            },
-            _ => (
-                as_id(n).ok_or_else(|| {
-                    unknown("the tree has no labels, and this is no vertex id (0..n-1 in preorder)")
-                })? as u32,
-                false,
-            ),
-        };
+        let (v, by_label) = vertex_of(key, start + koff, &index, labels, n)?;
         let x = match parse_f32(value, What::Weight) {
             Ok(x) => x,
             Err(Reason::Subnormal { text, .. }) if subnormal == Subnormal::Flush => {
@@ -164,4 +85,99 @@ pub(crate) fn parse(
         }
     }
     Ok(out)
+}
+
+/// Labels to vertices, with the second vertex of a label given twice (an ambiguous key).
+fn index_of(labels: &Labels, n: usize) -> Index<'_> {
+    match labels {
+        Labels::Names { .. } => {
+            let mut m: HashMap<&str, (u32, u32)> = HashMap::new();
+            for v in 0..n as u32 {
+                if let Some(Label::Name(name)) = labels.get(v) {
+                    m.entry(name)
+                        .and_modify(|e| {
+                            if e.1 == NO_SECOND {
+                                e.1 = v;
+                            }
+                        })
+                        .or_insert((v, NO_SECOND));
+                }
+            }
+            Index::Names(m)
+        }
+        _ => Index::Other,
+    }
+}
+
+/// The vertex a key names, and whether by its label (else by its id).
+fn vertex_of(
+    key: &[u8],
+    at: usize,
+    index: &Index<'_>,
+    labels: &Labels,
+    n: usize,
+) -> Result<(u32, bool), Fail> {
+    let unknown = |hint| {
+        Fail::At(
+            at,
+            Reason::UnknownKey {
+                key: show(key),
+                hint,
+            },
+        )
+    };
+    let as_id = |len: usize| parse_u64(key).filter(|&k| k < len as u64);
+    Ok(match (index, labels) {
+        (Index::Names(m), _) => {
+            let name = std::str::from_utf8(key).ok();
+            match (name.and_then(|k| m.get(k)), as_id(n)) {
+                (Some(&(a, b)), _) if b != NO_SECOND => {
+                    return Err(Fail::At(
+                        at,
+                        Reason::AmbiguousLabel {
+                            key: show(key),
+                            first: a,
+                            second: b,
+                        },
+                    ));
+                }
+                (Some(&(a, _)), Some(id)) if id != a as u64 => {
+                    return Err(Fail::At(
+                        at,
+                        Reason::AmbiguousKey {
+                            key: show(key),
+                            label_vertex: a,
+                            id_vertex: id as u32,
+                        },
+                    ));
+                }
+                (Some(&(a, _)), _) => (a, true),
+                (None, Some(id)) => (id as u32, false),
+                (None, None) => {
+                    return Err(unknown(
+                        "neither a label nor a vertex id (0..n-1 in preorder of the file)",
+                    ));
+                }
+            }
+        }
+        (_, Labels::FileIds { base, len }) => match parse_u64(key) {
+            Some(k) if k >= *base && k - base < *len as u64 => ((k - base) as u32, false),
+            _ => return Err(unknown("not a vertex id of the file")),
+        },
+        (_, Labels::Listed(ids)) => match parse_u64(key).map(|k| ids.binary_search(&k)) {
+            Some(Ok(i)) => (i as u32, false),
+            _ => {
+                return Err(unknown(
+                    "not a vertex of the tree (forest mode largest keeps only the largest \
+                     component)",
+                ));
+            }
+        },
+        _ => (
+            as_id(n).ok_or_else(|| {
+                unknown("the tree has no labels, and this is no vertex id (0..n-1 in preorder)")
+            })? as u32,
+            false,
+        ),
+    })
 }
