@@ -13,7 +13,10 @@ binary is main.rs and src/cli/).
 Prints every strongly connected component of more than one file, and every elementary
 cycle in it (up to --max-cycles per component), then exits 1 if there is any, 0 otherwise.
 
-    python3 scripts/import-cycles.py [--max-cycles N] [--edges]
+    python3 scripts/import-cycles.py [--max-cycles N] [--edges] [--root DIR]
+
+--root reads another workspace laid out the same way (crates whose folder is missing there
+are skipped): the test of this script gives it one with a circle.
 """
 
 import argparse
@@ -46,10 +49,11 @@ RAW = re.compile(r'r(#*)"')
 CHAR = re.compile(r"'(?:\\[^']*|[^'\\])'")
 
 
-def strip_comments_and_strings(text: str) -> str:
+def strip_comments_and_strings(text: str, keep_strings: bool = False) -> str:
     """The code with comments (doc comments included) and string and char literals blanked:
     paths in them are prose, not uses. One pass, so a `"` inside a char literal or a `//`
-    inside a string is read as Rust reads it."""
+    inside a string is read as Rust reads it. With `keep_strings`, string literals stay as
+    written (only comments go)."""
     out, i, n = [], 0, len(text)
     while i < n:
         c = text[i]
@@ -69,14 +73,14 @@ def strip_comments_and_strings(text: str) -> str:
         elif c == "r" and RAW.match(text, i) and not (i and (text[i - 1].isalnum() or text[i - 1] == "_")):
             hashes = RAW.match(text, i).group(1)
             end = text.find('"' + hashes, i + 2 + len(hashes))
-            i = n if end < 0 else end + 1 + len(hashes)
-            out.append('""')
+            start, i = i, n if end < 0 else end + 1 + len(hashes)
+            out.append(text[start:i] if keep_strings else '""')
         elif c == '"':
-            i += 1
+            start, i = i, i + 1
             while i < n and text[i] != '"':
                 i += 2 if text[i] == "\\" else 1
             i += 1
-            out.append('""')
+            out.append(text[start:i] if keep_strings else '""')
         elif c == "'":
             # A char literal ('x', '\n', '\u{..}') or a lifetime ('a): only the former ends
             # with a quote.
@@ -333,13 +337,20 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--max-cycles", type=int, default=50)
     ap.add_argument("--edges", action="store_true", help="print every edge too")
+    ap.add_argument("--root", type=Path, default=ROOT, help="the workspace (default: this one)")
     args = ap.parse_args()
+    base = args.root.resolve()
     any_cycle = False
     for name, folder, root, others in CRATES:
-        src = ROOT / folder
+        src = base / folder
+        if not (src / root).is_file():
+            if base == ROOT:
+                print(f"{name}: no {folder}/{root}", file=sys.stderr)
+                return 2
+            continue
         aliases = []
         edges = graph(src, crate_files(src, root, others), aliases)
-        rel = lambda f: str(f.relative_to(ROOT))
+        rel = lambda f: str(f.relative_to(base))
         if args.edges:
             for f, ts in edges.items():
                 for t in sorted(ts):

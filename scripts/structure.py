@@ -8,7 +8,9 @@ production code (inline `#[cfg(test)]` modules and `tests.rs` files left out):
 - a library that prints: `print!`, `println!`, `eprint!`, `eprintln!` or `dbg!` outside the
   binary (src/main.rs, src/cli/) and the Python layer (python/src): a library returns what it
   has to say (crate::notice), its callers decide what to show;
-- sizes: no function longer than 120 lines, no file longer than 600 lines.
+- sizes: no function longer than 120 lines, no file longer than 600 lines;
+- an algorithm named (its constant, or its name as a string) in more than 5 production files
+  (scripts/algorithm-names.py lists the files): what differs belongs in its descriptor.
 
 Prints each finding as `path:line: what`, then exits 1 if there is any, 0 otherwise.
 
@@ -24,6 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("import_cycles", ROOT / "scripts" / "import-cycles.py")
 cycles = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cycles)
+_spec = importlib.util.spec_from_file_location("algorithm_names", ROOT / "scripts" / "algorithm-names.py")
+algorithm_names = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(algorithm_names)
 
 # Where the production code is; the binary and the Python layer may print.
 LIBRARIES = ["src", "generators/src", "analysis/src", "reports/src"]
@@ -131,6 +136,7 @@ def main() -> int:
     dead_items(findings)
     library_prints(findings)
     sizes(findings)
+    findings.extend(algorithm_names.findings())
     for line in findings:
         print(line)
     print(f"structure: {len(findings)} finding(s)")
