@@ -190,6 +190,39 @@ fn run_dumps_per_node_rows() {
     let _ = std::fs::remove_file(&path);
 }
 
+/// The algorithms whose scan word is fixed point (vectorial-exact) say the scale the weights
+/// set, one line each; the float scans say nothing.
+#[test]
+fn run_names_the_fixed_point_scale_of_exact_scans_only() {
+    let scale_lines = |algos: &str| -> Vec<String> {
+        let o = accuracy(&[
+            "run",
+            "--topology",
+            "chain",
+            "--nodes",
+            "200",
+            "--algos",
+            algos,
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| l.contains("fixed point of"))
+            .map(str::to_string)
+            .collect()
+    };
+    let exact = scale_lines("vectorial,vectorial-exact");
+    assert_eq!(exact.len(), 1, "{exact:?}");
+    assert!(
+        exact[0].starts_with("vectorial-exact: fixed point of ")
+            && exact[0].contains(" limb(s) of 32 bits, unit 2^"),
+        "{}",
+        exact[0]
+    );
+    assert!(scale_lines("vectorial,vectorial-compensated").is_empty());
+}
+
 #[test]
 fn gen_prints_n_values() {
     let o = accuracy(&["gen", "--n", "100", "--cond", "1e8", "--seed", "3"]);

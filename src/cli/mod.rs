@@ -12,7 +12,6 @@ pub mod merge;
 pub mod phases;
 pub mod report;
 pub mod run;
-pub mod run_json;
 pub mod score;
 pub mod spatial;
 pub mod stats;

@@ -2,22 +2,24 @@
 
 use super::allocator;
 use super::phases::{self, Phases};
-use super::run_json;
+
 use super::{
     AllAlgosArgs, InstanceArgs, MeasureArgs, OpsArgs, ReadArgs, WeightsFileArgs, is_stdout,
     parse_count, parse_single_cond, write_stdout,
 };
+use analysis::algorithms::{GpuLayout, ScanWord};
 use analysis::{Algorithm, Op, Reference};
 use clap::Args;
 use generators::Topology;
 use generators::fixed::Scale;
 use std::path::PathBuf;
-use treefix_accuracy::experiment::{self, InstanceSpec, Measured, Outcome, Sink};
+use treefix_accuracy::experiment::{self, Backend, InstanceSpec, Measured, Outcome, Sink};
 use treefix_accuracy::format::sci;
 use treefix_accuracy::inputs::{self, WeightChoice};
 use treefix_accuracy::{Error, grid, memory, output, verdict};
 
 mod dump;
+mod json;
 use dump::{Baseline, Dump};
 
 #[derive(Args)]
@@ -145,24 +147,7 @@ fn estimate(a: &RunArgs, n: u64, name: &str, from_file: bool) -> memory::Estimat
 }
 
 pub fn run(a: RunArgs) -> Result<(), Error> {
-    let mut inputs = Vec::new();
-    if let Some(t) = &a.tree {
-        inputs.push(("the tree file of --tree", t.as_path()));
-    }
-    if let Some(w) = &a.file_weights.weights_file {
-        inputs.push(("the weights file of --weights-file", w.as_path()));
-    }
-    if a.file_weights.weights_file.is_some() && a.tree.is_none() {
-        return Err(Error::Usage(
-            "--weights-file goes with a tree file (--tree FILE)".into(),
-        ));
-    }
-    let outputs =
-        output::given_files(&[("--dump", a.dump.as_deref()), ("--json", a.json.as_deref())]);
-    output::check_outputs(&outputs, &inputs)?;
-    if let (Some(t), Some(n)) = (a.topology, a.nodes) {
-        allocator::preflight("run", &estimate(&a, n, &t.to_string(), false))?;
-    }
+    check_files(&a)?;
     // A bar over the phases (the tree; per op the reference, then each algorithm), each
     // weighted by the time model's estimate.
     let (first, tree_phase) = match a.tree {
@@ -179,23 +164,7 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     let seconds = phases::estimate(n, &a.algos.algos, a.ops.ops.len(), threads);
     phases.tree_ready(tree_phase, n, seconds, threads);
     let backend = a.measure.backend()?.backend;
-    phases.suspend(|| {
-        if a.quiet {
-            return;
-        }
-        eprintln!("backend: {}", backend.describe());
-        if let Some(line) = a.measure.reference_line() {
-            eprintln!("{line}");
-        }
-        if n >= phases::ESTIMATED {
-            eprintln!(
-                "run: {n} vertices, {} algorithm(s) × {} op(s): estimated time {} on {threads} thread(s)",
-                a.algos.algos.len(),
-                a.ops.ops.len(),
-                analysis::format::duration(seconds)
-            );
-        }
-    });
+    phases.suspend(|| announce(&a, &*backend, n, seconds, threads));
     // The dump is written outcome by outcome as each is evaluated, into a file made
     // visible only once complete; it compares the vectorial algorithms with the baseline,
     // which must then come before them.
@@ -230,31 +199,67 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     if let Some(dump) = dump {
         dump.commit()?;
     }
-    let header = format!(
-        "{} height={} mean branching={:.1} achieved κ={} seed={}",
-        s.title,
-        s.tree.height(),
-        s.tree.mean_branching(),
-        sci(experiment::achieved_cond(&s.weights)),
-        s.seed
-    );
-    let mut text = format!("{header}\n");
-    text += &error_summary(&measured);
-    text += &bounds_summary(&measured);
-    text += &overflow_summary(&measured);
-    if a.algos.algos.contains(&Algorithm::VECTORIAL_EXACT)
-        && let Some(scale) = Scale::for_weights(&s.weights)
-    {
-        text += &format!(
-            "vectorial-exact: fixed point of {} limb(s) of 32 bits, unit 2^{}
-",
-            scale.gpu_words(),
-            scale.unit()
+    write_results(&a, &s, &measured)?;
+    let context = format!("seed {}", s.seed);
+    verdict::fail_on_mismatches(&experiment::mismatch_report(&context, &measured))?;
+    let warning = verdict::fail_on_violations(
+        &verdict::violations(&context, &measured),
+        a.measure.reference,
+    )?;
+    super::show(&warning);
+    Ok(())
+}
+
+/// The arguments' files before any work: a weights file needs a tree file, and no output may
+/// overwrite an input or another output; a generated tree must fit in memory.
+fn check_files(a: &RunArgs) -> Result<(), Error> {
+    let mut inputs = Vec::new();
+    if let Some(t) = &a.tree {
+        inputs.push(("the tree file of --tree", t.as_path()));
+    }
+    if let Some(w) = &a.file_weights.weights_file {
+        inputs.push(("the weights file of --weights-file", w.as_path()));
+    }
+    if a.file_weights.weights_file.is_some() && a.tree.is_none() {
+        return Err(Error::Usage(
+            "--weights-file goes with a tree file (--tree FILE)".into(),
+        ));
+    }
+    let outputs =
+        output::given_files(&[("--dump", a.dump.as_deref()), ("--json", a.json.as_deref())]);
+    output::check_outputs(&outputs, &inputs)?;
+    if let (Some(t), Some(n)) = (a.topology, a.nodes) {
+        allocator::preflight("run", &estimate(a, n, &t.to_string(), false))?;
+    }
+    Ok(())
+}
+
+/// The notes on standard error before the evaluation: the backend, the reference and, for a
+/// large tree, the time estimate.
+fn announce(a: &RunArgs, backend: &dyn Backend, n: usize, seconds: f64, threads: usize) {
+    if a.quiet {
+        return;
+    }
+    eprintln!("backend: {}", backend.describe());
+    if let Some(line) = a.measure.reference_line() {
+        eprintln!("{line}");
+    }
+    if n >= phases::ESTIMATED {
+        eprintln!(
+            "run: {n} vertices, {} algorithm(s) × {} op(s): estimated time {} on {threads} thread(s)",
+            a.algos.algos.len(),
+            a.ops.ops.len(),
+            analysis::format::duration(seconds)
         );
     }
-    // Files first: a closed stdout ends the process at the first line printed.
+}
+
+/// The tables (and the JSON file): files first, since a closed stdout ends the process at the
+/// first line printed.
+fn write_results(a: &RunArgs, s: &Subject, measured: &[Measured]) -> Result<(), Error> {
+    let text = tables(a, s, measured);
     if let Some(path) = &a.json {
-        let json = run_json::document(&s.title, &s.tree, &s.weights, s.seed, &measured);
+        let json = json::document(&s.title, &s.tree, &s.weights, s.seed, measured);
         let bytes = serde_json::to_string_pretty(&json).map_err(Error::json(path))? + "\n";
         if is_stdout(path) {
             write_stdout(bytes.as_bytes())?;
@@ -274,14 +279,42 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
             println!("wrote {}", path.display());
         }
     }
-    let context = format!("seed {}", s.seed);
-    verdict::fail_on_mismatches(&experiment::mismatch_report(&context, &measured))?;
-    let warning = verdict::fail_on_violations(
-        &verdict::violations(&context, &measured),
-        a.measure.reference,
-    )?;
-    super::show(&warning);
     Ok(())
+}
+
+/// `run`'s tables as text: the tree's line, then errors, bounds and overflows.
+fn tables(a: &RunArgs, s: &Subject, measured: &[Measured]) -> String {
+    let header = format!(
+        "{} height={} mean branching={:.1} achieved κ={} seed={}",
+        s.title,
+        s.tree.height(),
+        s.tree.mean_branching(),
+        sci(experiment::achieved_cond(&s.weights)),
+        s.seed
+    );
+    let mut text = format!("{header}\n");
+    text += &error_summary(measured);
+    text += &bounds_summary(measured);
+    text += &overflow_summary(measured);
+    // An algorithm whose scan word is fixed point says the scale the weights set for it.
+    for alg in &a.algos.algos {
+        let fixed_point = matches!(
+            alg.gpu().map(|k| k.layout),
+            Some(GpuLayout::Scan {
+                word: ScanWord::Exact,
+                ..
+            })
+        );
+        if fixed_point && let Some(scale) = Scale::for_weights(&s.weights) {
+            text += &format!(
+                "{}: fixed point of {} limb(s) of 32 bits, unit 2^{}\n",
+                alg.name(),
+                scale.gpu_words(),
+                scale.unit()
+            );
+        }
+    }
+    text
 }
 
 /// `run`'s first table: the errors of each op × algorithm.
