@@ -2,28 +2,25 @@
 //!
 //! mimalloc keeps freed pages for reuse: the per-tree vectors of a sweep (references, bounds,
 //! errors; megabytes each) are not page-faulted in again for every tree, as glibc's mmap'd
-//! blocks are (42 % of the exact reference's time at n = 10^5 was kernel page faults). It
-//! gives them back to the system only after a delay (1 s, ten times that for its arenas), so on
-//! a big tree the pages freed by one evaluation step are still resident when the next one
-//! allocates: `run --topology profile --nodes 1048576` peaked at 364 MB, 275 MB with freed
-//! pages given back at once; a sweep of 400 chains of 10^5 vertices took 40 % longer that way.
-//! So a command whose memory estimate reaches [`memory::EAGER_PURGE_FROM`] gives freed pages
-//! back at once, and the others keep them, without transparent huge pages
-//! ([`memory::pages`], which the benches apply too).
+//! blocks are (page faults were 42 % of the exact reference's time at n = 10^5). It gives
+//! them back to the system only after a delay (1 s, ten times that for its arenas), so on a
+//! big tree the pages freed by one evaluation step are still resident when the next one
+//! allocates, and the peak is what was alive plus what was freed. So a command whose memory
+//! estimate reaches [`memory::EAGER_PURGE_FROM`] gives freed pages back at once, and the
+//! others, for which that costs time (many small trees fault their pages in again), keep
+//! them, without transparent huge pages ([`memory::pages`], which the benches apply too).
 //!
 //! Under an address-space limit (`ulimit -v`), what counts is the address space mapped, not
 //! the pages used: mimalloc reserves its arenas 1 GiB at a time and keeps big blocks there
-//! after they are freed (purged, still mapped), so `run --topology chain --nodes 8000000
-//! --algos parallel --ops rootfix` mapped 3.4 GB for a peak of 1.75 GB resident and aborted
-//! under `ulimit -v 2000000`. With such a limit (`fit_address_space_limit`) arenas are
-//! reserved 32 MiB at a time (64 MiB with the chunk mimalloc adds), and blocks from
-//! [`BIG_BLOCK`] on go to the C library's allocator, which maps each on its own, unmaps it
-//! when freed, and grows it in place of the address space (`mremap`), as the memory model's
-//! counting allocator counts a reallocation: a vector doubled from C to 2C maps 2C, not the
-//! 3C of a copy into a new block. `run --topology chain --nodes 4900000 --cond 1e3` (all
-//! algorithms, 2 threads) mapped at most 1.77 GB with mimalloc's arenas holding blocks up to
-//! 4 MiB, and aborted under `ulimit -v 1500000`; with only small blocks in arenas, 1.49 GB.
-//! Elsewhere nothing changes: mimalloc serves every block.
+//! after they are freed (purged, still mapped), so a run well within the limit in resident
+//! memory can abort on the address space. With such a limit (`fit_address_space_limit`)
+//! arenas are reserved 32 MiB at a time (64 MiB with the chunk mimalloc adds), and blocks
+//! from [`BIG_BLOCK`] on go to the C library's allocator, which maps each on its own, unmaps
+//! it when freed, and grows it in place of the address space (`mremap`), as the memory
+//! model's counting allocator counts a reallocation: a vector doubled from C to 2C maps 2C,
+//! not the 3C of a copy into a new block. Elsewhere nothing changes: mimalloc serves every
+//! block. The runs behind both choices: docs/measurements.md, "The memory model against
+//! measured peaks".
 //!
 //! An allocation that fails all the same (the estimate is a model; other processes take
 //! memory too) ends the command with a one-line error and exit code 2, its temporary files

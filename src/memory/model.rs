@@ -5,19 +5,11 @@
 //! and four weight models, the largest of each taken). The fixed and per-thread parts come from
 //! peak RSS (`/usr/bin/time -f %M accuracy run --topology chain --nodes N` with
 //! `RAYON_NUM_THREADS=T` for N = 1, 10^4, 10^5, 3·10^5, 10^6 and T = 1, 2, 8, 16): what the RSS
-//! exceeded the allocations by. The algorithms' peaks (their descriptors' `peak_bytes`) were
-//! measured again with `cargo bench --bench memory -- 200000` once the vectorial bounds
-//! streamed their scan (and vectorial-exact at 10 limbs, its widest weights); the ratios
-//! below predate that (`tests/limits.rs` checks the model still bounds
-//! a measured peak within 1 to 2 times). With all seven algorithms and both ops the model
-//! gave 1.17 to 1.25 times the measured peak at 10^6 vertices (T = 1, 2, 16), 1.0 to 1.2 times
-//! at 10^5.
-//! Each command's estimate against its peak RSS (2 threads): `run --tree` (a parent array of
-//! 10^6 vertices) 1.5 GB / 1.28 GB; `score` on it 571 / 451 MB; `sweep --nodes 1000000
-//! --trees 2 --cond 1e5` 1.5 / 1.29 GB; a sweep of 20 trees of 10^5 vertices, 4 algorithms
-//! 333 / 244 MB; `bounds-table --nodes 100000 --trees 2 --cond 1e2,1e8` 2.7 / 1.72 GB;
-//! `check` 828 / 560 MB; `bench --min-log2 20 --max-log2 20` (lavapipe) 524 / 404 MB;
-//! `gen --n 50000000` 258 / 208 MB.
+//! exceeded the allocations by. The algorithms' peaks are their descriptors' `peak_bytes`
+//! (`cargo bench --bench memory -- 200000`, vectorial-exact at 10 limbs, its widest weights).
+//! `tests/limits.rs` and `tests/memory.rs` check that the model bounds measured peaks within 1
+//! to 2 times; each command's estimate against its peak: docs/measurements.md, "The memory
+//! model against measured peaks".
 
 /// The process before any tree: binary, libraries, first allocations (peak RSS of
 /// `accuracy run --nodes 1`: 11.2 MB).
@@ -28,23 +20,15 @@ pub const FIXED: f64 = 12e6;
 pub const ALLOCATOR: f64 = 35e6;
 pub const ALLOCATOR_PER_THREAD: f64 = 11e6;
 /// Pages of an evaluation's freed per-node arrays that the allocator keeps (its purge
-/// delay, a second): with one algorithm evaluated at a time, peak RSS exceeded the model's
-/// allocations by 42 (profile, 16.24·10^6 vertices), 60 (profile, 2^22) and 69 to 82
-/// (chain, 10^6, four runs on a loaded machine) bytes per vertex; 100 covers them with a
-/// margin. (Measured before the vectorial bounds streamed; the chain at 10^6 now peaks at
-/// 323 MB against an estimate of 370.) How many steps' freed arrays are still kept depends on
-/// how many steps fit in the delay, so on timing: five runs each of `run --topology chain
-/// --cond 1e5` (all algorithms, 2 threads) peaked at up to 265.7, 369.0, 265.5 and 245.2
-/// bytes per vertex above the process's part at 2, 3, 5 and 7·10^5 vertices; 140 covered the
-/// worst (besides the tree, the weights and the evaluation: 233 in all). After the one walk
-/// per algorithm and the exact treefix: chain, 3·10^5 vertices, all algorithms, 2 threads,
-/// peak RSS 195.8 MB (test build) and 195.2 (release) = 146 bytes per vertex above the fixed
-/// part and the counted allocations (tree 45, weights 4, evaluation 227.4: `cargo bench
-/// --bench memory` with `RAYON_NUM_THREADS=2`); 160 covers it with the runs' spread. Once
-/// parallel shared sequential's walk and the Euler-tour walks stopped loading weights by
-/// vertex, the steps got shorter and more of them fit in the delay: `run --topology chain
-/// --nodes 300000 --cond 1e5` (release, all algorithms) peaked at 193.5 and 201.8 MB against
-/// 174.8 and 176.6 before; 180 covers them.
+/// delay, a second). How many steps' freed arrays are still resident depends on how many
+/// steps fit in the delay, so on timing, and the shorter the steps the more of them: with one
+/// algorithm evaluated at a time, peak RSS exceeded the model's allocations by 42 (profile,
+/// 16.24·10^6 vertices), 60 (profile, 2^22) and 69 to 82 (chain, 10^6, four runs on a loaded
+/// machine) bytes per vertex; with all algorithms (parallel sharing sequential's walk, the
+/// Euler-tour walks not loading weights by vertex), `run --topology chain --nodes 300000
+/// --cond 1e5` (release, 2 threads) peaked at 193.5 and 201.8 MB, above the fixed part and
+/// the counted allocations (tree 45, weights 4, evaluation 227.4 bytes per vertex: `cargo
+/// bench --bench memory` with `RAYON_NUM_THREADS=2`); 180 covers them.
 pub const ALLOCATOR_PER_VERTEX: f64 = 180.0;
 /// The same for an evaluation of at most two steps (one algorithm, one or both ops): the second
 /// step's arrays have the first's sizes, and mimalloc gives it the first's freed pages. Peak
@@ -56,14 +40,13 @@ pub const ALLOCATOR_PER_VERTEX: f64 = 180.0;
 /// chain 235 and 208, star 166 and 146 at 1 and 4·10^6. The test build's chain at 2·10^6 came to
 /// 252, 5 above the counts; 45 covers it with the margin the many-step figure has.
 pub const ALLOCATOR_PER_VERTEX_FEW_STEPS: f64 = 45.0;
-/// The same once freed pages are given back at once ([`super::EAGER_PURGE_FROM`]). Once
-/// nothing kept γ̃ per thread for the process (64 MiB per thread at 2^22), peak RSS stayed at
-/// or below the counted allocations and the fixed part: `run --cond 1e8` (all algorithms,
+/// The same once freed pages are given back at once ([`super::EAGER_PURGE_FROM`]), where peak
+/// RSS stays at or below the counted allocations and the fixed part (nothing, γ̃ included, is
+/// kept per thread for the process): `run --cond 1e8` (all algorithms,
 /// 2 threads) of a chain of 2^22 vertices peaked at 1.150 GB, 8 bytes per vertex below its
 /// counts (tree 44, weights 4, evaluation 217.9), and of a `profile` tree at 684.6 MB, far
 /// below (contraction's output and slots are reserved whole but touched, and given back, a
-/// page at a time); at 16,240,000 vertices 4.27 and 2.61 GB. Before, `profile` exceeded its
-/// counts by 45 (2^22: 964 MB) and 17 (16,240,000: 3.09 GB). 20 keeps a margin on the chain,
+/// page at a time); at 16,240,000 vertices 4.27 and 2.61 GB. 20 keeps a margin on the chain,
 /// the hungriest topology, whose evaluation (217.9) comes within 4 % of the model's (230 with
 /// the reference): the estimates are 1.12 times the chain's peaks at both sizes, and 1.88 and
 /// 1.83 times `profile`'s (the estimate does not depend on the topology).
@@ -81,9 +64,9 @@ pub const WEIGHTS: f64 = 4.0;
 /// more: 152).
 /// Measured: `run --topology chain --algos parallel --ops rootfix` with gensum weights at
 /// κ = 1e3 takes the whole range from 6.5·10^6 vertices on, and its peak RSS grows by 56 bytes
-/// per vertex there against `--reference dd` (169.6 → 225.3 B per vertex); the 1 to 4 limbs
-/// of narrower spans, which the model counted before (32 held, 78 at the peak), let a run of
-/// 1.7·10^7 vertices under `ulimit -v 4000000` through to abort on that pair vector.
+/// per vertex there against `--reference dd` (169.6 → 225.3 B per vertex); counting only the
+/// 1 to 4 limbs of narrower spans (32 held, 78 at the peak) would let a run of 1.7·10^7
+/// vertices under `ulimit -v 4000000` through to abort on that pair vector.
 /// Double-double: 24 held, 45 at the peak.
 pub const REFERENCE_EXACT: f64 = 56.0;
 pub const REFERENCE_EXACT_PEAK: f64 = 152.0;

@@ -8,20 +8,12 @@
 //! - **Freed pages kept** (the rest): transparent huge pages off for the process. mimalloc
 //!   asks for them on its arenas (`madvise(MADV_HUGEPAGE)`); where the kernel grants them
 //!   (`enabled` and `defrag` set to `madvise`), a 2 MiB page is zeroed, and memory compacted,
-//!   for any first touch in it. Measured in alternation on 2 cores (2026-11-27, an AMD EPYC;
-//!   `/usr/bin/time` of 656adf3's build, which set no huge-page policy, with
-//!   `MIMALLOC_ALLOW_THP=0` or 1; the 2^22 evaluations in a probe doing what
-//!   `benches/main_job.rs`'s `whole` does):
-//!   - the main job (`sweep --cond 1e1..1e10`, 9 pairs): peak 70.9 MiB against 103.5 (median),
-//!     wall 0.99×;
-//!   - `run --topology profile --nodes 1048576 --cond 1e8` (5 pairs): peak 279.7 MiB against
-//!     285.7, wall 0.94×;
-//!   - a 2^22 `profile` evaluation of all eight algorithms, both ops, on one thread, pages
-//!     kept: 13.3 s against 13.7–13.9 (system time 1.2–1.3 s against 3.6–3.7).
+//!   for any first touch in it, which raises a small job's peak for no gain in time. Where
+//!   freed pages go back at once, first touches recur after every purge, and there huge
+//!   pages (fewer, larger faults) save time: they stay on.
 //!
-//!   With freed pages given back at once, huge pages pay instead: the same evaluation took
-//!   15.3–15.5 s without them against 13.6–13.8, and `accuracy run` of that tree (one thread)
-//!   18.0 s against 17.4–17.5 (its peak 682 MiB against 730), so they stay on there.
+//! The figures behind both choices, with the commands that reproduce them:
+//! docs/measurements.md, "Huge pages and purging".
 
 use super::Estimate;
 

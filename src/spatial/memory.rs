@@ -5,11 +5,10 @@
 //! Per tree, one layout at a time: the tree, its weights, the tree renamed and its weights by
 //! position stay while the lost bits are evaluated (`run`'s evaluation of the five counted
 //! algorithms, [`crate::memory::Evaluation`]) and then while the patterns are counted, the
-//! larger of the two setting the peak. Measured (peak RSS of `accuracy spatial --topology T
-//! --nodes N`, light-first on Hilbert, both ops, 2 threads; 2026-12-02): from 2^20 to 2^21
-//! vertices the peak grows by 377 (kary:2), 383 (chain) and 420 (prufer) bytes per vertex, and
-//! three more curves add 6; [`COUNT`] puts the estimate 1.4–1.6× above those peaks (the test
-//! `tests/spatial_cli.rs::the_memory_model_bounds_a_measured_peak` holds it within 1–2×).
+//! larger of the two setting the peak. [`COUNT`] keeps the estimate above the peaks measured
+//! on three topologies with a margin (docs/measurements.md, "The memory model against measured
+//! peaks"); `tests/spatial_cli.rs::the_memory_model_bounds_a_measured_peak` holds it within
+//! 1–2× of a measured peak.
 
 use crate::memory::{self, Estimate, Evaluation, model};
 use analysis::ReferenceKind;
