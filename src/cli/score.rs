@@ -65,6 +65,8 @@ pub struct ScoreArgs {
     /// Write every vertex's error and flags as CSV here (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     dump: Option<PathBuf>,
+    #[command(flatten)]
+    arithmetic: super::ArithmeticArgs,
     /// Score results printed with too few digits to be the kernel's f32 values (by default
     /// refused: the digits lost would be charged to the kernel).
     #[arg(long)]
@@ -80,6 +82,8 @@ struct ScoreJson<'a> {
     tree: String,
     results: String,
     reference: &'static str,
+    /// The storage format, `+` the accumulation format where wider (`bf16+f32`).
+    arithmetic: String,
     n: usize,
     #[serde(serialize_with = "analysis::records::fields::number_or_string")]
     achieved_cond: f64,
@@ -111,6 +115,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         reference: a.measure.reference,
         max_lost_bits: a.max_lost_bits,
         max_ulps: a.max_ulps,
+        arithmetic: a.arithmetic.arithmetic()?,
         ..ScoreOptions::default()
     };
     options.check()?;
@@ -131,16 +136,24 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         ),
     )?;
     let tree = file.tree(generators::ChildOrder::Natural);
+    let storage = options.arithmetic.storage;
     let weights = match a.weights {
         _ if a.file_weights.weights_file.is_some() => file.own_weights()?.to_vec(),
         WeightChoice::File => file.own_weights()?.to_vec(),
         WeightChoice::Model(m) => {
-            file.model_weights(m, tree.len(), a.cond, &mut generators::rng(a.seed))?
+            let w = file.model_weights(m, tree.len(), a.cond, &mut generators::rng(a.seed))?;
+            w.iter().map(|&x| storage.round_f32(x)).collect()
         }
     };
     super::show(&file.take_notices());
     let keys = VertexKeys::new(&file.file.labels, tree.len());
-    let read = results::read(&a.results, &keys, tree.len(), memory::reader_limit())?;
+    let read = results::read(
+        &a.results,
+        &keys,
+        tree.len(),
+        memory::reader_limit(),
+        storage,
+    )?;
     let warning = precision_check(&read.digits, a.accept_low_precision)?;
     let names = a
         .results
@@ -165,7 +178,12 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         write_dump(path, &scored, &label)?;
     }
     let text = format!(
-        "scoring {names} against {} (n={}, height={}, achieved κ={}) with the {} reference\n{}",
+        "scoring {names}{} against {} (n={}, height={}, achieved κ={}) with the {} reference\n{}",
+        if options.arithmetic == generators::Arithmetic::F32 {
+            String::new()
+        } else {
+            format!(" ({})", options.arithmetic.describe())
+        },
         file.name(),
         tree.len(),
         tree.height(),
@@ -241,6 +259,7 @@ fn write_json(
         tree: a.tree.display().to_string(),
         results: names.to_string(),
         reference: a.measure.reference.name(),
+        arithmetic: scored.arithmetic.clone(),
         n: scored.n,
         achieved_cond: scored.achieved_cond,
         max_lost_bits_gate: a.max_lost_bits,

@@ -19,6 +19,7 @@ use treefix_accuracy::inputs::{self, WeightChoice};
 use treefix_accuracy::{Error, grid, memory, output, verdict};
 
 mod dump;
+mod formats;
 mod json;
 use dump::{Baseline, Dump};
 
@@ -48,6 +49,8 @@ pub struct RunArgs {
     ops: OpsArgs,
     #[command(flatten)]
     measure: MeasureArgs,
+    #[command(flatten)]
+    arithmetic: super::ArithmeticArgs,
     /// Write per-node results to this CSV file (`-`: standard output, the tables then go to
     /// standard error).
     #[arg(long)]
@@ -148,6 +151,13 @@ fn estimate(a: &RunArgs, n: u64, name: &str, from_file: bool) -> memory::Estimat
 
 pub fn run(a: RunArgs) -> Result<(), Error> {
     check_files(&a)?;
+    let arith = a.arithmetic.arithmetic()?;
+    if arith != generators::Arithmetic::F32 {
+        return formats::run(&a, arith);
+    }
+    if let (Some(t), Some(n)) = (a.topology, a.nodes) {
+        allocator::preflight("run", &estimate(&a, n, &t.to_string(), false))?;
+    }
     // A bar over the phases (the tree; per op the reference, then each algorithm), each
     // weighted by the time model's estimate.
     let (first, tree_phase) = match a.tree {
@@ -211,7 +221,7 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
 }
 
 /// The arguments' files before any work: a weights file needs a tree file, and no output may
-/// overwrite an input or another output; a generated tree must fit in memory.
+/// overwrite an input or another output.
 fn check_files(a: &RunArgs) -> Result<(), Error> {
     let mut inputs = Vec::new();
     if let Some(t) = &a.tree {
@@ -227,11 +237,7 @@ fn check_files(a: &RunArgs) -> Result<(), Error> {
     }
     let outputs =
         output::given_files(&[("--dump", a.dump.as_deref()), ("--json", a.json.as_deref())]);
-    output::check_outputs(&outputs, &inputs)?;
-    if let (Some(t), Some(n)) = (a.topology, a.nodes) {
-        allocator::preflight("run", &estimate(a, n, &t.to_string(), false))?;
-    }
-    Ok(())
+    output::check_outputs(&outputs, &inputs)
 }
 
 /// The notes on standard error before the evaluation: the backend, the reference and, for a
