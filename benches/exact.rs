@@ -313,7 +313,10 @@ fn format_ratios() {
             .expect("tree");
         let walker = Walker::new(&tree);
         for storage in [Precision::F16, Precision::Bf16, Precision::F32] {
-            let w: Vec<f32> = uniform.iter().map(|&x| storage.round_f32(2.0 * x - 1.0)).collect();
+            let w: Vec<f32> = uniform
+                .iter()
+                .map(|&x| storage.round_f32(2.0 * x - 1.0))
+                .collect();
             let arith = Arithmetic::same(storage);
             for op in Op::ALL {
                 let (t, w, walker) = (&tree, &w[..], &walker);
