@@ -104,6 +104,11 @@ fn pairs_that_make_no_sense_and_f32_only_outputs_are_refused() {
         ),
         (vec!["--precision", "f16", "--json", "-"], "f32 runs only"),
         (vec!["--precision", "f17"], "f17"),
+        // gensum's weights rounded to bf16's 8 bits cannot keep a κ of 1e8.
+        (
+            vec!["--precision", "bf16", "--cond", "1e8"],
+            "bf16 weights reach κ",
+        ),
     ] {
         let mut all = vec!["run", "--topology", "chain", "--nodes", "100"];
         all.extend(args.iter().copied());

@@ -130,6 +130,9 @@ pub struct OpScore {
     /// Every node's figures.
     #[serde(skip)]
     pub nodes: Nodes,
+    /// The formats the results were judged in (the document's `arithmetic` names them).
+    #[serde(skip)]
+    pub arithmetic: Arithmetic,
 }
 
 /// Per-node figures of one op, indexed by vertex.
@@ -352,6 +355,7 @@ fn score_op(
             .map(|k| ulps.iter().filter(|u| u.is_none_or(|u| u > k)).count()),
         order_bounds,
         algorithms,
+        arithmetic: options.arithmetic,
         nodes: Nodes {
             values: values.to_vec(),
             reference_f32,

@@ -11,6 +11,7 @@ use generators::Arithmetic;
 use treefix_accuracy::Error;
 use treefix_accuracy::experiment::achieved_cond;
 use treefix_accuracy::format::sci;
+use treefix_accuracy::inputs::WeightChoice;
 
 pub fn run(a: &RunArgs, arith: Arithmetic) -> Result<(), Error> {
     for (flag, given) in [("--dump", a.dump.is_some()), ("--json", a.json.is_some())] {
@@ -29,9 +30,25 @@ pub fn run(a: &RunArgs, arith: Arithmetic) -> Result<(), Error> {
     }
     let mut s = subject(a)?;
     let storage = arith.storage;
-    // The kernel reads weights of its storage format: the generated f32 ones, rounded.
-    for x in &mut s.weights {
-        *x = storage.round_f32(*x);
+    // The kernel reads weights of its storage format: generated ones scaled into its range
+    // and rounded (κ checked); a file's own must be its values already.
+    let drawn = match a.instance.weights {
+        WeightChoice::Model(m) if a.file_weights.weights_file.is_none() => Some(m),
+        _ => None,
+    };
+    match drawn {
+        Some(m) => {
+            s.weights = generators::weights::in_format(std::mem::take(&mut s.weights), storage);
+            m.check_reach(a.cond, &s.weights, storage)
+                .map_err(|e| Error::Usage(e.to_string()))?;
+        }
+        None => {
+            if let Some((v, x)) = storage.first_outside(&s.weights) {
+                return Err(Error::Usage(format!(
+                    "the weight of vertex {v}, {x}, is no {storage} value: give the weights the kernel reads"
+                )));
+            }
+        }
     }
     let mut text = format!(
         "{} height={} in {} achieved κ={} seed={}\n",
