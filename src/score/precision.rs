@@ -148,7 +148,7 @@ mod tests {
             .collect();
         assert_eq!(d, [4, 5, 9, 17]);
         // The printer that loses f32 values is `%.7g`.
-        assert_eq!(short_digits(Precision::F32), SHORT_DIGITS);
+        assert_eq!(short_digits(Precision::F32), 7);
     }
 
     #[test]
