@@ -228,12 +228,16 @@ fn judge(
     algorithms: Option<Vec<String>>,
 ) -> PyResult<Judged> {
     let reference: ReferenceKind = reference.to_ascii_lowercase().parse().map_err(input)?;
+    // Only the bounds asked for: each is a replay of its algorithm over the whole tree.
     let algorithms = match algorithms {
+        Some(names) if names.iter().any(|a| a.eq_ignore_ascii_case("all")) => {
+            Algorithm::ALL.to_vec()
+        }
         Some(names) => names
             .iter()
             .map(|a| algorithm(a))
             .collect::<PyResult<Vec<_>>>()?,
-        None => Algorithm::ALL.to_vec(),
+        None => Vec::new(),
     };
     let options = ScoreOptions {
         reference,
@@ -271,8 +275,9 @@ fn judge(
 /// float32 per vertex (numpy, a CPU torch tensor, anything with __array__ or __dlpack__).
 /// Returns a Score: s.rootfix and s.leaffix (None when not given) hold max_lost_bits,
 /// max_ulps, the per-node lost_bits, ulps and flags as arrays, and which bounds the results
-/// stay within: the order-independent ones ("any-order", "balanced") and each of our
-/// algorithms'; s.summary is the table `accuracy score` prints. Gates (max_lost_bits,
+/// stay within: the order-independent ones ("any-order", "balanced") and those of our
+/// algorithms named by algorithms (["all"] for every one; none by default, as `accuracy
+/// score` without --algos); s.summary is the table `accuracy score` prints. Gates (max_lost_bits,
 /// max_ulps) only set s.passed; assert_accurate raises.
 #[pyfunction]
 #[pyo3(signature = (tree, w, *, rootfix=None, leaffix=None, reference="exact", max_lost_bits=None, max_ulps=None, algorithms=None))]

@@ -65,6 +65,11 @@ pub struct ScoreArgs {
     /// Write every vertex's error and flags as CSV here (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     dump: Option<PathBuf>,
+    /// Also judge the results against these algorithms' a priori bounds, comma-separated
+    /// (`all`: every algorithm of the registry). Each costs a replay of the algorithm and its
+    /// bounds over the whole tree, so by default only the order-independent bounds are judged.
+    #[arg(long, value_delimiter = ',', value_name = "ALGOS", value_parser = parse_algos)]
+    algos: Vec<Vec<analysis::Algorithm>>,
     /// Score results printed with too few digits to be the kernel's f32 values (by default
     /// refused: the digits lost would be charged to the kernel).
     #[arg(long)]
@@ -111,7 +116,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         reference: a.measure.reference,
         max_lost_bits: a.max_lost_bits,
         max_ulps: a.max_ulps,
-        ..ScoreOptions::default()
+        algorithms: chosen_algorithms(&a.algos),
     };
     options.check()?;
     check_outputs(&a)?;
@@ -238,6 +243,29 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     } else {
         Err(Error::Gate(failures.join("; ")))
     }
+}
+
+/// `all` or one algorithm's name.
+fn parse_algos(s: &str) -> Result<Vec<analysis::Algorithm>, String> {
+    if s.eq_ignore_ascii_case("all") {
+        return Ok(analysis::Algorithm::ALL.to_vec());
+    }
+    s.parse::<analysis::Algorithm>()
+        .map(|a| vec![a])
+        .map_err(|_| {
+            format!(
+                "'{s}': expected all or one of {}",
+                analysis::Algorithm::names().join(", ")
+            )
+        })
+}
+
+/// The algorithms given, each once, in the registry's order.
+fn chosen_algorithms(given: &[Vec<analysis::Algorithm>]) -> Vec<analysis::Algorithm> {
+    analysis::Algorithm::ALL
+        .into_iter()
+        .filter(|a| given.iter().flatten().any(|g| g == a))
+        .collect()
 }
 
 /// The outputs: never an input, and at most one on standard output.
