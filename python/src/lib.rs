@@ -6,6 +6,7 @@
 
 mod convert;
 mod error;
+mod files;
 mod preflight;
 mod scored;
 mod spatial;
@@ -213,6 +214,8 @@ fn exact<'py>(
 struct Judged {
     score: treefix_accuracy::Score,
     tree: Py<Tree>,
+    /// What the JSON document names as its tree and results.
+    names: (String, String),
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -265,9 +268,18 @@ fn judge(
     let score = py
         .detach(|| treefix_accuracy::score(&t.tree, slice, &results, &options, &label))
         .map_err(to_py)?;
+    let given: Vec<String> = results
+        .iter()
+        .map(|(op, _)| format!("{op}=<array>"))
+        .collect();
+    let tree_name = t
+        .source
+        .clone()
+        .unwrap_or_else(|| format!("<Tree of {} vertices>", t.tree.len()));
     Ok(Judged {
         score,
         tree: tree.clone().unbind(),
+        names: (tree_name, given.join(", ")),
     })
 }
 
@@ -304,7 +316,7 @@ fn score(
         max_ulps,
         algorithms,
     )?;
-    scored::to_py(py, &j.score)
+    scored::to_py(py, &j.score, j.names)
 }
 
 /// For a test suite: score the results and raise AccuracyError, naming the worst vertex (the
@@ -332,6 +344,15 @@ fn assert_accurate(
         (None, None, None) => Some("any-order".to_string()),
         _ => None,
     };
+    if let Some(b) = &within
+        && b.parse::<treefix_accuracy::OrderBound>().is_err()
+        && b.parse::<Algorithm>().is_err()
+    {
+        return Err(input(format!(
+            "within={b:?}: expected any-order, balanced or one of our algorithms: {}",
+            Algorithm::names().join(", ")
+        )));
+    }
     // Only the algorithm named, if any: the others' bounds are not asked for.
     let algorithms = within
         .as_deref()
@@ -423,7 +444,7 @@ fn assert_accurate(
         }
     }
     if problems.is_empty() {
-        scored::to_py(py, &j.score)
+        scored::to_py(py, &j.score, j.names.clone())
     } else {
         Err(AccuracyError::new_err(problems.join("; ")))
     }
@@ -436,6 +457,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scored::OpScore>()?;
     m.add_class::<spatial::SpatialLca>()?;
     m.add_function(wrap_pyfunction!(tree_from_parents, m)?)?;
+    m.add_function(wrap_pyfunction!(files::tree_from_edges, m)?)?;
+    m.add_function(wrap_pyfunction!(files::write_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(files::write_results, m)?)?;
     m.add_function(wrap_pyfunction!(read_tree, m)?)?;
     m.add_function(wrap_pyfunction!(generate_tree, m)?)?;
     m.add_function(wrap_pyfunction!(gensum, m)?)?;

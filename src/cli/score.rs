@@ -6,7 +6,6 @@ use super::allocator;
 use super::{MeasureArgs, ReadArgs, WeightsFileArgs, is_stdout, parse_single_cond, write_stdout};
 use analysis::Op;
 use clap::Args;
-use serde::Serialize;
 use std::path::PathBuf;
 use treefix_accuracy::format::sci;
 use treefix_accuracy::inputs::{self, WeightChoice};
@@ -74,36 +73,6 @@ pub struct ScoreArgs {
     /// refused: the digits lost would be charged to the kernel).
     #[arg(long)]
     accept_low_precision: bool,
-}
-
-/// `score --json`'s document.
-#[derive(Serialize)]
-struct ScoreJson<'a> {
-    format_version: u32,
-    tool: &'static str,
-    version: &'static str,
-    tree: String,
-    results: String,
-    reference: &'static str,
-    n: usize,
-    #[serde(serialize_with = "analysis::records::fields::number_or_string")]
-    achieved_cond: f64,
-    max_lost_bits_gate: Option<f64>,
-    max_ulps_gate: Option<u64>,
-    /// False when a gate failed (the command then exits with code 4).
-    passed: bool,
-    /// Values that are no exact decimal and the most significant digits among them; a
-    /// warning when they look printed with too few digits.
-    precision: PrecisionJson,
-    ops: &'a [score::OpScore],
-}
-
-#[derive(Serialize)]
-struct PrecisionJson {
-    inexact: usize,
-    max_digits: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    warning: Option<String>,
 }
 
 pub fn run(a: ScoreArgs) -> Result<(), Error> {
@@ -180,26 +149,18 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     let failures = scored.failures();
     // Files first: a closed stdout ends the process at the first line printed.
     if let Some(path) = &a.json {
-        let doc = ScoreJson {
-            format_version: treefix_accuracy::FORMAT_VERSION,
-            tool: "treefix-accuracy",
-            version: env!("CARGO_PKG_VERSION"),
-            tree: a.tree.display().to_string(),
-            results: names.clone(),
-            reference: a.measure.reference.name(),
-            n: tree.len(),
-            achieved_cond: scored.achieved_cond,
-            max_lost_bits_gate: a.max_lost_bits,
-            max_ulps_gate: a.max_ulps,
-            passed: failures.is_empty(),
-            precision: PrecisionJson {
-                inexact: read.digits.inexact,
-                max_digits: read.digits.max_digits,
-                warning: warning.clone(),
-            },
-            ops: &scored.ops,
+        let precision = score::json::Precision {
+            inexact: read.digits.inexact,
+            max_digits: read.digits.max_digits,
+            warning: warning.clone(),
         };
-        let json = serde_json::to_string_pretty(&doc).map_err(Error::json(path))? + "\n";
+        let doc = score::json::document(
+            &scored,
+            a.tree.display().to_string(),
+            names.clone(),
+            Some(precision),
+        );
+        let json = score::json::to_json(&doc);
         if is_stdout(path) {
             write_stdout(json.as_bytes())?;
         } else {

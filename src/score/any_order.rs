@@ -11,6 +11,7 @@ use analysis::bounds::{gamma, next_up};
 use analysis::{Op, Reference, ReferenceKind};
 use generators::Tree;
 use generators::exact_sum::EXACT_PREC;
+use rayon::prelude::*;
 use rug::Float;
 use serde::Serialize;
 
@@ -89,7 +90,7 @@ pub fn node_bounds(bound: OrderBound, terms: &[u64], reference: &Reference) -> V
         ReferenceKind::Dd => 1.0 + 1.0 / (1u64 << 30) as f64,
     };
     terms
-        .iter()
+        .par_iter()
         .enumerate()
         .map(|(v, &m)| {
             let k = bound.chain(m);
@@ -130,29 +131,39 @@ pub fn verdict(
     abs_error: &[f64],
     reference: &Reference,
 ) -> OrderVerdict {
+    // Per node: (violations, bound bits, overflowing), summed over the nodes on every core
+    // (counts and a maximum: the same result in any order); one MPFR scratch per worker.
+    let (violations, max_bound_lost_bits, overflow_nodes) = (0..bounds.len())
+        .into_par_iter()
+        .map_init(
+            || Float::new(EXACT_PREC),
+            |scratch, v| {
+                let (b, e) = (bounds[v], abs_error[v]);
+                let abs = reference.abs_sum_f64(v);
+                if reference.beyond_f32(v) || abs + b >= F32_OVERFLOW {
+                    return (0, 0.0, 1);
+                }
+                let over = analysis::bounds::exceeds(reference, v, values[v], e, b, scratch);
+                let x = reference.value_f64(v);
+                let bits = if x != 0.0 {
+                    analysis::reference::lost_bits(b / x.abs())
+                } else {
+                    0.0
+                };
+                (usize::from(over), bits, 0)
+            },
+        )
+        .reduce(
+            || (0, 0.0, 0),
+            |a, b| (a.0 + b.0, f64::max(a.1, b.1), a.2 + b.2),
+        );
     let mut out = OrderVerdict {
         bound,
-        violations: 0,
-        max_bound_lost_bits: 0.0,
-        overflow_nodes: 0,
+        violations,
+        max_bound_lost_bits,
+        overflow_nodes,
         within: true,
     };
-    let mut scratch = Float::new(EXACT_PREC);
-    for (v, (&b, &e)) in bounds.iter().zip(abs_error).enumerate() {
-        let abs = reference.abs_sum_f64(v);
-        if reference.beyond_f32(v) || abs + b >= F32_OVERFLOW {
-            out.overflow_nodes += 1;
-            continue;
-        }
-        if analysis::bounds::exceeds(reference, v, values[v], e, b, &mut scratch) {
-            out.violations += 1;
-        }
-        let x = reference.value_f64(v);
-        if x != 0.0 {
-            let bits = analysis::reference::lost_bits(b / x.abs());
-            out.max_bound_lost_bits = out.max_bound_lost_bits.max(bits);
-        }
-    }
     out.within = out.violations == 0;
     out
 }

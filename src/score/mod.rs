@@ -6,6 +6,7 @@
 
 pub mod any_order;
 pub mod dump;
+pub mod json;
 pub mod precision;
 pub mod print;
 pub mod results;
@@ -18,6 +19,7 @@ use analysis::reference::lost_bits;
 use analysis::{Algorithm, ErrorClass, Op, Reference, ReferenceKind};
 use any_order::{OrderBound, OrderVerdict};
 use generators::Tree;
+use rayon::prelude::*;
 use rug::Float;
 use serde::Serialize;
 
@@ -227,18 +229,26 @@ fn score_op(
     let n = tree.len();
     let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
     let reference = Reference::compute(options.reference, tree, weights, op);
-    let errors: Vec<_> = (0..n).map(|v| reference.error(v, values[v])).collect();
+    // Every per-node figure on every core: each node's is its own, so the order is moot.
+    let errors: Vec<_> = (0..n)
+        .into_par_iter()
+        .map(|v| reference.error(v, values[v]))
+        .collect();
     let summary = ErrorSummary::from_errors(&errors);
-    let reference_f32: Vec<f32> = (0..n).map(|v| reference.rounded_f32(v)).collect();
+    let reference_f32: Vec<f32> = (0..n)
+        .into_par_iter()
+        .map(|v| reference.rounded_f32(v))
+        .collect();
     let ulps: Vec<Option<u64>> = (0..n)
+        .into_par_iter()
         .map(|v| metrics::ulps(values[v], reference_f32[v]))
         .collect();
     // A flagged node's relative error is |x̂| / 0: every bit is lost.
     let rel_error: Vec<f64> = errors
-        .iter()
+        .par_iter()
         .map(|e| if e.flagged() { f64::INFINITY } else { e.rel })
         .collect();
-    let node_bits: Vec<f64> = rel_error.iter().map(|&r| lost_bits(r)).collect();
+    let node_bits: Vec<f64> = rel_error.par_iter().map(|&r| lost_bits(r)).collect();
     let worst = (0..n)
         .max_by(|&x, &y| {
             (node_bits[x].total_cmp(&node_bits[y]))
@@ -316,7 +326,7 @@ fn score_op(
             lost_bits: node_bits,
             ulps,
             class: errors.iter().map(|e| e.class).collect(),
-            cond: (0..n).map(|v| reference.cond(v)).collect(),
+            cond: (0..n).into_par_iter().map(|v| reference.cond(v)).collect(),
             order_bounds: order_node_bounds,
         },
     }
