@@ -2,7 +2,9 @@
 //! algorithm of the registry, and bench.html with every GPU kernel), an algorithm's legend
 //! glyph has the same colour and the same shape. A panel that holds two series of one
 //! algorithm (its two ops, or a kernel and its CPU twin) draws the second in the open variant
-//! of the shape, or, for a shape that is open already, in a lighter tint of the colour.
+//! of the shape, or, for a shape that is open already, in a lighter tint of the colour. And
+//! runs correctly rounded at every node (0 ulps) are named so in their Fig. 10 panel's title:
+//! their markers near the log axis's floor are the rounding's own error, not a lost ulp.
 //!
 //! The pages are read as headless Chromium renders them (`--dump-dom`): what a reader's
 //! browser shows, not only the bytes written. Without Chromium the test is reported as
@@ -211,6 +213,17 @@ fn one_look() -> Result<Completion, Failed> {
         .collect();
     let report = rendered(&browser, &sweep_report())?;
     let bench = rendered(&browser, &bench_report())?;
+    // Exact zeros are said, not drawn on the log axis's floor: vectorial-exact's Fig. 10 panel.
+    let exact_panel = report
+        .select(&sel("#fig-max-rel div.panel h4"))
+        .map(text_of)
+        .find(|t| t.starts_with("vectorial-exact"));
+    if !exact_panel
+        .as_deref()
+        .is_some_and(|t| t.starts_with("vectorial-exact — correctly rounded on every tree (0 ulps"))
+    {
+        return Err(format!("vectorial-exact's Fig. 10 panel: {exact_panel:?}").into());
+    }
     let all = glyphs(&[("report.html", &report), ("bench.html", &bench)], &names);
     // Every algorithm in several panels (the Pareto panels, Fig. 10, the per-node figures, …).
     if all.len() < 3 * names.len() {
