@@ -23,11 +23,17 @@
 //! of two medians taken side by side is what survives its noise), and printed as a table.
 //! `cargo bench --bench exact` (`-- --ratios-only` skips criterion; TREEFIX_EXACT_CASES=a,b
 //! keeps the cases whose name contains a or b).
+//!
+//! `-- --formats` measures instead, per storage format (f16, bf16, f32), the exact treefix
+//! rounded to it (`exact::correctly_rounded_in`) against the sequential twin adding in it
+//! (`Algorithm::twin_in`), alternating, on chain, star and random-recursive trees of 2^20
+//! vertices with uniform weights in [−1, 1) rounded to the format.
 
+use analysis::orders::Walker;
 use analysis::{Algorithm, Op, exact};
 use criterion::{BenchmarkId, Criterion, Throughput};
 use generators::exact_sum::ExactSum;
-use generators::{ChildOrder, Topology, Tree, WeightModel};
+use generators::{Arithmetic, ChildOrder, Precision, Topology, Tree, WeightModel};
 use std::hint::black_box;
 use std::time::Instant;
 use xsum::{Xsum, XsumAuto, XsumLarge, XsumSmall};
@@ -285,7 +291,68 @@ fn ratios(cases: &[Case]) {
     }
 }
 
+/// The exact treefix in each format against the sequential twin adding in it.
+fn format_ratios() {
+    let n = 1 << 20;
+    let threads = rayon::current_num_threads();
+    println!(
+        "\nformats, 2^20 vertices, medians of {ROUNDS} alternating rounds, {threads} threads (exact: every core; sequential: one):"
+    );
+    println!(
+        "{:<18} {:>6} {:>8} {:>10} {:>10} {:>10}",
+        "tree", "format", "op", "seq ns/v", "exact ns/v", "exact/seq"
+    );
+    let uniform = WeightModel::Uniform
+        .weights(n, 1.0, &mut generators::rng(7))
+        .expect("weights");
+    for topology in ["chain", "star", "random-recursive"] {
+        let tree = topology
+            .parse::<Topology>()
+            .expect("topology")
+            .generate(n, ChildOrder::Natural, &mut generators::rng(1))
+            .expect("tree");
+        let walker = Walker::new(&tree);
+        for storage in [Precision::F16, Precision::Bf16, Precision::F32] {
+            let w: Vec<f32> = uniform
+                .iter()
+                .map(|&x| storage.round_f32(2.0 * x - 1.0))
+                .collect();
+            let arith = Arithmetic::same(storage);
+            for op in Op::ALL {
+                let (t, w, walker) = (&tree, &w[..], &walker);
+                let c: Contenders<'_> = vec![
+                    (
+                        "sequential".into(),
+                        Box::new(move || {
+                            black_box(Algorithm::SEQUENTIAL.twin_in(walker, w, op, arith));
+                        }),
+                    ),
+                    (
+                        "exact".into(),
+                        Box::new(move || {
+                            black_box(exact::correctly_rounded_in(black_box(t), w, op, storage));
+                        }),
+                    ),
+                ];
+                let times = alternating(&c);
+                let ns = |i: usize| times[i] * 1e9 / n as f64;
+                println!(
+                    "{topology:<18} {storage:>6} {:>8} {:>10.2} {:>10.2} {:>10.2}",
+                    op.name(),
+                    ns(0),
+                    ns(1),
+                    times[1] / times[0]
+                );
+            }
+        }
+    }
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "--formats") {
+        format_ratios();
+        return;
+    }
     let ratios_only = std::env::args().any(|a| a == "--ratios-only");
     // TREEFIX_EXACT_CASES: only the cases whose name contains one of these comma-separated
     // strings (the whole run takes long on big random trees).

@@ -19,7 +19,7 @@ venv=target/python-venv
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
-"$venv/bin/python" -m pip install --quiet --upgrade "maturin>=1.9.4,<2" "numpy>=1.21" "pytest>=7" "mypy>=1.8"
+"$venv/bin/python" -m pip install --quiet --upgrade "maturin>=1.9.4,<2" "numpy>=1.21" "pytest>=7" "mypy>=1.8" "ml_dtypes>=0.3"
 # `maturin develop` builds the extension with the workspace's dev profile, in target/, so it
 # reuses what `cargo test` built.
 (cd python && VIRTUAL_ENV="$PWD/../$venv" "../$venv/bin/maturin" develop --quiet)

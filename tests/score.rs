@@ -404,3 +404,136 @@ fn the_dump_has_every_vertex_with_its_error_and_flags() {
     // The tables went to stderr, the dump alone to stdout.
     assert!(text(&o.stderr).contains("which error bounds"));
 }
+
+/// A 1-d `.npy` of 2-byte values (`descr` `<f2` or `<V2`), written by hand.
+fn npy_bytes_u16(descr: &str, bits: &[u16]) -> Vec<u8> {
+    let mut header = format!(
+        "{{'descr': '{descr}', 'fortran_order': False, 'shape': ({},), }}",
+        bits.len()
+    );
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    for b in bits {
+        out.extend_from_slice(&b.to_le_bytes());
+    }
+    out
+}
+
+#[test]
+fn results_in_f16_and_bf16_are_graded_in_their_format() {
+    use treefix_accuracy::{Arithmetic, Precision};
+    let dir = scratch("formats");
+    let (tree, _) = instance("prufer", 400, 1e3, 9);
+    for (storage, descr) in [(Precision::F16, "<f2"), (Precision::Bf16, "<V2")] {
+        // Magnitudes up to 40: subtree sums in the thousands, where f16 keeps 1 or 2 bits
+        // of a fraction.
+        let w: Vec<f32> = (0..400)
+            .map(|i| storage.round_f32(((i * 7919 % 1013) as f32 - 400.0) * 0.0397))
+            .collect();
+        let t = parent_file(&dir, &tree, &w);
+        let arith = Arithmetic::same(storage);
+        let values =
+            treefix_accuracy::treefix_in(&tree, &w, Op::Leaffix, Algorithm::SEQUENTIAL, arith)
+                .unwrap();
+        let bits: Vec<u16> = values
+            .iter()
+            .map(|&x| match storage {
+                Precision::F16 => half::f16::from_f32(x).to_bits(),
+                _ => half::bf16::from_f32(x).to_bits(),
+            })
+            .collect();
+        let npy = dir.join("l.npy");
+        std::fs::write(&npy, npy_bytes_u16(descr, &bits)).unwrap();
+        // Printed with the format's own round-trip digits, as numpy prints a float16.
+        let csv = csv_file(&dir, "l.csv", "leaffix", &values, |x| {
+            format!("{:.4e}", x as f64)
+        });
+        let score = |results: &str, precision: &str| {
+            accuracy(&[
+                "score",
+                "--ops",
+                "leaffix",
+                "--tree",
+                t.to_str().unwrap(),
+                "--results",
+                results,
+                "--precision",
+                precision,
+                "--json",
+                "-",
+            ])
+        };
+        let npy_arg = format!("leaffix={}", npy.display());
+        let json = |o: std::process::Output| -> serde_json::Value {
+            assert!(o.status.success(), "{storage}: {}", text(&o.stderr));
+            serde_json::from_slice(&o.stdout).unwrap()
+        };
+        let name = storage.to_string();
+        let from_npy = json(score(&npy_arg, &name));
+        let from_csv = json(score(csv.to_str().unwrap(), &name));
+        assert_eq!(from_npy["ops"], from_csv["ops"], "{storage}");
+        let op = &from_npy["ops"][0];
+        assert_eq!(from_npy["arithmetic"], serde_json::json!(name));
+        // Graded against the exact treefix rounded to the format, in its ulps.
+        let exact = treefix_accuracy::exact_in(&tree, &w, Op::Leaffix, storage).unwrap();
+        let far = (0..values.len())
+            .map(|v| (storage.ordinal(values[v] as f64) - storage.ordinal(exact[v] as f64)).abs())
+            .max()
+            .unwrap();
+        assert!(far > 0, "{storage}: the sums in {storage} lose something");
+        assert_eq!(op["max_ulps"], serde_json::json!(far), "{storage}");
+        let worst_rel = op["max_rel_error"].as_f64().unwrap();
+        assert_eq!(
+            op["max_lost_bits"].as_f64().unwrap(),
+            storage.lost_bits(worst_rel)
+        );
+        // The correctly rounded results, 0 ulps away.
+        let exact_csv = csv_file(&dir, "x.csv", "leaffix", &exact, |x| format!("{x}"));
+        let x = json(score(exact_csv.to_str().unwrap(), &name));
+        assert_eq!(x["ops"][0]["max_ulps"], serde_json::json!(0));
+    }
+    // A value that is no f16 value, printed with more digits than an f16 has, is refused.
+    let t = dir.join("tree.txt");
+    let bad = csv_file(&dir, "bad.csv", "leaffix", &vec![0.1; 400], |x| {
+        format!("{x:.9}")
+    });
+    let o = accuracy(&[
+        "score",
+        "--ops",
+        "leaffix",
+        "--tree",
+        t.to_str().unwrap(),
+        "--results",
+        bad.to_str().unwrap(),
+        "--precision",
+        "f16",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("is no f16 value"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A bfloat16 .npy is read as such only when the format is named.
+    let npy = dir.join("l.npy");
+    let o = accuracy(&[
+        "score",
+        "--ops",
+        "leaffix",
+        "--tree",
+        t.to_str().unwrap(),
+        "--results",
+        &format!("leaffix={}", npy.display()),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--precision bf16"),
+        "{}",
+        text(&o.stderr)
+    );
+}

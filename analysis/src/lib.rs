@@ -9,6 +9,7 @@ pub mod f32_format;
 pub mod float_float;
 pub mod format;
 pub mod measure;
+pub mod measure_in;
 pub mod metrics;
 pub mod node_error;
 pub mod op;

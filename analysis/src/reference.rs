@@ -144,6 +144,26 @@ impl Reference {
         }
     }
 
+    /// Node v's value rounded to nearest in `p` (ties to even, IEEE's sign of zero and
+    /// subnormals), as the f64 that holds it.
+    ///
+    /// # Panics
+    /// For a format other than f32 on the double-double reference, which cannot round
+    /// correctly to it (an f64 rounding of its pair rounded again may miss a tie).
+    pub fn rounded_in(&self, v: usize, p: generators::Precision) -> f64 {
+        match self {
+            Reference::Exact(s) => s.to_precision(v, p),
+            Reference::Dd { .. } => {
+                assert_eq!(
+                    p,
+                    generators::Precision::F32,
+                    "rounded to {p} from the exact reference only"
+                );
+                self.rounded_f32(v) as f64
+            }
+        }
+    }
+
     /// Node v's reference rounded to f64 and to f32 ([`Reference::value_f64`],
     /// [`Reference::rounded_f32`]) at once: what a measure reads of it, once per node.
     pub fn roundings(&self, v: usize) -> (f64, f32) {

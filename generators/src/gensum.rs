@@ -83,6 +83,17 @@ pub enum GenError {
     /// Every draw failed its validity check (each fails with probability < 2^-40).
     #[error("no valid draw in {attempts} attempts for κ = {cond:e}, n = {n}")]
     NoValidDraw { n: usize, cond: f64, attempts: u32 },
+    /// Rounded to a narrower format, the weights miss the target by more than a factor of 10.
+    #[error(
+        "{format} weights reach κ = {achieved:.1e}, not the {cond:.0e} asked for (n = {n}): its {p} bits and the range that keeps every sum of them finite do not hold such a sum"
+    )]
+    FormatOutOfReach {
+        format: crate::Precision,
+        p: u32,
+        n: usize,
+        cond: f64,
+        achieved: f64,
+    },
 }
 
 /// Largest condition number generated: f32 spans 2^-126..2^128, and the values must span

@@ -76,6 +76,66 @@ impl WeightModel {
     }
 }
 
+impl WeightModel {
+    /// [`WeightModel::weights`] as values of `storage` ([`in_format`]); a model drawn for a κ
+    /// (gensum) is checked: weights that reach less than a tenth of `cond` once rounded are
+    /// refused with why. f32: the weights as drawn.
+    pub fn weights_in(
+        self,
+        n: usize,
+        cond: f64,
+        storage: crate::Precision,
+        rng: &mut Rng,
+    ) -> Result<Vec<f32>, GenError> {
+        let w = in_format(self.weights(n, cond, rng)?, storage);
+        self.check_reach(cond, &w, storage)?;
+        Ok(w)
+    }
+
+    /// Whether weights of `storage` drawn by this model for `cond` reach it (within a factor
+    /// of 10): always for the models that take no κ and in f32.
+    pub fn check_reach(
+        self,
+        cond: f64,
+        w: &[f32],
+        storage: crate::Precision,
+    ) -> Result<(), GenError> {
+        if self != Self::Gensum || storage == crate::Precision::F32 {
+            return Ok(());
+        }
+        let achieved = crate::exact_sum::condition_number(w);
+        if achieved >= cond / 10.0 {
+            return Ok(());
+        }
+        Err(GenError::FormatOutOfReach {
+            format: storage,
+            p: storage.p(),
+            n: w.len(),
+            cond,
+            achieved,
+        })
+    }
+}
+
+/// f32 weights as values of `storage`: scaled by one power of two, so that Σ|w| — a bound on
+/// every rootfix and leaffix — lands at a quarter of the format's largest value (no sum of
+/// them overflows, and the small ones keep as many bits as the range allows), then rounded to
+/// nearest. Scaling by 2^k leaves κ as it was; rounding to p bits moves it. f32: unchanged.
+pub fn in_format(w: Vec<f32>, storage: crate::Precision) -> Vec<f32> {
+    if storage == crate::Precision::F32 {
+        return w;
+    }
+    let abs: f64 = w.iter().map(|&x| (x as f64).abs()).sum();
+    let scale = if abs > 0.0 && abs.is_finite() {
+        2f64.powi((storage.max_finite() / 4.0 / abs).log2().floor() as i32)
+    } else {
+        1.0
+    };
+    w.iter()
+        .map(|&x| storage.round(x as f64 * scale) as f32)
+        .collect()
+}
+
 /// Subnormal f32 are flushed to zero by some GPUs (the H100 does; lavapipe keeps them, as
 /// tests/gpu/twins.rs measures): keep data normal, so that GPU and CPU twin agree everywhere.
 fn normal_or_zero(x: f32) -> f32 {

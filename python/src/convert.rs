@@ -7,6 +7,7 @@
 //! that own the Rust vectors (no copy).
 
 use crate::error::input;
+use generators::Precision;
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::IntoPyDict;
@@ -94,6 +95,69 @@ fn exact_1d<'py, T: numpy::Element>(
 /// f32 values (weights, results): float32 arrays are borrowed, others converted exactly.
 pub fn f32s<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Borrowed<'py, f32>> {
     exact_1d(obj, "float32", what)
+}
+
+/// Values of a storage format, carried as f32: float32 arrays borrowed, float16 and
+/// bfloat16 ones widened (exactly).
+pub enum Values<'py> {
+    Borrowed(Borrowed<'py, f32>),
+    Owned(Vec<f32>),
+}
+
+impl Values<'_> {
+    pub fn as_slice(&self) -> &[f32] {
+        match self {
+            Values::Borrowed(b) => b.as_slice(),
+            Values::Owned(v) => v,
+        }
+    }
+}
+
+/// Weights or results and their format, read from the dtype: numpy float16, ml_dtypes
+/// bfloat16 (and torch tensors of either, through DLPack), float32; anything else as
+/// [`f32s`] takes it. float64 is refused: its treefix is not graded yet.
+pub fn values<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<(Values<'py>, Precision)> {
+    let arr = ndarray(obj)?;
+    let name: String = arr.getattr("dtype")?.getattr("name")?.extract()?;
+    let narrow = match name.as_str() {
+        "float16" => Precision::F16,
+        "bfloat16" => Precision::Bf16,
+        "float64" => {
+            return Err(input(format!(
+                "{what}: float64 values are not graded yet (f16, bf16 and f32 are); \
+                 give .astype(np.float32) only if the kernel computed in f32"
+            )));
+        }
+        _ => return Ok((Values::Borrowed(f32s(&arr, what)?), Precision::F32)),
+    };
+    // Both are 2-byte formats: their bits, read as uint16 without a copy.
+    let bits = exact_1d::<u16>(&arr.call_method1("view", ("uint16",))?, "uint16", what)?;
+    let widen: fn(u16) -> f32 = match narrow {
+        Precision::F16 => |b| half::f16::from_bits(b).to_f32(),
+        _ => |b| half::bf16::from_bits(b).to_f32(),
+    };
+    let v = bits.as_slice().iter().map(|&b| widen(b)).collect();
+    Ok((Values::Owned(v), narrow))
+}
+
+/// Values of `storage` (carried as f32) as a numpy array of that dtype: float32 as it is,
+/// float16 through numpy, bfloat16 through ml_dtypes.
+pub fn stored<'py>(
+    py: Python<'py>,
+    v: Vec<f32>,
+    storage: Precision,
+) -> PyResult<Bound<'py, PyAny>> {
+    let narrow: fn(f32) -> u16 = match storage {
+        Precision::F32 | Precision::F64 => return Ok(array(py, v).into_any()),
+        Precision::F16 => |x| half::f16::from_f32(x).to_bits(),
+        Precision::Bf16 => |x| half::bf16::from_f32(x).to_bits(),
+    };
+    let bits = array(py, v.into_iter().map(narrow).collect::<Vec<u16>>());
+    let dtype: Bound<'py, PyAny> = match storage {
+        Precision::F16 => py.import("numpy")?.getattr("float16")?,
+        _ => py.import("ml_dtypes")?.getattr("bfloat16")?,
+    };
+    bits.call_method1("view", (dtype,))
 }
 
 /// A parent array (int64; a negative value at the root).

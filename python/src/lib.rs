@@ -14,6 +14,7 @@ mod tree;
 
 use analysis::{Algorithm, Op, ReferenceKind};
 use error::{AccuracyError, input, to_py};
+use generators::Precision;
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -149,16 +150,31 @@ fn treefix<'py>(
     op: Op,
     algo: &str,
     on: &str,
-) -> PyResult<Bound<'py, PyArray1<f32>>> {
-    let (algo, on) = (algorithm(algo)?, backend(py, on)?);
+    accumulate: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
     let t = &tree.get().tree;
-    preflight::treefix(op.name(), t.len(), algo)?;
-    let w = convert::f32s(w, "w")?;
+    preflight::treefix(op.name(), t.len(), algorithm(algo)?)?;
+    let (w, storage) = convert::values(w, "w")?;
+    let arith = arithmetic(storage, accumulate)?;
+    let algo = algorithm(algo)?;
     let slice = w.as_slice();
+    if arith != generators::Arithmetic::F32 {
+        if on.eq_ignore_ascii_case("gpu") {
+            return Err(input(format!(
+                "the GPU kernels add in f32: {} runs on backend='cpu'",
+                arith.describe()
+            )));
+        }
+        let out = py
+            .detach(|| treefix_accuracy::treefix_in(t, slice, op, algo, arith))
+            .map_err(to_py)?;
+        return convert::stored(py, out, storage);
+    }
+    let on = backend(py, on)?;
     let out = py
         .detach(|| treefix_accuracy::treefix(t, slice, op, algo, on))
         .map_err(to_py)?;
-    Ok(convert::array(py, out))
+    Ok(convert::array(py, out).into_any())
 }
 
 /// Rootfix (the sum along the path root -> v, v included) of every vertex, as float32, by
@@ -166,48 +182,61 @@ fn treefix<'py>(
 /// "vectorial-chained", "vectorial-compensated", "contraction", "vectorial-exact") on
 /// backend "cpu", "gpu" or "auto". The GPU kernels give their CPU twins' bits.
 #[pyfunction]
-#[pyo3(signature = (tree, w, algorithm="sequential", backend="cpu"))]
+#[pyo3(signature = (tree, w, algorithm="sequential", backend="cpu", accumulate=None))]
 fn rootfix<'py>(
     py: Python<'py>,
     tree: &Bound<'py, Tree>,
     w: &Bound<'py, PyAny>,
     algorithm: &str,
     backend: &str,
-) -> PyResult<Bound<'py, PyArray1<f32>>> {
-    treefix(py, tree, w, Op::Rootfix, algorithm, backend)
+    accumulate: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    treefix(py, tree, w, Op::Rootfix, algorithm, backend, accumulate)
 }
 
 /// Leaffix (the sum over v's subtree, v included) of every vertex; as rootfix.
 #[pyfunction]
-#[pyo3(signature = (tree, w, algorithm="sequential", backend="cpu"))]
+#[pyo3(signature = (tree, w, algorithm="sequential", backend="cpu", accumulate=None))]
 fn leaffix<'py>(
     py: Python<'py>,
     tree: &Bound<'py, Tree>,
     w: &Bound<'py, PyAny>,
     algorithm: &str,
     backend: &str,
-) -> PyResult<Bound<'py, PyArray1<f32>>> {
-    treefix(py, tree, w, Op::Leaffix, algorithm, backend)
+    accumulate: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    treefix(py, tree, w, Op::Leaffix, algorithm, backend, accumulate)
 }
 
 /// The correctly rounded treefix: every vertex's exact rootfix or leaffix (op, any case),
-/// rounded once to the nearest float32.
+/// rounded once to the nearest value of w's dtype (float32, float16, ml_dtypes bfloat16),
+/// and returned in that dtype.
 #[pyfunction]
 fn exact<'py>(
     py: Python<'py>,
     tree: &Bound<'py, Tree>,
     w: &Bound<'py, PyAny>,
     op: &str,
-) -> PyResult<Bound<'py, PyArray1<f32>>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let op = parse_op(op).map_err(input)?;
     let t = &tree.get().tree;
     preflight::exact(t.len())?;
-    let w = convert::f32s(w, "w")?;
+    let (w, storage) = convert::values(w, "w")?;
     let slice = w.as_slice();
     let out = py
-        .detach(|| treefix_accuracy::exact(t, slice, op))
+        .detach(|| treefix_accuracy::exact_in(t, slice, op, storage))
         .map_err(to_py)?;
-    Ok(convert::array(py, out))
+    convert::stored(py, out, storage)
+}
+
+/// The arithmetic of values stored as `storage` and added in `accumulate` (a format's name;
+/// None: the storage's own).
+fn arithmetic(storage: Precision, accumulate: Option<&str>) -> PyResult<generators::Arithmetic> {
+    let acc = match accumulate {
+        Some(a) => a.parse::<Precision>().map_err(input)?,
+        None => storage,
+    };
+    generators::Arithmetic::new(storage, acc).map_err(input)
 }
 
 /// Results and options, as score and assert_accurate take them.
@@ -229,9 +258,11 @@ fn judge(
     max_lost_bits: Option<f64>,
     max_ulps: Option<u64>,
     algorithms: Option<Vec<String>>,
+    accumulate: Option<&str>,
 ) -> PyResult<Judged> {
     let reference: ReferenceKind = reference.to_ascii_lowercase().parse().map_err(input)?;
     // Only the bounds asked for: each is a replay of its algorithm over the whole tree.
+    let named_algorithms = algorithms.as_ref().is_some_and(|a| !a.is_empty());
     let algorithms = match algorithms {
         Some(names) if names.iter().any(|a| a.eq_ignore_ascii_case("all")) => {
             Algorithm::ALL.to_vec()
@@ -242,15 +273,34 @@ fn judge(
             .collect::<PyResult<Vec<_>>>()?,
         None => Vec::new(),
     };
+    let (w, storage) = convert::values(w, "w")?;
+    let r = rootfix.map(|r| convert::values(r, "rootfix")).transpose()?;
+    let l = leaffix.map(|l| convert::values(l, "leaffix")).transpose()?;
+    for (what, given) in [("rootfix", &r), ("leaffix", &l)] {
+        if let Some((_, p)) = given
+            && *p != storage
+        {
+            return Err(input(format!(
+                "w holds {storage} values and {what} {p} ones: give both as the kernel stores them"
+            )));
+        }
+    }
+    let r = r.map(|(v, _)| v);
+    let l = l.map(|(v, _)| v);
     let options = ScoreOptions {
         reference,
         max_lost_bits,
         max_ulps,
         algorithms,
+        arithmetic: arithmetic(storage, accumulate)?,
     };
-    let w = convert::f32s(w, "w")?;
-    let r = rootfix.map(|r| convert::f32s(r, "rootfix")).transpose()?;
-    let l = leaffix.map(|l| convert::f32s(l, "leaffix")).transpose()?;
+    if options.arithmetic != generators::Arithmetic::F32 && named_algorithms {
+        return Err(input(format!(
+            "our algorithms' bounds are written for f32 additions, not {}: judge by \
+             within='any-order' or 'balanced'",
+            options.arithmetic.describe()
+        )));
+    }
     let mut results = Vec::new();
     if let Some(r) = &r {
         results.push((Op::Rootfix, r.as_slice()));
@@ -292,7 +342,7 @@ fn judge(
 /// score` without --algos); s.summary is the table `accuracy score` prints. Gates (max_lost_bits,
 /// max_ulps) only set s.passed; assert_accurate raises.
 #[pyfunction]
-#[pyo3(signature = (tree, w, *, rootfix=None, leaffix=None, reference="exact", max_lost_bits=None, max_ulps=None, algorithms=None))]
+#[pyo3(signature = (tree, w, *, rootfix=None, leaffix=None, reference="exact", max_lost_bits=None, max_ulps=None, algorithms=None, accumulate=None))]
 #[allow(clippy::too_many_arguments)]
 fn score(
     py: Python<'_>,
@@ -304,6 +354,7 @@ fn score(
     max_lost_bits: Option<f64>,
     max_ulps: Option<u64>,
     algorithms: Option<Vec<String>>,
+    accumulate: Option<&str>,
 ) -> PyResult<scored::Score> {
     let j = judge(
         py,
@@ -315,6 +366,7 @@ fn score(
         max_lost_bits,
         max_ulps,
         algorithms,
+        accumulate,
     )?;
     scored::to_py(py, &j.score, j.names)
 }
@@ -326,7 +378,7 @@ fn score(
 /// the results must be what f32 additions of each node's own terms, in some order, can give.
 /// Returns the Score when all hold.
 #[pyfunction]
-#[pyo3(signature = (tree, w, *, rootfix=None, leaffix=None, max_lost_bits=None, max_ulps=None, within=None, reference="exact"))]
+#[pyo3(signature = (tree, w, *, rootfix=None, leaffix=None, max_lost_bits=None, max_ulps=None, within=None, reference="exact", accumulate=None))]
 #[allow(clippy::too_many_arguments)]
 fn assert_accurate(
     py: Python<'_>,
@@ -338,6 +390,7 @@ fn assert_accurate(
     max_ulps: Option<u64>,
     within: Option<&str>,
     reference: &str,
+    accumulate: Option<&str>,
 ) -> PyResult<scored::Score> {
     let within = match (within, max_lost_bits, max_ulps) {
         (Some(b), _, _) => Some(b.to_ascii_lowercase()),
@@ -369,6 +422,7 @@ fn assert_accurate(
         max_lost_bits,
         max_ulps,
         algorithms,
+        accumulate,
     )?;
     let t = j.tree.get();
     let mut problems = Vec::new();

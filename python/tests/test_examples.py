@@ -17,11 +17,12 @@ def readme_python_blocks() -> list[str]:
     return re.findall(r"```python\n(.*?)```", text, flags=re.S)
 
 
-def test_readme_has_one_python_example_of_at_most_ten_lines():
+def test_readme_has_two_python_examples_of_at_most_ten_lines():
     blocks = readme_python_blocks()
-    assert len(blocks) == 1, f"README.md has {len(blocks)} python blocks"
-    lines = [line for line in blocks[0].splitlines() if line.strip()]
-    assert len(lines) <= 10, f"README's Python example has {len(lines)} lines"
+    assert len(blocks) == 2, f"README.md has {len(blocks)} python blocks"
+    for b in blocks:
+        lines = [line for line in b.splitlines() if line.strip()]
+        assert len(lines) <= 10, f"a README Python example has {len(lines)} lines"
 
 
 def test_readme_python_example_grades_the_scan_kernel_and_its_gate_raises():
@@ -36,6 +37,25 @@ def test_readme_python_example_grades_the_scan_kernel_and_its_gate_raises():
     assert s.max_lost_bits > 12
     assert f"worst vertex {s.worst_vertex}:" in str(raised.value)
     assert f"(max {s.max_lost_bits:.2f})" in str(raised.value)
+
+
+def test_readme_mixed_precision_example_grades_a_bfloat16_kernel_adding_in_f32(capsys):
+    # The second example reuses the first's weights.
+    scope: dict = {}
+    with pytest.raises(ta.AccuracyError):
+        exec(compile(readme_python_blocks()[0], "README.md", "exec"), scope)
+    exec(compile(readme_python_blocks()[1], "README.md", "exec"), scope)
+    assert str(scope["mine"].dtype) == "bfloat16"
+    s = ta.score(scope["chain"], scope["wb"], rootfix=scope["mine"], accumulate="f32").rootfix
+    # bf16 has 8 bits: f32 additions rounded once lose few of them on a chain.
+    assert s.max_ulps is not None and s.max_lost_bits < 8
+    assert "bf16" in capsys.readouterr().out
+
+
+def test_grade_formats_example_runs(capsys):
+    runpy.run_path(str(ROOT / "examples" / "grade_formats.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "float16, f16 additions:" in out and "bfloat16, f32 additions:" in out
 
 
 def test_grade_kernel_example_runs(capsys):

@@ -189,12 +189,20 @@ def gensum(
     n: int, cond: float, seed: int = 1
 ) -> Tuple[npt.NDArray[np.float32], float, float]: ...
 def rootfix(
-    tree: Tree, w: _ArrayLike, algorithm: str = "sequential", backend: str = "cpu"
-) -> npt.NDArray[np.float32]: ...
+    tree: Tree,
+    w: _ArrayLike,
+    algorithm: str = "sequential",
+    backend: str = "cpu",
+    accumulate: Optional[str] = None,
+) -> npt.NDArray[Any]: ...
 def leaffix(
-    tree: Tree, w: _ArrayLike, algorithm: str = "sequential", backend: str = "cpu"
-) -> npt.NDArray[np.float32]: ...
-def exact(tree: Tree, w: _ArrayLike, op: str) -> npt.NDArray[np.float32]: ...
+    tree: Tree,
+    w: _ArrayLike,
+    algorithm: str = "sequential",
+    backend: str = "cpu",
+    accumulate: Optional[str] = None,
+) -> npt.NDArray[Any]: ...
+def exact(tree: Tree, w: _ArrayLike, op: str) -> npt.NDArray[Any]: ...
 def score(
     tree: Tree,
     w: _ArrayLike,
@@ -205,6 +213,7 @@ def score(
     max_lost_bits: Optional[float] = None,
     max_ulps: Optional[int] = None,
     algorithms: Optional[Sequence[str]] = None,
+    accumulate: Optional[str] = None,
 ) -> Score: ...
 def assert_accurate(
     tree: Tree,
@@ -216,6 +225,7 @@ def assert_accurate(
     max_ulps: Optional[int] = None,
     within: Optional[str] = None,
     reference: str = "exact",
+    accumulate: Optional[str] = None,
 ) -> Score: ...
 def spatial_lca(
     tree: Tree,

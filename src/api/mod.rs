@@ -53,7 +53,7 @@ pub use weights::{GenSum, gensum};
 use crate::Error;
 use crate::experiment::Backend;
 use analysis::{Algorithm, Op};
-use generators::Tree;
+use generators::{Arithmetic, Precision, Tree};
 
 /// Rootfix (the sum along the path root → v, v included) of every vertex by `algorithm`, on
 /// `backend` ([`Cpu`](crate::Cpu): the algorithm's CPU twin; a [`Gpu`](crate::Gpu): its
@@ -114,6 +114,79 @@ pub fn exact(tree: &Tree, w: &[f32], op: Op) -> Result<Vec<f32>, Error> {
     check_weights(tree, w)?;
     // One walk of vectorial-exact's twin, with IEEE's signs of zero (exact::rounded).
     Ok(analysis::exact::rounded(tree, w, op))
+}
+
+/// [`treefix`] when the kernel stores its values as `arith.storage` and adds in
+/// `arith.accumulate` (f16, bf16, f32, f64; weights and results carried as f32): the
+/// algorithm's twin in that arithmetic, on the CPU (the GPU kernels add in f32).
+///
+/// ```
+/// use treefix_accuracy::{Algorithm, Op};
+/// use generators::{Arithmetic, Precision};
+/// let chain = treefix_accuracy::tree_from_parents(&[-1, 0, 0, 0])?;
+/// let f16 = Arithmetic::same(Precision::F16);
+/// // 2048 + 1 is a tie in f16, kept at 2048 (even), three times over.
+/// let w = [2048.0, 1.0, 1.0, 1.0];
+/// let l = treefix_accuracy::treefix_in(&chain, &w, Op::Leaffix, Algorithm::SEQUENTIAL, f16)?;
+/// assert_eq!(l[0], 2048.0);
+/// let mixed = Arithmetic::new(Precision::F16, Precision::F32).unwrap();
+/// let l = treefix_accuracy::treefix_in(&chain, &w, Op::Leaffix, Algorithm::SEQUENTIAL, mixed)?;
+/// assert_eq!(l[0], 2052.0); // 2051 in f32, stored once in f16: a tie, to even
+/// # Ok::<(), treefix_accuracy::Error>(())
+/// ```
+pub fn treefix_in(
+    tree: &Tree,
+    w: &[f32],
+    op: Op,
+    algorithm: Algorithm,
+    arith: Arithmetic,
+) -> Result<Vec<f32>, Error> {
+    check_weights(tree, w)?;
+    check_storage(w, arith.storage)?;
+    if !algorithm.runs_in(arith) {
+        return Err(Error::Usage(format!(
+            "{algorithm} does not add in {}{}",
+            arith.accumulate,
+            if arith.storage == Precision::F64 {
+                " (f64 storage is not run yet: its weights are no f32)"
+            } else {
+                ""
+            }
+        )));
+    }
+    Ok(algorithm.twin_in(&analysis::orders::Walker::new(tree), w, op, arith))
+}
+
+/// [`exact`] rounded to `storage` (f16, bf16 or f32) instead of f32, for finite weights of
+/// that format: what a correctly rounded kernel storing that format returns.
+pub fn exact_in(tree: &Tree, w: &[f32], op: Op, storage: Precision) -> Result<Vec<f32>, Error> {
+    if storage == Precision::F32 {
+        return exact(tree, w, op);
+    }
+    check_weights(tree, w)?;
+    check_storage(w, storage)?;
+    if storage == Precision::F64 {
+        return Err(Error::Usage(
+            "the exact treefix rounds to f16, bf16 and f32 (not f64 yet)".into(),
+        ));
+    }
+    if let Some(v) = w.iter().position(|x| !x.is_finite()) {
+        return Err(Error::Usage(format!(
+            "the weight of vertex {v} is {}: the exact treefix in {storage} takes finite weights",
+            w[v]
+        )));
+    }
+    Ok(analysis::exact::correctly_rounded_in(tree, w, op, storage))
+}
+
+/// Every weight a value of `storage`.
+fn check_storage(w: &[f32], storage: Precision) -> Result<(), Error> {
+    match storage.first_outside(w) {
+        Some((v, x)) => Err(Error::Usage(format!(
+            "the weight of vertex {v}, {x}, is no {storage} value"
+        ))),
+        None => Ok(()),
+    }
 }
 
 fn check_weights(tree: &Tree, w: &[f32]) -> Result<(), Error> {

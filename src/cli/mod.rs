@@ -117,6 +117,25 @@ pub struct OpsArgs {
     pub ops: Vec<Op>,
 }
 
+/// The formats a kernel stores and adds in.
+#[derive(Args, Clone)]
+pub struct ArithmeticArgs {
+    /// The format the weights and results are stored in: f16, bf16 or f32.
+    #[arg(long, default_value = "f32", value_name = "FORMAT")]
+    precision: generators::Precision,
+    /// The format the additions are made in, as wide as --precision or wider (default: the
+    /// same): bf16 storage with f32 accumulation adds in f32 and rounds once, at the store.
+    #[arg(long, value_name = "FORMAT")]
+    accumulate: Option<generators::Precision>,
+}
+
+impl ArithmeticArgs {
+    pub fn arithmetic(&self) -> Result<generators::Arithmetic, Error> {
+        generators::Arithmetic::new(self.precision, self.accumulate.unwrap_or(self.precision))
+            .map_err(Error::Usage)
+    }
+}
+
 /// What the results are measured against, and where the kernels run.
 #[derive(Args, Clone)]
 pub struct MeasureArgs {

@@ -18,6 +18,7 @@ use treefix_accuracy::inputs::{self, WeightChoice};
 use treefix_accuracy::{Error, grid, memory, output, verdict};
 
 mod dump;
+mod formats;
 use dump::{Baseline, Dump};
 
 #[derive(Args)]
@@ -46,6 +47,8 @@ pub struct RunArgs {
     ops: OpsArgs,
     #[command(flatten)]
     measure: MeasureArgs,
+    #[command(flatten)]
+    arithmetic: super::ArithmeticArgs,
     /// Write per-node results to this CSV file (`-`: standard output, the tables then go to
     /// standard error).
     #[arg(long)]
@@ -160,6 +163,10 @@ pub fn run(a: RunArgs) -> Result<(), Error> {
     let outputs =
         output::given_files(&[("--dump", a.dump.as_deref()), ("--json", a.json.as_deref())]);
     output::check_outputs(&outputs, &inputs)?;
+    let arith = a.arithmetic.arithmetic()?;
+    if arith != generators::Arithmetic::F32 {
+        return formats::run(&a, arith);
+    }
     if let (Some(t), Some(n)) = (a.topology, a.nodes) {
         allocator::preflight("run", &estimate(&a, n, &t.to_string(), false))?;
     }

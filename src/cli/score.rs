@@ -69,6 +69,8 @@ pub struct ScoreArgs {
     /// bounds over the whole tree, so by default only the order-independent bounds are judged.
     #[arg(long, value_delimiter = ',', value_name = "ALGOS", value_parser = parse_algos)]
     algos: Vec<Vec<analysis::Algorithm>>,
+    #[command(flatten)]
+    arithmetic: super::ArithmeticArgs,
     /// Score results printed with too few digits to be the kernel's f32 values (by default
     /// refused: the digits lost would be charged to the kernel).
     #[arg(long)]
@@ -86,6 +88,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         max_lost_bits: a.max_lost_bits,
         max_ulps: a.max_ulps,
         algorithms: chosen_algorithms(&a.algos),
+        arithmetic: a.arithmetic.arithmetic()?,
     };
     options.check()?;
     check_outputs(&a)?;
@@ -105,16 +108,24 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         ),
     )?;
     let tree = file.tree(generators::ChildOrder::Natural);
+    let storage = options.arithmetic.storage;
     let weights = match a.weights {
         _ if a.file_weights.weights_file.is_some() => file.own_weights()?.to_vec(),
         WeightChoice::File => file.own_weights()?.to_vec(),
         WeightChoice::Model(m) => {
-            file.model_weights(m, tree.len(), a.cond, &mut generators::rng(a.seed))?
+            let w = file.model_weights(m, tree.len(), a.cond, &mut generators::rng(a.seed))?;
+            w.iter().map(|&x| storage.round_f32(x)).collect()
         }
     };
     super::show(&file.take_notices());
     let keys = VertexKeys::new(&file.file.labels, tree.len());
-    let read = results::read(&a.results, &keys, tree.len(), memory::reader_limit())?;
+    let read = results::read(
+        &a.results,
+        &keys,
+        tree.len(),
+        memory::reader_limit(),
+        storage,
+    )?;
     let warning = precision_check(&read.digits, a.accept_low_precision)?;
     let names = a
         .results
@@ -179,7 +190,12 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         }
     }
     let text = format!(
-        "scoring {names} against {} (n={}, height={}, achieved κ={}) with the {} reference\n{}",
+        "scoring {names}{} against {} (n={}, height={}, achieved κ={}) with the {} reference\n{}",
+        if options.arithmetic == generators::Arithmetic::F32 {
+            String::new()
+        } else {
+            format!(" ({})", options.arithmetic.describe())
+        },
         file.name(),
         tree.len(),
         tree.height(),

@@ -6,12 +6,15 @@
 //! reversed, pairwise, children in any order, partial sums shared between nodes — makes each
 //! term go through at most m − 1 additions, so the error is at most γ_{m−1}·Σ|terms|. A
 //! balanced tree of additions makes each go through at most ⌈log₂ m⌉: γ_{⌈log₂ m⌉}·Σ|terms|.
+//!
+//! In another arithmetic γ is the accumulation format's; where the results are stored in a
+//! narrower format, the store rounds the sum s̃ once more: |RN_S(s̃) − x| ≤ |s̃ − x| + u_S·|s̃|
+//! ≤ γ·Σ + u_S·(1 + γ)·Σ, since |x| ≤ Σ|terms|. A single term is stored as given: no error.
 
-use analysis::bounds::{gamma, next_up};
+use analysis::bounds::{add_up, gamma_in, mul_up, next_up};
 use analysis::{Op, Reference, ReferenceKind};
-use generators::Tree;
 use generators::exact_sum::EXACT_PREC;
-use rayon::prelude::*;
+use generators::{Arithmetic, Precision, Tree};
 use rug::Float;
 use serde::Serialize;
 
@@ -84,13 +87,18 @@ pub fn terms(tree: &Tree, op: Op) -> Vec<u64> {
 /// the double-double reference Σ|terms| is itself an f64 sum, so it is raised by 2^-30
 /// relative first (far more than 2^24 f64 additions can lose): the bound is then as good as
 /// that reference, no better.
-pub fn node_bounds(bound: OrderBound, terms: &[u64], reference: &Reference) -> Vec<f64> {
+pub fn node_bounds(
+    bound: OrderBound,
+    terms: &[u64],
+    reference: &Reference,
+    arith: Arithmetic,
+) -> Vec<f64> {
     let slack = match reference.kind() {
         ReferenceKind::Exact => 1.0,
         ReferenceKind::Dd => 1.0 + 1.0 / (1u64 << 30) as f64,
     };
     terms
-        .par_iter()
+        .iter()
         .enumerate()
         .map(|(v, &m)| {
             let k = bound.chain(m);
@@ -98,11 +106,18 @@ pub fn node_bounds(bound: OrderBound, terms: &[u64], reference: &Reference) -> V
             if k == 0 || abs == 0.0 {
                 return 0.0;
             }
-            let g = gamma(k);
+            let g = gamma_in(k, arith.accumulate.u());
             if !g.is_finite() {
                 return f64::INFINITY;
             }
-            next_up(g * next_up(next_up(abs) * slack))
+            let sum = next_up(next_up(abs) * slack);
+            let added = next_up(g * sum);
+            if !arith.is_mixed() {
+                return added;
+            }
+            // The store's rounding: u_S·(1 + γ)·Σ more.
+            let stored = mul_up(arith.storage.u(), mul_up(add_up(1.0, g), sum));
+            add_up(added, stored)
         })
         .collect()
 }
@@ -130,40 +145,36 @@ pub fn verdict(
     values: &[f32],
     abs_error: &[f64],
     reference: &Reference,
+    storage: Precision,
 ) -> OrderVerdict {
-    // Per node: (violations, bound bits, overflowing), summed over the nodes on every core
-    // (counts and a maximum: the same result in any order); one MPFR scratch per worker.
-    let (violations, max_bound_lost_bits, overflow_nodes) = (0..bounds.len())
-        .into_par_iter()
-        .map_init(
-            || Float::new(EXACT_PREC),
-            |scratch, v| {
-                let (b, e) = (bounds[v], abs_error[v]);
-                let abs = reference.abs_sum_f64(v);
-                if reference.beyond_f32(v) || abs + b >= F32_OVERFLOW {
-                    return (0, 0.0, 1);
-                }
-                let over = analysis::bounds::exceeds(reference, v, values[v], e, b, scratch);
-                let x = reference.value_f64(v);
-                let bits = if x != 0.0 {
-                    analysis::reference::lost_bits(b / x.abs())
-                } else {
-                    0.0
-                };
-                (usize::from(over), bits, 0)
-            },
-        )
-        .reduce(
-            || (0, 0.0, 0),
-            |a, b| (a.0 + b.0, f64::max(a.1, b.1), a.2 + b.2),
-        );
+    let overflow = if storage == Precision::F32 {
+        F32_OVERFLOW
+    } else {
+        storage.overflow_threshold()
+    };
     let mut out = OrderVerdict {
         bound,
-        violations,
-        max_bound_lost_bits,
-        overflow_nodes,
+        violations: 0,
+        max_bound_lost_bits: 0.0,
+        overflow_nodes: 0,
         within: true,
     };
+    let mut scratch = Float::new(EXACT_PREC);
+    for (v, (&b, &e)) in bounds.iter().zip(abs_error).enumerate() {
+        let abs = reference.abs_sum_f64(v);
+        if reference.rounded_in(v, storage).is_infinite() || abs + b >= overflow {
+            out.overflow_nodes += 1;
+            continue;
+        }
+        if analysis::bounds::exceeds(reference, v, values[v], e, b, &mut scratch) {
+            out.violations += 1;
+        }
+        let x = reference.value_f64(v);
+        if x != 0.0 {
+            let bits = storage.lost_bits(b / x.abs());
+            out.max_bound_lost_bits = out.max_bound_lost_bits.max(bits);
+        }
+    }
     out.within = out.violations == 0;
     out
 }

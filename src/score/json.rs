@@ -15,6 +15,8 @@ pub struct Document<'a> {
     /// The results files, or what Python was given.
     results: String,
     reference: &'static str,
+    /// The storage format, `+` the accumulation format where wider (`bf16+f32`).
+    arithmetic: String,
     n: usize,
     #[serde(serialize_with = "analysis::records::fields::number_or_string")]
     achieved_cond: f64,
@@ -53,6 +55,7 @@ pub fn document(
         tree,
         results,
         reference: score.reference.name(),
+        arithmetic: score.arithmetic.clone(),
         n: score.n,
         achieved_cond: score.achieved_cond,
         max_lost_bits_gate: score.max_lost_bits_gate,

@@ -15,10 +15,9 @@ use crate::Error;
 use analysis::bounds;
 use analysis::metrics::{self, ErrorSummary};
 use analysis::records::fields::number_or_string;
-use analysis::reference::lost_bits;
 use analysis::{Algorithm, ErrorClass, Op, Reference, ReferenceKind};
 use any_order::{OrderBound, OrderVerdict};
-use generators::Tree;
+use generators::{Arithmetic, Precision, Tree};
 use rayon::prelude::*;
 use rug::Float;
 use serde::Serialize;
@@ -35,6 +34,8 @@ pub struct ScoreOptions {
     /// Whose a priori bounds the results are compared with (default: none; each costs a
     /// replay of the algorithm and its bounds over the tree, several times the score itself).
     pub algorithms: Vec<Algorithm>,
+    /// The format the weights and results are stored in, and the one the kernel added in.
+    pub arithmetic: Arithmetic,
 }
 
 impl Default for ScoreOptions {
@@ -44,6 +45,7 @@ impl Default for ScoreOptions {
             max_lost_bits: None,
             max_ulps: None,
             algorithms: Vec::new(),
+            arithmetic: Arithmetic::F32,
         }
     }
 }
@@ -58,6 +60,18 @@ impl ScoreOptions {
                 "--max-lost-bits {b}: expected a number of bits ≥ 0"
             )));
         }
+        let storage = self.arithmetic.storage;
+        if storage == Precision::F64 {
+            return Err(Error::Usage(
+                "f64 results are not graded yet: the exact treefix reads f16, bf16 and f32 weights"
+                    .into(),
+            ));
+        }
+        if storage != Precision::F32 && self.reference == ReferenceKind::Dd {
+            return Err(Error::Usage(format!(
+                "--reference dd rounds correctly to f32 only: grade {storage} results against the exact reference"
+            )));
+        }
         Ok(())
     }
 }
@@ -70,6 +84,8 @@ pub struct Score {
     #[serde(serialize_with = "number_or_string")]
     pub achieved_cond: f64,
     pub reference: ReferenceKind,
+    /// The storage format, then `+` the accumulation format where it is wider (`bf16+f32`).
+    pub arithmetic: String,
     pub max_lost_bits_gate: Option<f64>,
     pub max_ulps_gate: Option<u64>,
     pub ops: Vec<OpScore>,
@@ -93,7 +109,8 @@ pub struct OpScore {
     pub median_lost_bits: f64,
     #[serde(serialize_with = "number_or_string")]
     pub p99_lost_bits: f64,
-    /// Largest distance in f32 ulps from the correctly rounded result; `"inf"` when a result
+    /// Largest distance in ulps of the storage format from the correctly rounded result;
+    /// `"inf"` when a result
     /// is NaN or an infinity where a finite one exists.
     #[serde(serialize_with = "ulps_or_inf")]
     pub max_ulps: Option<u64>,
@@ -101,7 +118,7 @@ pub struct OpScore {
     #[serde(serialize_with = "number_or_string")]
     pub max_flagged_abs_error: f64,
     pub nonfinite_nodes: usize,
-    /// Nodes whose exact value lies beyond f32's range.
+    /// Nodes whose exact value lies beyond the storage format's range.
     pub overflow_nodes: usize,
     pub worst: Worst,
     /// Nodes above the lost-bits / ulps gate (absent without it).
@@ -116,6 +133,9 @@ pub struct OpScore {
     /// Every node's figures.
     #[serde(skip)]
     pub nodes: Nodes,
+    /// The formats the results were judged in (the document's `arithmetic` names them).
+    #[serde(skip)]
+    pub arithmetic: Arithmetic,
 }
 
 /// Per-node figures of one op, indexed by vertex.
@@ -123,16 +143,17 @@ pub struct OpScore {
 pub struct Nodes {
     /// The results judged.
     pub values: Vec<f32>,
-    /// The exact value rounded to nearest f32 (the correctly rounded result).
+    /// The exact value rounded to nearest in the storage format (the correctly rounded
+    /// result), carried as f32.
     pub reference_f32: Vec<f32>,
     /// |x̂ − x| (+∞ for a non-finite result).
     pub abs_error: Vec<f64>,
     /// |x̂ − x| / |x|: +∞ for a non-finite result and for a non-zero result where x = 0; 0 for
     /// an exact value beyond f32's range rounded correctly.
     pub rel_error: Vec<f64>,
-    /// `max(0, log2(rel) + 24)`: +∞ where `rel_error` is.
+    /// `max(0, log2(rel) + p)`, p the storage format's precision: +∞ where `rel_error` is.
     pub lost_bits: Vec<f64>,
-    /// Distance in f32 ulps from `reference_f32`; None: infinitely far (a NaN, or an infinity
+    /// Distance in ulps of the storage format from `reference_f32`; None: infinitely far (a NaN, or an infinity
     /// where a finite value exists).
     pub ulps: Vec<Option<u64>>,
     pub class: Vec<ErrorClass>,
@@ -203,6 +224,19 @@ pub fn score(
             return Err(Error::Usage(format!("two sets of {op} results")));
         }
     }
+    let storage = options.arithmetic.storage;
+    if let Some((v, x)) = storage.first_outside(weights) {
+        return Err(Error::Usage(format!(
+            "the weight of vertex {v}, {x}, is no {storage} value: give the weights the kernel read"
+        )));
+    }
+    for (op, values) in results {
+        if let Some((v, x)) = storage.first_outside(values) {
+            return Err(Error::Usage(format!(
+                "the {op} result of vertex {v}, {x}, is no {storage} value: give the results as the kernel stored them, or name their format (--precision)"
+            )));
+        }
+    }
     let ops = results
         .iter()
         .map(|&(op, values)| score_op(tree, weights, op, values, options, label))
@@ -212,6 +246,7 @@ pub fn score(
         height: tree.height(),
         achieved_cond: crate::experiment::achieved_cond(weights),
         reference: options.reference,
+        arithmetic: options.arithmetic.name(),
         max_lost_bits_gate: options.max_lost_bits,
         max_ulps_gate: options.max_ulps,
         ops,
@@ -229,19 +264,18 @@ fn score_op(
     let n = tree.len();
     let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
     let reference = Reference::compute(options.reference, tree, weights, op);
-    // Every per-node figure on every core: each node's is its own, so the order is moot.
-    let errors: Vec<_> = (0..n)
-        .into_par_iter()
-        .map(|v| reference.error(v, values[v]))
-        .collect();
-    let summary = ErrorSummary::from_errors(&errors);
+    let storage = options.arithmetic.storage;
     let reference_f32: Vec<f32> = (0..n)
-        .into_par_iter()
-        .map(|v| reference.rounded_f32(v))
+        .map(|v| reference.rounded_in(v, storage) as f32)
         .collect();
+    let errors: Vec<_> = (0..n)
+        .map(|v| reference.error_at(v, values[v], (reference.value_f64(v), reference_f32[v])))
+        .collect();
+    let mut summary = ErrorSummary::from_errors(&errors);
+    summary.max_lost_bits = storage.lost_bits(summary.max_rel_error);
+    let lost_bits = |rel| storage.lost_bits(rel);
     let ulps: Vec<Option<u64>> = (0..n)
-        .into_par_iter()
-        .map(|v| metrics::ulps(values[v], reference_f32[v]))
+        .map(|v| ulps_in(storage, values[v], reference_f32[v]))
         .collect();
     // A flagged node's relative error is |x̂| / 0: every bit is lost.
     let rel_error: Vec<f64> = errors
@@ -260,15 +294,21 @@ fn score_op(
     let abs_error: Vec<f64> = errors.iter().map(|e| e.abs).collect();
     let order_node_bounds: Vec<Vec<f64>> = OrderBound::ALL
         .iter()
-        .map(|&b| any_order::node_bounds(b, &terms, &reference))
+        .map(|&b| any_order::node_bounds(b, &terms, &reference, options.arithmetic))
         .collect();
     let order_bounds = OrderBound::ALL
         .iter()
         .zip(&order_node_bounds)
-        .map(|(&b, nb)| any_order::verdict(b, nb, values, &abs_error, &reference))
+        .map(|(&b, nb)| any_order::verdict(b, nb, values, &abs_error, &reference, storage))
         .collect();
-    let algorithms = options
-        .algorithms
+    // Our algorithms' bounds are written for f32 additions: in other formats only the
+    // order-independent ones judge.
+    let ours: &[Algorithm] = if options.arithmetic == Arithmetic::F32 {
+        &options.algorithms
+    } else {
+        &[]
+    };
+    let algorithms = ours
         .iter()
         .map(|&algorithm| {
             // Our algorithm's a priori bounds, judged on the other program's errors; where
@@ -304,7 +344,7 @@ fn score_op(
         flagged_nodes: summary.flagged_nodes,
         max_flagged_abs_error: summary.max_flagged_abs_error,
         nonfinite_nodes: summary.nonfinite_nodes,
-        overflow_nodes: (0..n).filter(|&v| reference.beyond_f32(v)).count(),
+        overflow_nodes: reference_f32.iter().filter(|x| x.is_infinite()).count(),
         worst: Worst {
             vertex: worst,
             label: label(worst),
@@ -318,6 +358,7 @@ fn score_op(
             .map(|k| ulps.iter().filter(|u| u.is_none_or(|u| u > k)).count()),
         order_bounds,
         algorithms,
+        arithmetic: options.arithmetic,
         nodes: Nodes {
             values: values.to_vec(),
             reference_f32,
@@ -330,6 +371,17 @@ fn score_op(
             order_bounds: order_node_bounds,
         },
     }
+}
+
+/// The distance of two values of `storage` in its ulps (None: a NaN).
+fn ulps_in(storage: Precision, a: f32, b: f32) -> Option<u64> {
+    if storage == Precision::F32 {
+        return metrics::ulps(a, b);
+    }
+    if a.is_nan() || b.is_nan() {
+        return None;
+    }
+    Some((storage.ordinal(a as f64) - storage.ordinal(b as f64)).unsigned_abs())
 }
 
 impl Score {

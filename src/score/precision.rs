@@ -9,6 +9,7 @@
 //! a third of all f32 values print with 7 digits or fewer, so that all of 20 values that are
 //! not exact decimals do has a chance below 0.33^20 ≈ 2·10^-10.
 
+use generators::Precision;
 use serde::Serialize;
 
 /// Values that are no exact decimal, all printed with at most [`SHORT_DIGITS`] digits, from
@@ -17,6 +18,18 @@ pub const EVIDENCE: usize = 20;
 
 /// The most significant digits of a printer that loses f32 values (`%.7g`).
 pub const SHORT_DIGITS: u32 = 7;
+
+/// The significant digits that make every value of `p` survive a round trip through decimal
+/// text, ⌈1 + p·log10(2)⌉: 9 for f32, 5 for f16, 4 for bf16, 17 for f64.
+pub fn round_trip_digits(p: Precision) -> u32 {
+    (1.0 + p.p() as f64 * 2f64.log10()).ceil() as u32
+}
+
+/// The most digits of a printer that loses values of `p`: two short of a round trip (f32:
+/// [`SHORT_DIGITS`]).
+pub fn short_digits(p: Precision) -> u32 {
+    round_trip_digits(p) - 2
+}
 
 /// The digits of a results file's values, as far as they tell how it was printed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -30,6 +43,9 @@ pub struct Digits {
     pub example: Option<(String, String)>,
     #[serde(skip)]
     example_digits: u32,
+    /// The format the values are of (None: f32).
+    #[serde(skip)]
+    pub storage: Option<Precision>,
 }
 
 /// What the digits say.
@@ -59,13 +75,17 @@ impl Digits {
     }
 
     pub fn verdict(&self) -> Verdict {
-        if self.inexact == 0 || self.max_digits > SHORT_DIGITS {
+        if self.inexact == 0 || self.max_digits > short_digits(self.format()) {
             Verdict::Fine
         } else if self.inexact >= EVIDENCE {
             Verdict::TooShort
         } else {
             Verdict::Suspect
         }
+    }
+
+    fn format(&self) -> Precision {
+        self.storage.unwrap_or(Precision::F32)
     }
 
     /// The one-line explanation, with how to print f32 values (None when fine).
@@ -76,6 +96,16 @@ impl Digits {
             Verdict::TooShort => "were printed with too few digits",
         };
         let (place, text) = self.example.clone().unwrap_or_default();
+        let p = self.format();
+        if p != Precision::F32 {
+            let d = round_trip_digits(p);
+            return Some(format!(
+                "{place}: the results {what}: all {} that are no exact decimal have at most {} \
+                 significant digits (here '{text}'), but an {p} needs {d} to round-trip; print \
+                 them with %.{d}g or repr(), or save them as .npy",
+                self.inexact, self.max_digits
+            ));
+        }
         Some(format!(
             "{place}: the results {what}: all {} that are no exact decimal have at most {} \
              significant digits (here '{text}'), but an f32 needs 9 to round-trip, and the \
@@ -111,6 +141,15 @@ mod tests {
         ] {
             assert_eq!(significant_digits(text), d, "{text}");
         }
+    }
+
+    #[test]
+    fn round_trip_digits_of_each_format() {
+        let d: Vec<u32> = Precision::ALL
+            .iter()
+            .map(|&p| round_trip_digits(p))
+            .collect();
+        assert_eq!(d, [4, 5, 9, 17]);
     }
 
     #[test]

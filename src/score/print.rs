@@ -4,6 +4,7 @@
 use super::any_order::OrderBound;
 use super::{OpScore, Score};
 use crate::format::sci;
+use generators::Arithmetic;
 
 /// A distance in ulps (`inf` for an infinite one).
 pub fn ulps_text(u: Option<u64>) -> String {
@@ -19,7 +20,16 @@ impl Score {
 
 /// The errors of each op: what `run` prints for our algorithms.
 pub fn errors_table(scores: &[OpScore]) -> String {
-    let mut out = format!(
+    let mut out = match scores.first().map(|s| s.arithmetic) {
+        Some(a) if a != Arithmetic::F32 => format!(
+            "in {}: lost bits out of {s}'s {} bits, ulps of {s}; our algorithms' bounds are written for f32 only\n",
+            a.describe(),
+            a.storage.p(),
+            s = a.storage
+        ),
+        _ => String::new(),
+    };
+    out += &format!(
         "{:<8} {:>10} {:>10} {:>10} {:>8} {:>9} {:>7} {:>12} {:>9} {:>8} {:>10}  worst vertex\n",
         "op",
         "max rel",
@@ -96,7 +106,17 @@ pub fn verdicts_table(scores: &[OpScore]) -> String {
             .iter()
             .any(|s| s.order_bounds.iter().any(|v| v.overflow_nodes > 0))
     {
-        out += "overflow: nodes where f32 overflows in that order (or the exact value is beyond f32's range); its bounds, which assume no overflow, are not applied there\n";
+        let a = scores.first().map_or(Arithmetic::F32, |s| s.arithmetic);
+        out += &if a == Arithmetic::F32 {
+            "overflow: nodes where f32 overflows in that order (or the exact value is beyond f32's range); its bounds, which assume no overflow, are not applied there\n".to_string()
+        } else {
+            format!(
+                "overflow: nodes where the bound reaches {s}'s range (or the exact value is beyond it; in {acc}, γ_k is infinite once k·u ≥ 1: k ≥ 2^{p}): no bound is applied there\n",
+                s = a.storage,
+                acc = a.accumulate,
+                p = a.accumulate.p()
+            )
+        };
     }
     out
 }
@@ -121,19 +141,21 @@ pub fn verdict_lines(scores: &[OpScore]) -> String {
                 String::new()
             };
             format!(
-                "{}: within the order-independent bound ({}): what f32 additions of each \
+                "{}: within the order-independent bound ({}): what {} additions of each \
                  node's own terms, in any order, can give{tighter}\n",
                 s.op,
+                s.arithmetic.accumulate,
                 OrderBound::AnyOrder.formula(s.op)
             )
         } else {
             format!(
                 "{}: OUTSIDE the order-independent bound ({}) at {} node(s): no order of \
-                 f32 additions of each node's own terms gives these results (a scan and a \
+                 {} additions of each node's own terms gives these results (a scan and a \
                  subtraction, another precision, or a wrong value)\n",
                 s.op,
                 OrderBound::AnyOrder.formula(s.op),
-                any.violations
+                any.violations,
+                s.arithmetic.accumulate
             )
         };
         out += &line;

@@ -6,6 +6,7 @@ use super::precision::Digits;
 use crate::Error;
 use crate::inputs::STDIN;
 use analysis::Op;
+use generators::Precision;
 use generators::io::Labels;
 use generators::io::show_text;
 use std::collections::HashMap;
@@ -87,8 +88,10 @@ pub fn read(
     keys: &VertexKeys,
     n: usize,
     memory_limit: Option<u64>,
+    storage: Precision,
 ) -> Result<ReadResults, Error> {
     let mut out = ReadResults::default();
+    out.digits.storage = Some(storage);
     let mut slots: Vec<(Op, Vec<Option<f32>>)> = Vec::new();
     for src in sources {
         let bytes = if src.is_stdin() {
@@ -104,7 +107,7 @@ pub fn read(
                     src.name()
                 )));
             };
-            let values = read_npy(&src.name(), &bytes, n)?;
+            let values = read_npy_in(&src.name(), &bytes, n, storage)?;
             if slots.iter().any(|(o, _)| *o == op) {
                 return Err(Error::Usage(format!(
                     "{}: a second set of {op} results",
@@ -113,7 +116,7 @@ pub fn read(
             }
             slots.push((op, values.into_iter().map(Some).collect()));
         } else {
-            read_csv(src, &bytes, keys, n, &mut slots, &mut out.digits)?;
+            read_csv(src, &bytes, (keys, n, storage), &mut slots, &mut out.digits)?;
         }
     }
     if slots.is_empty() {
@@ -142,8 +145,7 @@ pub fn read(
 fn read_csv(
     src: &ResultsArg,
     bytes: &[u8],
-    keys: &VertexKeys,
-    n: usize,
+    (keys, n, storage): (&VertexKeys, usize, Precision),
     slots: &mut Vec<(Op, Vec<Option<f32>>)>,
     digits: &mut Digits,
 ) -> Result<(), Error> {
@@ -202,9 +204,7 @@ fn read_csv(
             ));
         }
         let text = field(cr);
-        let x: f32 = text
-            .parse()
-            .map_err(|_| at(line, format!("result '{}' is not a number", quoted(text))))?;
+        let x = parse_in(text, storage).map_err(|why| at(line, why))?;
         digits.record(text, x, || format!("{name}:{line}"));
         let slot = match slots.iter().position(|(o, _)| *o == op) {
             Some(i) => i,
@@ -223,6 +223,31 @@ fn read_csv(
         *cell = Some(x);
     }
     Ok(())
+}
+
+/// A result's text as a value of `storage`, carried as f32. f32 values are read as they are
+/// (a value that is no f32 is the kernel's error to measure). A narrower format's value may
+/// be printed with fewer digits than an f32 needs (numpy prints float16 0.0999755859375 as
+/// 0.1): the text is taken as the nearest value of the format when it is that value printed
+/// with the text's own digits (within half a unit of its last digit), and refused otherwise
+/// (an f32 result, say, that the format does not hold).
+fn parse_in(text: &str, storage: Precision) -> Result<f32, String> {
+    let not_number = || format!("result '{}' is not a number", quoted(text));
+    let x: f32 = text.parse().map_err(|_| not_number())?;
+    if storage == Precision::F32 || storage.holds(x as f64) {
+        return Ok(x);
+    }
+    let wide: f64 = text.parse().map_err(|_| not_number())?;
+    let nearest = storage.round(wide);
+    let digits = super::precision::significant_digits(text) as i32;
+    let last_digit = 10f64.powi(wide.abs().log10().floor() as i32 - digits + 1);
+    if (wide - nearest).abs() <= 0.5 * last_digit * (1.0 + 1e-9) {
+        return Ok(nearest as f32);
+    }
+    Err(format!(
+        "result '{}' is no {storage} value, nor one printed with {digits} digits (the nearest is {nearest})",
+        quoted(text)
+    ))
 }
 
 /// A results file the csv reader cannot parse, as a one-line usage error naming the line.
@@ -244,6 +269,18 @@ fn bad_csv(name: &str, e: &csv::Error, columns: usize) -> Error {
 /// header is a one-line error quoting at most a line's worth of it, control characters
 /// escaped.
 pub fn read_npy(name: &str, bytes: &[u8], n: usize) -> Result<Vec<f32>, Error> {
+    read_npy_in(name, bytes, n, Precision::F32)
+}
+
+/// [`read_npy`] of values of `storage`, carried as f32: float16 (`<f2`), float32, float64,
+/// and for bf16 the 2-byte void dtype that ml_dtypes' bfloat16 saves as (`<V2`), each value
+/// one of `storage`'s.
+pub fn read_npy_in(
+    name: &str,
+    bytes: &[u8],
+    n: usize,
+    storage: Precision,
+) -> Result<Vec<f32>, Error> {
     let bad = |why: String| Error::Usage(format!("{name}: {why}"));
     // The header's length is read from the file (32 bits from version 2 on), and the parser
     // allocates that much before it reads: a length beyond the file is refused first.
@@ -297,7 +334,23 @@ pub fn read_npy(name: &str, bytes: &[u8], n: usize) -> Result<Vec<f32>, Error> {
     // `descr` is the header's Python literal, quotes included: '<f4'.
     let dtype = quoted(descr.trim_matches(['\'', '"']));
     let as_f32 = |e: std::io::Error| bad(format!("cannot read its {dtype} data: {e}"));
-    match dtype.trim_start_matches(['<', '>', '=', '|']) {
+    let values = match dtype.trim_start_matches(['<', '>', '=', '|']) {
+        "f2" => Ok(npy
+            .into_vec::<half::f16>()
+            .map_err(as_f32)?
+            .into_iter()
+            .map(half::f16::to_f32)
+            .collect::<Vec<f32>>()),
+        // ml_dtypes writes its bfloat16 little-endian, whatever the descr's byte order.
+        "V2" if storage == Precision::Bf16 => Ok(npy
+            .into_vec::<npyz::FixedSizeBytes<2>>()
+            .map_err(as_f32)?
+            .into_iter()
+            .map(|b| half::bf16::from_bits(u16::from_le_bytes(b.0)).to_f32())
+            .collect::<Vec<f32>>()),
+        "V2" => Err(bad(format!(
+            "dtype {dtype}: 2-byte values of no float type numpy knows; ml_dtypes' bfloat16 saves so: give --precision bf16"
+        ))),
         "f4" => npy.into_vec::<f32>().map_err(as_f32),
         "f8" => {
             let wide = npy.into_vec::<f64>().map_err(as_f32)?;
@@ -319,7 +372,15 @@ pub fn read_npy(name: &str, bytes: &[u8], n: usize) -> Result<Vec<f32>, Error> {
         _ => Err(bad(format!(
             "dtype {dtype}: expected float32 results (save x.astype(np.float32))"
         ))),
+    }?;
+    if storage != Precision::F32
+        && let Some((i, x)) = storage.first_outside(&values)
+    {
+        return Err(bad(format!(
+            "element {i} ({x:e}) is no {storage} value: give the results as the kernel stored them"
+        )));
     }
+    Ok(values)
 }
 
 /// The deepest bracket nesting a `.npy` header may have: a 1-d float array's header nests 2

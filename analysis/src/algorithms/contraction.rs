@@ -2,7 +2,9 @@
 //! only, every sum of depth O(log n); a rayon twin, and on the GPU its traced additions one
 //! level per dispatch.
 
-use super::{Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Over, Stage, Step};
+use super::{
+    ANY_ACCUMULATION, Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Over, Stage, Step,
+};
 use crate::Op;
 use crate::bounds;
 use crate::orders::contraction;
@@ -17,6 +19,13 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     hooks: Hooks {
         // Both on the tree's schedule, built once per tree (`orders::Walker::schedule`).
         twin: |t, w, op| contraction::twin::twin_on(t.schedule(), w, op),
+        twin_in: |t, w, op, a| {
+            crate::in_arithmetic!(a, T => match op {
+                Op::Rootfix => contraction::rootfix_on::<T>(t.schedule(), w),
+                Op::Leaffix => contraction::leaffix_on::<T>(t.schedule(), w),
+            })
+        },
+        accumulates_in: ANY_ACCUMULATION,
         walk: bounds::walk_contraction,
     },
     gpu: Some(GpuKernel {

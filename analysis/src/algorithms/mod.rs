@@ -45,7 +45,7 @@ use crate::Op;
 use crate::bounds::Walked;
 use crate::orders::Walker;
 use crate::scan_plan::Plan;
-use generators::Tree;
+use generators::{Arithmetic, Precision, Tree};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::cmp::Ordering;
 use std::fmt;
@@ -102,10 +102,20 @@ pub enum PaperRole {
 pub struct Hooks {
     /// The CPU twin: the order on f32 (what the GPU kernel returns, bit for bit).
     pub twin: fn(&Walker, &[f32], Op) -> Vec<f32>,
+    /// The twin in another arithmetic: the same order on the partial sums of its
+    /// accumulation format, each result stored in its storage format (carried as the f32
+    /// that holds it). Called only for an arithmetic of [`Hooks::accumulates_in`] whose
+    /// storage f32 carries.
+    pub twin_in: fn(&Walker, &[f32], Op, Arithmetic) -> Vec<f32>,
+    /// The accumulation formats its order is written for.
+    pub accumulates_in: &'static [Precision],
     /// The order walked once on bound values: the twin's additions replayed with their
     /// running bounds, and the a priori bounds at λ, per node (`crate::bounds::walk`).
     pub walk: fn(&Walker, &[f32], Op, f64) -> Walked,
 }
+
+/// Every accumulation format: the orders generic over the partial sums' type run in each.
+pub const ANY_ACCUMULATION: &[Precision] = &Precision::ALL;
 
 /// Bytes a kernel moves per stage on a tree with these weights.
 pub type Traffic = fn(Op, &[f32]) -> Vec<(&'static str, u64)>;
@@ -273,6 +283,32 @@ impl Algorithm {
         walker.count_twin();
         (self.0.hooks.twin)(walker, w, op)
     }
+    /// Whether the algorithm runs in `arith`: its order is written for the accumulation
+    /// format, and the storage format travels as f32 (f64 storage does not yet: its weights
+    /// are no f32).
+    pub fn runs_in(self, arith: Arithmetic) -> bool {
+        arith.storage.fits_in(Precision::F32)
+            && self.0.hooks.accumulates_in.contains(&arith.accumulate)
+    }
+    /// The results of `op` when the algorithm adds in `arith` (weights of its storage format,
+    /// carried as f32; results likewise): in f32 its twin, bit for bit.
+    ///
+    /// # Panics
+    /// Where it does not run in `arith` ([`Algorithm::runs_in`]).
+    pub fn twin_in(self, walker: &Walker, w: &[f32], op: Op, arith: Arithmetic) -> Vec<f32> {
+        if arith == Arithmetic::F32 {
+            return self.twin_on(walker, w, op);
+        }
+        assert!(
+            self.runs_in(arith),
+            "{} does not run in {}",
+            self.name(),
+            arith.name()
+        );
+        assert_eq!(walker.tree().len(), w.len(), "one weight per vertex");
+        walker.count_twin();
+        (self.0.hooks.twin_in)(walker, w, op, arith)
+    }
     /// The order walked once: the twin's values replayed with their running bounds, and the
     /// a priori bounds at `lambda` (docs/design.md §9).
     pub fn walk(self, walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
@@ -386,3 +422,6 @@ fn exact_traffic(op: Op, w: &[f32]) -> Vec<(&'static str, u64)> {
     let limbs = generators::fixed::Scale::for_weights(w).map_or(0, |s| s.gpu_words() as u64);
     scan_traffic_of(4 * limbs, op, w.len() as u64)
 }
+
+#[cfg(test)]
+mod formats_tests;

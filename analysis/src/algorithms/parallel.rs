@@ -3,7 +3,8 @@
 //! level, narrow levels walked by one workgroup.
 
 use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Over, PaperRole, RELABEL, Stage, Step,
+    ANY_ACCUMULATION, Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Over, PaperRole,
+    RELABEL, Stage, Step,
 };
 use crate::Op;
 use crate::bounds;
@@ -18,6 +19,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     correctly_rounded: false,
     hooks: Hooks {
         twin: |t, w, op| tree::parallel(t.tree(), w, op),
+        twin_in: |t, w, op, a| crate::in_arithmetic!(a, T => tree::parallel::<T>(t.tree(), w, op)),
+        accumulates_in: ANY_ACCUMULATION,
         // The same additions as sequential's, per vertex and in the same pairing (only their
         // schedule differs): its summation tree, walked depth first.
         walk: bounds::walk_tree,

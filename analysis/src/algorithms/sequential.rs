@@ -1,7 +1,7 @@
 //! `sequential`: the seed paper's CPU baseline. Rootfix in preorder, `r[v] = r[parent] + w[v]`;
 //! leaffix in postorder, `l[v] = ((w[v] + l[c1]) + l[c2]) + …` over the children in child order.
 
-use super::{Cost, Descriptor, Family, Hooks, PaperRole};
+use super::{ANY_ACCUMULATION, Cost, Descriptor, Family, Hooks, PaperRole};
 use crate::bounds;
 use crate::orders::tree;
 
@@ -14,6 +14,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     correctly_rounded: false,
     hooks: Hooks {
         twin: |t, w, op| tree::sequential(t.tree(), w, op),
+        twin_in: |t, w, op, a| crate::in_arithmetic!(a, T => tree::sequential::<T>(t.tree(), w, op)),
+        accumulates_in: ANY_ACCUMULATION,
         walk: bounds::walk_tree,
     },
     gpu: None,

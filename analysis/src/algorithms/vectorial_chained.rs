@@ -3,8 +3,8 @@
 //! roundings (GPU stage `scan_chain`).
 
 use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Over, RELABEL, ScanWord, Stage, Step,
-    Storage, scan_traffic, tour_words,
+    ANY_ACCUMULATION, Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Over, RELABEL,
+    ScanWord, Stage, Step, Storage, scan_traffic, tour_words,
 };
 use crate::bounds;
 use crate::orders::euler;
@@ -19,6 +19,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     correctly_rounded: false,
     hooks: Hooks {
         twin: |t, w, op| euler::vectorial(t.tree(), w, Plan::Chained, op),
+        twin_in: |t, w, op, a| crate::in_arithmetic!(a, T => euler::vectorial_in::<T>(t.tree(), w, Plan::Chained, op)),
+        accumulates_in: ANY_ACCUMULATION,
         walk: |t, w, op, lambda| bounds::walk_tour(t, w, Plan::Chained, op, lambda),
     },
     gpu: Some(GpuKernel {

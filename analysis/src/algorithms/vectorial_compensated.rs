@@ -18,6 +18,12 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     correctly_rounded: false,
     hooks: Hooks {
         twin: |t, w, op| euler::vectorial_compensated(t.tree(), w, op),
+        twin_in: |t, w, op, a| {
+            // Float-float pairs of f32: what it leaves is rounded once more, to the storage.
+            let pairs = euler::vectorial_compensated(t.tree(), w, op);
+            crate::accumulate::store(a, pairs)
+        },
+        accumulates_in: &[generators::Precision::F32],
         walk: |t, w, op, lambda| bounds::walk_tour_dw(t, w, Plan::Tiled, op, lambda),
     },
     gpu: Some(GpuKernel {

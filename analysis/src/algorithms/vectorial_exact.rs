@@ -8,8 +8,8 @@
 //! own order; both are the correctly rounded values, bit for bit (`tests/gpu/exact.rs`).
 
 use super::{
-    Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Over, RELABEL, ScanWord, Stage, Step,
-    Storage, exact_traffic, tour_words,
+    ANY_ACCUMULATION, Cost, Descriptor, Family, GpuKernel, GpuLayout, Hooks, Over, RELABEL,
+    ScanWord, Stage, Step, Storage, exact_traffic, tour_words,
 };
 use crate::Op;
 use crate::bounds::Walked;
@@ -37,6 +37,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     correctly_rounded: true,
     hooks: Hooks {
         twin: |t, w, op| exact::correctly_rounded(t.tree(), w, op),
+        twin_in: |t, w, op, a| exact::correctly_rounded_in(t.tree(), w, op, a.storage),
+        accumulates_in: ANY_ACCUMULATION,
         // The result is RN(x), a function of the weights alone: its rounding error is known
         // before any f32 arithmetic, and holds with certainty (so also as the probabilistic
         // bound), and the running bound is the same.

@@ -1,7 +1,7 @@
 //! `vectorial-seqscan`: the vectorial Euler tour and read with a plain left-to-right scan
 //! (CPU only): isolates what the scan's order costs.
 
-use super::{Cost, Descriptor, Family, Hooks};
+use super::{ANY_ACCUMULATION, Cost, Descriptor, Family, Hooks};
 use crate::bounds;
 use crate::orders::euler;
 use crate::scan_plan::Plan;
@@ -15,6 +15,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
     correctly_rounded: false,
     hooks: Hooks {
         twin: |t, w, op| euler::vectorial(t.tree(), w, Plan::Sequential, op),
+        twin_in: |t, w, op, a| crate::in_arithmetic!(a, T => euler::vectorial_in::<T>(t.tree(), w, Plan::Sequential, op)),
+        accumulates_in: ANY_ACCUMULATION,
         walk: |t, w, op, lambda| bounds::walk_tour(t, w, Plan::Sequential, op, lambda),
     },
     gpu: None,

@@ -49,10 +49,16 @@ pub(crate) fn round_to_f32(b: f64, m: f64) -> f64 {
 
 /// γ_k = k·u / (1 − k·u), rounded upward (∞ once k·u ≥ 1).
 pub fn gamma(k: u64) -> f64 {
+    gamma_in(k, U)
+}
+
+/// γ_k of a format whose unit roundoff is `u` (a power of two, 2^-p: k·u is then exact),
+/// rounded upward.
+pub fn gamma_in(k: u64, u: f64) -> f64 {
     if k == 0 {
         return 0.0;
     }
-    let ku = k as f64 * U; // exact for k < 2^53
+    let ku = k as f64 * u; // exact for k < 2^53
     if ku >= 1.0 {
         return f64::INFINITY;
     }

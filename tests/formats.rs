@@ -1,0 +1,120 @@
+//! `run --precision`: every algorithm's twin in a storage × accumulation pair, measured in
+//! that format; bad pairs and f32-only outputs are one-line errors.
+
+mod common;
+use common::{accuracy, text};
+
+/// The rows of `run`'s table: (op, algorithm, max bits, max ulps).
+fn rows(stdout: &str) -> Vec<(String, String, f64, f64)> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("rootfix") || l.starts_with("leaffix"))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let num = |s: &str| {
+                if s == "inf" {
+                    f64::INFINITY
+                } else {
+                    s.parse().unwrap()
+                }
+            };
+            (f[0].into(), f[1].into(), num(f[5]), num(f[6]))
+        })
+        .collect()
+}
+
+#[test]
+fn every_algorithm_runs_in_bf16_with_f32_accumulation() {
+    let o = accuracy(&[
+        "run",
+        "--topology",
+        "random-recursive",
+        "--nodes",
+        "5000",
+        "--cond",
+        "1e2",
+        "--precision",
+        "bf16",
+        "--accumulate",
+        "f32",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("in bf16 with f32 accumulation"), "{out}");
+    let mixed = rows(&out);
+    // Every algorithm, both ops.
+    assert_eq!(
+        mixed.len(),
+        2 * treefix_accuracy::Algorithm::ALL.len(),
+        "{out}"
+    );
+    for (op, algo, bits, ulps) in &mixed {
+        // (A scan's leaffix subtracts prefixes: it may lose more than all 8 bits.)
+        assert!(
+            bits.is_finite() && *ulps < 1e6,
+            "{op} {algo}: {bits} bits, {ulps} ulps"
+        );
+        if algo == "vectorial-exact" {
+            assert_eq!(
+                (*bits, *ulps),
+                (0.0, 0.0),
+                "{op}: correctly rounded in bf16"
+            );
+        }
+    }
+    // Adding in bf16 itself loses more than adding in f32 and rounding once.
+    let o = accuracy(&[
+        "run",
+        "--topology",
+        "random-recursive",
+        "--nodes",
+        "5000",
+        "--cond",
+        "1e2",
+        "--precision",
+        "bf16",
+        "--algos",
+        "sequential",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let narrow = rows(&text(&o.stdout));
+    let mixed_seq: Vec<_> = mixed.iter().filter(|r| r.1 == "sequential").collect();
+    for (n, m) in narrow.iter().zip(mixed_seq) {
+        assert!(
+            n.3 > m.3,
+            "{}: bf16 additions {} ulps, f32 ones {}",
+            n.0,
+            n.3,
+            m.3
+        );
+    }
+    assert!(!text(&o.stdout).contains("not run"));
+}
+
+#[test]
+fn pairs_that_make_no_sense_and_f32_only_outputs_are_refused() {
+    for (args, why) in [
+        (
+            vec!["--precision", "f32", "--accumulate", "f16"],
+            "cannot be added in f16",
+        ),
+        (
+            vec!["--precision", "f16", "--accumulate", "bf16"],
+            "cannot be added in bf16",
+        ),
+        (vec!["--precision", "f16", "--json", "-"], "f32 runs only"),
+        (vec!["--precision", "f17"], "f17"),
+        // gensum's weights rounded to bf16's 8 bits cannot keep a κ of 1e8.
+        (
+            vec!["--precision", "bf16", "--cond", "1e8"],
+            "bf16 weights reach κ",
+        ),
+    ] {
+        let mut all = vec!["run", "--topology", "chain", "--nodes", "100"];
+        all.extend(args.iter().copied());
+        let o = accuracy(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = text(&o.stderr);
+        assert!(e.contains(why), "{args:?}: {e}");
+    }
+}
