@@ -77,21 +77,6 @@ impl WeightModel {
 }
 
 impl WeightModel {
-    /// [`WeightModel::weights`] as values of `storage` ([`in_format`]); a model drawn for a κ
-    /// (gensum) is checked: weights that reach less than a tenth of `cond` once rounded are
-    /// refused with why. f32: the weights as drawn.
-    pub fn weights_in(
-        self,
-        n: usize,
-        cond: f64,
-        storage: crate::Precision,
-        rng: &mut Rng,
-    ) -> Result<Vec<f32>, GenError> {
-        let w = in_format(self.weights(n, cond, rng)?, storage);
-        self.check_reach(cond, &w, storage)?;
-        Ok(w)
-    }
-
     /// Whether weights of `storage` drawn by this model for `cond` reach it (within a factor
     /// of 10): always for the models that take no κ and in f32.
     pub fn check_reach(

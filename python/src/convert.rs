@@ -115,19 +115,14 @@ impl Values<'_> {
 
 /// Weights or results and their format, read from the dtype: numpy float16, ml_dtypes
 /// bfloat16 (and torch tensors of either, through DLPack), float32; anything else as
-/// [`f32s`] takes it. float64 is refused: its treefix is not graded yet.
+/// [`f32s`] takes it (float64 values that are f32 values included; others are refused: an
+/// f64 treefix is not graded yet).
 pub fn values<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<(Values<'py>, Precision)> {
     let arr = ndarray(obj)?;
     let name: String = arr.getattr("dtype")?.getattr("name")?.extract()?;
     let narrow = match name.as_str() {
         "float16" => Precision::F16,
         "bfloat16" => Precision::Bf16,
-        "float64" => {
-            return Err(input(format!(
-                "{what}: float64 values are not graded yet (f16, bf16 and f32 are); \
-                 give .astype(np.float32) only if the kernel computed in f32"
-            )));
-        }
         _ => return Ok((Values::Borrowed(f32s(&arr, what)?), Precision::F32)),
     };
     // Both are 2-byte formats: their bits, read as uint16 without a copy.

@@ -34,23 +34,30 @@ pub fn run(a: AlgorithmsArgs) -> Result<(), Error> {
 }
 
 /// One line per algorithm: its name, short name, whether it has a GPU kernel and is correctly
-/// rounded, and what it adds.
+/// rounded, the formats it can add in, and what it adds.
 fn table(algos: &[Algorithm]) -> String {
     let mut out = format!(
-        "{:<22} {:<5} {:<4} {:<9} what it adds\n",
-        "algorithm", "short", "gpu", "rounded"
+        "{:<22} {:<5} {:<4} {:<9} {:<16} what it adds\n",
+        "algorithm", "short", "gpu", "rounded", "adds in"
     );
     for a in algos {
+        let adds_in: Vec<String> = a
+            .hooks()
+            .accumulates_in
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
         out += &format!(
-            "{:<22} {:<5} {:<4} {:<9} {}\n",
+            "{:<22} {:<5} {:<4} {:<9} {:<16} {}\n",
             a.name(),
             a.short(),
-            if a.has_gpu_kernel() { "yes" } else { "-" },
+            if a.has_gpu_kernel() { "f32" } else { "-" },
             if a.correctly_rounded() {
                 "correctly"
             } else {
                 "-"
             },
+            adds_in.join(","),
             a.summary_text()
         );
     }

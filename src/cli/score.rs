@@ -114,7 +114,11 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         WeightChoice::File => file.own_weights()?.to_vec(),
         WeightChoice::Model(m) => {
             let w = file.model_weights(m, tree.len(), a.cond, &mut generators::rng(a.seed))?;
-            w.iter().map(|&x| storage.round_f32(x)).collect()
+            // As `run --precision` draws them: scaled into the format's range and rounded.
+            let w = generators::weights::in_format(w, storage);
+            m.check_reach(a.cond, &w, storage)
+                .map_err(|e| Error::Usage(e.to_string()))?;
+            w
         }
     };
     super::show(&file.take_notices());

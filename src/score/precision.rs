@@ -12,12 +12,9 @@
 use generators::Precision;
 use serde::Serialize;
 
-/// Values that are no exact decimal, all printed with at most [`SHORT_DIGITS`] digits, from
+/// Values that are no exact decimal, all printed with at most [`short_digits`] digits, from
 /// which on the text is refused (below: a warning).
 pub const EVIDENCE: usize = 20;
-
-/// The most significant digits of a printer that loses f32 values (`%.7g`).
-pub const SHORT_DIGITS: u32 = 7;
 
 /// The significant digits that make every value of `p` survive a round trip through decimal
 /// text, ⌈1 + p·log10(2)⌉: 9 for f32, 5 for f16, 4 for bf16, 17 for f64.
@@ -25,8 +22,8 @@ pub fn round_trip_digits(p: Precision) -> u32 {
     (1.0 + p.p() as f64 * 2f64.log10()).ceil() as u32
 }
 
-/// The most digits of a printer that loses values of `p`: two short of a round trip (f32:
-/// [`SHORT_DIGITS`]).
+/// The most digits of a printer that loses values of `p`: two short of a round trip (f32: 7,
+/// `%.7g`).
 pub fn short_digits(p: Precision) -> u32 {
     round_trip_digits(p) - 2
 }
