@@ -36,7 +36,7 @@ fn main() {
             std::process::exit(2)
         });
         for k in min..=max {
-            let (_, w) = generated_input(topology, k, seed).unwrap_or_else(|e| {
+            let (_, w) = generated_input(topology, 1 << k, seed).unwrap_or_else(|e| {
                 eprintln!("bench_limbs: {topology} n=2^{k}: {e}");
                 std::process::exit(2)
             });

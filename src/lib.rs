@@ -54,7 +54,8 @@ pub fn versioned_json<T: serde::Serialize>(value: &T) -> serde_json::Result<Stri
 pub use analysis::{Algorithm, Op, ReferenceKind};
 pub use api::{
     GenSum, exact, exact_in, generate_tree, gensum, leaffix, read_tree, read_tree_with, rootfix,
-    tree_from_parents, treefix, treefix_in,
+    tree_from_edges, tree_from_parents, treefix, treefix_in, write_results, write_tree,
+    write_weights,
 };
 pub use device::Device;
 pub use error::Error;

@@ -23,30 +23,39 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    // In the order a user meets them: the main job and its report, one tree, grading
+    // another program's results, GPU prices, then the rest.
     /// The paper's accuracy experiment (Fig. 10) over a range of condition numbers.
     Sweep(cli::sweep::SweepArgs),
+    /// Re-render DIR/report.html from a sweep directory's files, without recomputing.
+    Report(cli::report::ReportArgs),
+    /// One tree, every algorithm: per-node results and errors.
+    Run(cli::run::RunArgs),
+    /// Score another program's per-vertex rootfix/leaffix results on a tree file: errors, lost
+    /// bits, condition numbers, and whose of our algorithms' bounds they stay within.
+    Score(cli::score::ScoreArgs),
+    /// Time per vertex of the GPU kernels on generated trees and tree files, with the copy and
+    /// host↔device baselines of the same run (resumable with --out).
+    Bench(cli::bench::BenchArgs),
+    /// Lost-bits regression suite against the committed baseline (exit 3: a bound violated,
+    /// exit 4: a regression).
+    Check(cli::check::CheckArgs),
+    /// Print generated weights, one per line (achieved condition number on stderr).
+    Gen(cli::generate::GenArgs),
+    /// Table I of the seed paper for tree files: vertices, leaves, height, mean branching
+    /// factor, max degree, and the reading time.
+    Stats(cli::stats::StatsArgs),
+    /// Per topology, op and algorithm: max lost bits measured and allowed by the error bound,
+    /// bound tightness, and predicted vs measured extra bits of vectorial over parallel.
+    BoundsTable(cli::bounds_table::BoundsTableArgs),
     /// Join the shard directories of one sweep (`sweep --shard K/N`) into OUT: the whole
     /// sweep's results.csv and nodes-sample.csv (the bytes of an unsharded run), summary.json
     /// and report.html.
     Merge(cli::merge::MergeArgs),
-    /// One tree, every algorithm: per-node results and errors.
-    Run(cli::run::RunArgs),
-    /// Print generated weights, one per line (achieved condition number on stderr).
-    Gen(cli::generate::GenArgs),
-    /// Per topology, op and algorithm: max lost bits measured and allowed by the error bound,
-    /// bound tightness, and predicted vs measured extra bits of vectorial over parallel.
-    BoundsTable(cli::bounds_table::BoundsTableArgs),
-    /// Lost-bits regression suite against the committed baseline (exit 3: a bound violated,
-    /// exit 4: a regression).
-    Check(cli::check::CheckArgs),
-    /// Re-render DIR/report.html from a sweep directory's files, without recomputing.
-    Report(cli::report::ReportArgs),
-    /// Table I of the seed paper for tree files: vertices, leaves, height, mean branching
-    /// factor, max degree, and the reading time.
-    Stats(cli::stats::StatsArgs),
-    /// Score another program's per-vertex rootfix/leaffix results on a tree file: errors, lost
-    /// bits, condition numbers, and whose of our algorithms' bounds they stay within.
-    Score(cli::score::ScoreArgs),
+    /// A tree laid out on a spatial computer (a grid of processors): per layout and message
+    /// pattern, energy, depth, estimated cycles and the algorithm's lost bits; the exponent
+    /// over sizes; batched LCA's answers.
+    Spatial(cli::spatial::SpatialArgs),
     /// The algorithms of the registry: name, GPU kernel, correctly rounded, what each adds
     /// (`--names` for scripts).
     Algorithms(cli::algorithms::AlgorithmsArgs),
@@ -54,14 +63,10 @@ enum Command {
     Info,
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell), e.g.
     /// `accuracy completions bash > /etc/bash_completion.d/accuracy`.
-    Completions { shell: clap_complete::Shell },
-    /// Time per vertex of the GPU kernels on generated trees and tree files, with the copy and
-    /// host↔device baselines of the same run (resumable with --out).
-    Bench(cli::bench::BenchArgs),
-    /// A tree laid out on a spatial computer (a grid of processors): per layout and message
-    /// pattern, energy, depth, estimated cycles and the algorithm's lost bits; the exponent
-    /// over sizes; batched LCA's answers.
-    Spatial(cli::spatial::SpatialArgs),
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
 }
 
 fn main() -> ExitCode {

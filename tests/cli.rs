@@ -337,3 +337,21 @@ fn sweep_compares_child_orders_on_the_same_trees() {
     assert_eq!(resumed.lines().count(), 1 + 2 * 2);
     assert!(resumed.lines().skip(1).all(|l| l.contains(",natural,")));
 }
+
+/// `accuracy check` away from a clone says what it compares with and how to point at it,
+/// before the suite runs.
+#[test]
+fn check_without_its_baseline_says_what_it_needs() {
+    let dir = scratch("check-elsewhere");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_accuracy"))
+        .current_dir(&dir)
+        .arg("check")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("reports/baseline.json: no such file") && e.contains("--baseline FILE"),
+        "{e}"
+    );
+}

@@ -66,7 +66,7 @@ fn check(ok: bool, what: impl FnOnce() -> String) -> Result<(), Failed> {
 fn answer_names_vectorial_exact() -> Result<(), Failed> {
     let (_, doc) = parse(&report().join("report.html"));
     let sentences: Vec<String> = doc
-        .select(&sel("#answer-sentences li"))
+        .select(&sel("#answer-sentences > li > .choice"))
         .map(text_of)
         .collect();
     check(sentences.len() == 2, || format!("{sentences:#?}"))?;
@@ -74,7 +74,17 @@ fn answer_names_vectorial_exact() -> Result<(), Failed> {
         check(s.contains(": use vectorial-exact — "), || {
             format!("the answer does not name vectorial-exact: {s}")
         })?;
+        // The choice and its price first, in a line a reader takes in at once.
+        check(s.chars().count() <= 160, || {
+            format!("{} characters: {s}", s.chars().count())
+        })?;
     }
+    // `B` is the number of bits of --max-lost-bits, never a directory.
+    let all = text_of(doc.select(&sel("#answer")).next().ok_or("no answer")?);
+    check(
+        !all.contains("--out B") && !all.contains("B/bench.csv"),
+        || format!("B names a directory: {all}"),
+    )?;
     Ok(())
 }
 

@@ -6,6 +6,7 @@
 
 mod convert;
 mod error;
+mod files;
 mod preflight;
 mod scored;
 mod spatial;
@@ -242,6 +243,8 @@ fn arithmetic(storage: Precision, accumulate: Option<&str>) -> PyResult<generato
 struct Judged {
     score: treefix_accuracy::Score,
     tree: Py<Tree>,
+    /// What the JSON document names as its tree and results.
+    names: (String, String),
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -258,13 +261,17 @@ fn judge(
     accumulate: Option<&str>,
 ) -> PyResult<Judged> {
     let reference: ReferenceKind = reference.to_ascii_lowercase().parse().map_err(input)?;
+    // Only the bounds asked for: each is a replay of its algorithm over the whole tree.
     let named_algorithms = algorithms.as_ref().is_some_and(|a| !a.is_empty());
     let algorithms = match algorithms {
+        Some(names) if names.iter().any(|a| a.eq_ignore_ascii_case("all")) => {
+            Algorithm::ALL.to_vec()
+        }
         Some(names) => names
             .iter()
             .map(|a| algorithm(a))
             .collect::<PyResult<Vec<_>>>()?,
-        None => Algorithm::ALL.to_vec(),
+        None => Vec::new(),
     };
     let (w, storage) = convert::values(w, "w")?;
     let r = rootfix.map(|r| convert::values(r, "rootfix")).transpose()?;
@@ -311,9 +318,18 @@ fn judge(
     let score = py
         .detach(|| treefix_accuracy::score(&t.tree, slice, &results, &options, &label))
         .map_err(to_py)?;
+    let given: Vec<String> = results
+        .iter()
+        .map(|(op, _)| format!("{op}=<array>"))
+        .collect();
+    let tree_name = t
+        .source
+        .clone()
+        .unwrap_or_else(|| format!("<Tree of {} vertices>", t.tree.len()));
     Ok(Judged {
         score,
         tree: tree.clone().unbind(),
+        names: (tree_name, given.join(", ")),
     })
 }
 
@@ -321,8 +337,9 @@ fn judge(
 /// float32 per vertex (numpy, a CPU torch tensor, anything with __array__ or __dlpack__).
 /// Returns a Score: s.rootfix and s.leaffix (None when not given) hold max_lost_bits,
 /// max_ulps, the per-node lost_bits, ulps and flags as arrays, and which bounds the results
-/// stay within: the order-independent ones ("any-order", "balanced") and each of our
-/// algorithms'; s.summary is the table `accuracy score` prints. Gates (max_lost_bits,
+/// stay within: the order-independent ones ("any-order", "balanced") and those of our
+/// algorithms named by algorithms (["all"] for every one; none by default, as `accuracy
+/// score` without --algos); s.summary is the table `accuracy score` prints. Gates (max_lost_bits,
 /// max_ulps) only set s.passed; assert_accurate raises.
 #[pyfunction]
 #[pyo3(signature = (tree, w, *, rootfix=None, leaffix=None, reference="exact", max_lost_bits=None, max_ulps=None, algorithms=None, accumulate=None))]
@@ -351,7 +368,7 @@ fn score(
         algorithms,
         accumulate,
     )?;
-    scored::to_py(py, &j.score)
+    scored::to_py(py, &j.score, j.names)
 }
 
 /// For a test suite: score the results and raise AccuracyError, naming the worst vertex (the
@@ -380,6 +397,15 @@ fn assert_accurate(
         (None, None, None) => Some("any-order".to_string()),
         _ => None,
     };
+    if let Some(b) = &within
+        && b.parse::<treefix_accuracy::OrderBound>().is_err()
+        && b.parse::<Algorithm>().is_err()
+    {
+        return Err(input(format!(
+            "within={b:?}: expected any-order, balanced or one of our algorithms: {}",
+            Algorithm::names().join(", ")
+        )));
+    }
     // Only the algorithm named, if any: the others' bounds are not asked for.
     let algorithms = within
         .as_deref()
@@ -472,7 +498,7 @@ fn assert_accurate(
         }
     }
     if problems.is_empty() {
-        scored::to_py(py, &j.score)
+        scored::to_py(py, &j.score, j.names.clone())
     } else {
         Err(AccuracyError::new_err(problems.join("; ")))
     }
@@ -485,6 +511,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scored::OpScore>()?;
     m.add_class::<spatial::SpatialLca>()?;
     m.add_function(wrap_pyfunction!(tree_from_parents, m)?)?;
+    m.add_function(wrap_pyfunction!(files::tree_from_edges, m)?)?;
+    m.add_function(wrap_pyfunction!(files::write_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(files::write_results, m)?)?;
     m.add_function(wrap_pyfunction!(read_tree, m)?)?;
     m.add_function(wrap_pyfunction!(generate_tree, m)?)?;
     m.add_function(wrap_pyfunction!(gensum, m)?)?;

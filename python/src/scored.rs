@@ -6,6 +6,7 @@ use analysis::ErrorClass;
 use pyo3::prelude::*;
 use std::collections::BTreeMap;
 use treefix_accuracy::OrderBound;
+use treefix_accuracy::score::json;
 
 /// How one op's results fare. The per-node arrays are indexed by vertex.
 #[pyclass(module = "treefix_accuracy", frozen, get_all)]
@@ -56,7 +57,8 @@ pub struct OpScore {
     pub any_order_bound: Owned<f64>,
     pub balanced_bound: Owned<f64>,
     /// Whether the results stay within each bound: "any-order", "balanced", then each of
-    /// our algorithms' a priori bounds by name.
+    /// our algorithms' bounds asked for by name (within: no node above its a priori bound
+    /// nor above its sharp one).
     pub within: BTreeMap<String, bool>,
     /// Nodes above each bound, by the same names.
     pub violations: BTreeMap<String, usize>,
@@ -82,26 +84,46 @@ impl OpScore {
 }
 
 /// What `score` makes of the results of each op given.
-#[pyclass(module = "treefix_accuracy", frozen, get_all)]
+#[pyclass(module = "treefix_accuracy", frozen)]
 pub struct Score {
+    #[pyo3(get)]
     pub n: usize,
+    #[pyo3(get)]
     pub height: u32,
     /// κ of the whole weight vector.
+    #[pyo3(get)]
     pub achieved_cond: f64,
+    #[pyo3(get)]
     pub rootfix: Option<Py<OpScore>>,
+    #[pyo3(get)]
     pub leaffix: Option<Py<OpScore>>,
-    /// Whether every gate passed (True without gates).
+    /// Whether the gates given to score (max_lost_bits, max_ulps) held: True without one,
+    /// whatever the bounds say (they are in within). assert_accurate without a gate checks
+    /// within="any-order" instead, so it may raise where passed is True.
+    #[pyo3(get)]
     pub passed: bool,
     /// The failed gates, one phrase each.
+    #[pyo3(get)]
     pub failures: Vec<String>,
     /// The tables as `accuracy score` prints them.
+    #[pyo3(get)]
     pub summary: String,
+    /// `accuracy score --json`'s document.
+    json: String,
 }
 
 #[pymethods]
 impl Score {
     fn __repr__(&self) -> String {
-        format!("Score(n={}, passed={})", self.n, self.passed)
+        let passed = if self.passed { "True" } else { "False" };
+        format!("Score(n={}, passed={passed})", self.n)
+    }
+
+    /// The document `accuracy score --json` writes for the same tree, weights and results:
+    /// the same fields and numbers; "tree" and "results" name what Python was given, and
+    /// "precision" (how many digits a results file was printed with) is absent.
+    fn to_json(&self) -> String {
+        self.json.clone()
     }
 
     fn __str__(&self) -> String {
@@ -109,8 +131,12 @@ impl Score {
     }
 }
 
-/// The Python view of a library score.
-pub fn to_py(py: Python<'_>, s: &treefix_accuracy::Score) -> PyResult<Score> {
+/// The Python view of a library score; `tree` and `results` name the inputs in its JSON.
+pub fn to_py(
+    py: Python<'_>,
+    s: &treefix_accuracy::Score,
+    (tree, results): (String, String),
+) -> PyResult<Score> {
     let mut rootfix = None;
     let mut leaffix = None;
     for o in &s.ops {
@@ -130,6 +156,7 @@ pub fn to_py(py: Python<'_>, s: &treefix_accuracy::Score) -> PyResult<Score> {
         passed: failures.is_empty(),
         failures,
         summary: s.tables(),
+        json: json::to_json(&json::document(s, tree, results, None)),
     })
 }
 

@@ -124,6 +124,28 @@ impl Tree {
         self.label_of(v)
     }
 
+    /// Writes the tree for `accuracy --tree PATH` as a parent array (`vertex parent [weight]`
+    /// lines; format="parents", the one format written): the same vertex ids, and with w
+    /// its weights on every line, every float32 exactly (`--weights file` reads them back).
+    #[pyo3(signature = (path, *, format="parents", w=None))]
+    fn save(
+        &self,
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        format: &str,
+        w: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        if !format.eq_ignore_ascii_case("parents") {
+            return Err(crate::error::input(format!(
+                "format={format:?}: Tree.save writes format=\"parents\" (a parent array, which every command reads)"
+            )));
+        }
+        let w = w.map(|w| convert::f32s(w, "w")).transpose()?;
+        let w = w.as_ref().map(|w| w.as_slice());
+        py.detach(|| treefix_accuracy::write_tree(&path, &self.tree, w))
+            .map_err(crate::error::to_py)
+    }
+
     /// Every vertex's label (None where it has none), in vertex order.
     #[getter]
     fn labels(&self) -> Vec<Option<String>> {

@@ -80,8 +80,8 @@ pub struct Written {
     pub bytes: usize,
     /// Loading and rendering, without writing the file (seconds).
     pub render_s: f64,
-    /// The answer's sentences, one per op (a sweep's report; empty for other pages), for the
-    /// terminal.
+    /// The answer for the terminal (a sweep's report; empty for other pages): per op its
+    /// sentence with the details indented under it, then the GPU bench command where needed.
     pub answers: Vec<String>,
 }
 
@@ -120,10 +120,7 @@ pub fn render_dir_answering(
     inputs: Inputs<'_>,
 ) -> Result<(String, Vec<String>), ReportError> {
     let data = ReportData::load(dir, inputs)?;
-    let answers = answer::answers(&data)
-        .into_iter()
-        .map(|a| a.sentence)
-        .collect();
+    let answers = answer::terminal(&data);
     Ok((html::render(&data)?, answers))
 }
 

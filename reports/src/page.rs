@@ -43,6 +43,8 @@ details summary{cursor:pointer;font-weight:bold;margin:8px 0}
 figure.grid svg{margin:0}
 ul.answer{padding-left:1.2em}
 ul.answer li{margin:6px 0;font-size:1.05rem}
+ul.answer .choice{font-weight:600}
+ul.answer ul.why li{margin:2px 0;font-size:.92rem;font-weight:normal}
 table.answer{font-size:.85rem}
 table.answer caption{text-align:left;font-weight:bold;font-size:1rem;padding:4px 0}
 table.answer th{white-space:normal;vertical-align:bottom}

@@ -1,19 +1,19 @@
-//! Series styles: every (op, algorithm) pair gets its own colour and its own marker shape, the
-//! same in every figure of every report — each algorithm's [`Look`] in [`LOOKS`], the one
-//! place that says how an algorithm is drawn (the registry names no presentation). The shape
-//! family follows the algorithm (circle, cross, triangle, diamond, …) and the op picks the
-//! filled or open variant, so sequential and parallel — which agree bit for bit — stay visible
-//! on top of each other.
+//! Series styles: every algorithm gets one colour and one marker shape, the same in every
+//! panel of every page whatever the op — each algorithm's [`Look`] in [`LOOKS`], the one place
+//! that says how an algorithm is drawn (the registry names no presentation), every shape
+//! distinct. Where one panel holds two series of one algorithm (both ops, or a GPU kernel and
+//! its CPU twin), the second keeps the colour and takes the open variant of the shape
+//! ([`second_series`]); its legend names it.
 
 use analysis::Algorithm;
 use plotters::style::RGBColor;
 
-/// How the report draws an algorithm: a colour per op and a marker shape (filled for
-/// rootfix, its open variant for leaffix).
+/// How the report draws an algorithm: its colour and marker shape; `second` is a further
+/// colour the palette offers to series that are no algorithm.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Look {
-    pub rootfix: [u8; 3],
-    pub leaffix: [u8; 3],
+    pub color: [u8; 3],
+    pub second: [u8; 3],
     pub marker: Shape,
 }
 
@@ -22,64 +22,64 @@ pub const LOOKS: &[(&str, Look)] = &[
     (
         "sequential",
         Look {
-            rootfix: [0x00, 0x72, 0xB2],
-            leaffix: [0x88, 0x22, 0x55],
+            color: [0x00, 0x72, 0xB2],
+            second: [0x88, 0x22, 0x55],
             marker: Shape::Circle,
         },
     ),
     (
         "parallel",
         Look {
-            rootfix: [0xE6, 0x9F, 0x00],
-            leaffix: [0x56, 0xB4, 0xE9],
+            color: [0xE6, 0x9F, 0x00],
+            second: [0x56, 0xB4, 0xE9],
             marker: Shape::Cross,
         },
     ),
     (
         "vectorial",
         Look {
-            rootfix: [0x00, 0x9E, 0x73],
-            leaffix: [0xD5, 0x5E, 0x00],
+            color: [0x00, 0x9E, 0x73],
+            second: [0xD5, 0x5E, 0x00],
             marker: Shape::Triangle,
         },
     ),
     (
         "vectorial-seqscan",
         Look {
-            rootfix: [0xCC, 0x79, 0xA7],
-            leaffix: [0x55, 0x55, 0x55],
+            color: [0xCC, 0x79, 0xA7],
+            second: [0x55, 0x55, 0x55],
             marker: Shape::Diamond,
         },
     ),
     (
         "vectorial-chained",
         Look {
-            rootfix: [0x44, 0xAA, 0x99],
-            leaffix: [0x99, 0x99, 0x33],
+            color: [0x44, 0xAA, 0x99],
+            second: [0x99, 0x99, 0x33],
             marker: Shape::Square,
         },
     ),
     (
         "vectorial-compensated",
         Look {
-            rootfix: [0x33, 0x22, 0x88],
-            leaffix: [0x11, 0x77, 0x33],
+            color: [0x33, 0x22, 0x88],
+            second: [0x11, 0x77, 0x33],
             marker: Shape::TriangleDown,
         },
     ),
     (
         "contraction",
         Look {
-            rootfix: [0xAA, 0x44, 0x99],
-            leaffix: [0xEE, 0x66, 0x77],
-            marker: Shape::Circle,
+            color: [0xAA, 0x44, 0x99],
+            second: [0xEE, 0x66, 0x77],
+            marker: Shape::OpenSquare,
         },
     ),
     (
         "vectorial-exact",
         Look {
-            rootfix: [0x11, 0x11, 0x11],
-            leaffix: [0x99, 0x44, 0x00],
+            color: [0x11, 0x11, 0x11],
+            second: [0x99, 0x44, 0x00],
             marker: Shape::Plus,
         },
     ),
@@ -139,47 +139,51 @@ fn rgb(c: [u8; 3]) -> RGBColor {
     RGBColor(c[0], c[1], c[2])
 }
 
-/// The style of (op, algorithm): the algorithm's own look from the registry; `extra` numbers
-/// algorithms the registry does not know (another program's, in a results file), in the order
-/// the caller met them, which cycle through the palette after the registry's.
-pub fn series_style(op: &str, algorithm: &str, extra: usize) -> SeriesStyle {
+/// The style of an algorithm: its own look from the registry, whatever the op; `extra`
+/// numbers algorithms the registry does not know (another program's, in a results file), in
+/// the order the caller met them, which cycle through the palette after the registry's.
+pub fn series_style(algorithm: &str, extra: usize) -> SeriesStyle {
     if let Ok(a) = algorithm.parse::<Algorithm>() {
         let look = look(a);
-        return if op == "leaffix" {
-            SeriesStyle {
-                color: rgb(look.leaffix),
-                shape: open_variant(look.marker),
-            }
-        } else {
-            SeriesStyle {
-                color: rgb(look.rootfix),
-                shape: look.marker,
-            }
+        return SeriesStyle {
+            color: rgb(look.color),
+            shape: look.marker,
         };
     }
-    // The registry's colours, reused: they cycle over the algorithms, the shapes over 6, so
-    // (colour, shape) pairs repeat only after the least common multiple.
+    // The registry's second colours, reused: they cycle over the algorithms, the shapes over
+    // 6, so (colour, shape) pairs repeat only after the least common multiple.
     let a = Algorithm::ALL.len() + extra;
     let look = look(Algorithm::ALL[a % Algorithm::ALL.len()]);
-    let m = a % FILLED.len();
-    if op == "leaffix" {
+    SeriesStyle {
+        color: rgb(look.second),
+        shape: FILLED[a % FILLED.len()],
+    }
+}
+
+/// The second series of one algorithm in a panel (its leaffix beside its rootfix, its CPU
+/// twin beside its kernel): the same colour, the open variant of the shape — or, for a shape
+/// drawn as an outline already (a cross, a plus, an open shape), the same shape in a lighter
+/// tint: the cross's "open variant" would be the plus, another algorithm's marker.
+pub fn second_series(st: SeriesStyle) -> SeriesStyle {
+    let open = open_variant(st.shape);
+    if open == st.shape || st.shape == Shape::Cross {
         SeriesStyle {
-            color: rgb(look.leaffix),
-            shape: OPEN[m],
+            color: lighter(st.color, 0.5),
+            shape: st.shape,
         }
     } else {
         SeriesStyle {
-            color: rgb(look.rootfix),
-            shape: FILLED[m],
+            color: st.color,
+            shape: open,
         }
     }
 }
 
-/// Styles for a list of (op, algorithm) keys.
+/// Styles for a list of (op, algorithm) keys: each algorithm's own, whatever the op.
 pub fn styles_for(keys: &[(String, String)]) -> Vec<SeriesStyle> {
     let mut unknown: Vec<&str> = Vec::new();
     keys.iter()
-        .map(|(op, algo)| {
+        .map(|(_, algo)| {
             let extra = if algo.parse::<Algorithm>().is_ok() {
                 0
             } else {
@@ -191,7 +195,7 @@ pub fn styles_for(keys: &[(String, String)]) -> Vec<SeriesStyle> {
                     }
                 }
             };
-            series_style(op, algo, extra)
+            series_style(algo, extra)
         })
         .collect()
 }
@@ -223,14 +227,14 @@ pub fn lighter(color: RGBColor, share: f64) -> RGBColor {
 }
 
 /// The `i`-th colour of the report's palette — the registry's looks, every algorithm's
-/// rootfix colour then every leaffix colour — cycling.
+/// colour then every second colour — cycling.
 pub fn palette(i: usize) -> RGBColor {
     let k = Algorithm::ALL.len();
     let look = look(Algorithm::ALL[i % k]);
     if (i / k).is_multiple_of(2) {
-        rgb(look.rootfix)
+        rgb(look.color)
     } else {
-        rgb(look.leaffix)
+        rgb(look.second)
     }
 }
 
@@ -248,6 +252,26 @@ mod tests {
                 name.parse::<Algorithm>().is_ok(),
                 "{name} is in no registry"
             );
+        }
+    }
+
+    #[test]
+    fn every_algorithm_looks_unlike_every_other_and_the_same_in_both_ops() {
+        for (i, (a, x)) in LOOKS.iter().enumerate() {
+            for (b, y) in &LOOKS[i + 1..] {
+                assert_ne!(x.marker, y.marker, "{a} and {b} share a marker");
+                assert_ne!(x.color, y.color, "{a} and {b} share a colour");
+            }
+        }
+        let keys: Vec<(String, String)> = ["rootfix", "leaffix"]
+            .iter()
+            .flat_map(|op| LOOKS.iter().map(|(a, _)| (op.to_string(), a.to_string())))
+            .collect();
+        let styles = styles_for(&keys);
+        let k = LOOKS.len();
+        assert_eq!(styles[..k], styles[k..]);
+        for st in &styles[..k] {
+            assert_ne!(second_series(*st), *st);
         }
     }
 }

@@ -42,10 +42,12 @@
 //! # Ok::<(), treefix_accuracy::Error>(())
 //! ```
 
+pub mod files;
 mod trees;
 mod weights;
 
-pub use trees::{generate_tree, read_tree, read_tree_with, tree_from_parents};
+pub use files::{write_results, write_tree, write_weights};
+pub use trees::{generate_tree, read_tree, read_tree_with, tree_from_edges, tree_from_parents};
 pub use weights::{GenSum, gensum};
 
 use crate::Error;

@@ -21,6 +21,10 @@ pub struct BenchArgs {
     /// Largest size, as log2 of the vertex count.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
     max_log2: u32,
+    /// Vertex counts, comma-separated, instead of the powers of two of --min-log2..--max-log2
+    /// (a sweep's --nodes, to price the size it measured).
+    #[arg(long, value_delimiter = ',', value_parser = super::parse_count, conflicts_with_all = ["min_log2", "max_log2"])]
+    nodes: Vec<u64>,
     /// Tree files to time as well (e.g. Matrix Market spanning trees, as in the paper's Fig. 4).
     #[arg(long = "tree", value_name = "FILE")]
     trees: Vec<PathBuf>,
@@ -42,6 +46,7 @@ pub struct BenchArgs {
     /// takes long).
     #[arg(long, default_value_t = 3)]
     reps: usize,
+    /// Seed of the generated trees and their weights.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Write DIR/bench.csv (one row per tree × op × algorithm × backend, baselines included)
@@ -83,17 +88,16 @@ pub fn run(a: BenchArgs) -> Result<(), Error> {
         .iter()
         .map(|p| inputs::load(p, &opts, None))
         .collect::<Result<Vec<_>, Error>>()?;
+    let largest = a.nodes.iter().copied().max().unwrap_or(1 << a.max_log2);
     let file_vertices: usize = files.iter().map(|f| f.file.tree.len()).sum();
-    memory::check(
-        "bench",
-        &memory::bench(1 << a.max_log2, file_vertices as u64),
-    )?;
+    memory::check("bench", &memory::bench(largest, file_vertices as u64))?;
     let gpu = gpu::Gpu::new()?;
     eprintln!("backend: {}", gpu.describe());
     let params = gpu::bench::BenchParams {
         topologies: a.topology,
         min_log2: a.min_log2,
         max_log2: a.max_log2,
+        nodes: a.nodes.iter().map(|&n| n as usize).collect(),
         ops: a.ops,
         algos: a.algos,
         reps: a.reps,

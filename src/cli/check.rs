@@ -17,6 +17,13 @@ pub struct CheckArgs {
 }
 
 pub fn run(a: CheckArgs) -> Result<(), Error> {
+    // Said before the suite runs: outside a clone the default path names nothing.
+    if !a.update && !a.baseline.is_file() {
+        return Err(Error::Usage(format!(
+            "{}: no such file. `accuracy check` compares this build's lost bits with a committed baseline (a clone's reports/baseline.json, relative to the current directory): run it from a clone's root, give --baseline FILE, or write one with --update",
+            a.baseline.display()
+        )));
+    }
     let suite = check::suite();
     let instances = suite.topologies.len() * suite.conds.len() * suite.trees;
     let eval = memory::Evaluation {

@@ -15,6 +15,8 @@ pub struct GenArgs {
     /// Target condition number.
     #[arg(long, value_parser = parse_single_cond, allow_hyphen_values = true)]
     cond: f64,
+    /// Seed of the portable generator: the same seed gives the same weights (Python's
+    /// gensum(n, cond, seed) gives the same bits).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Weight model (default gensum).

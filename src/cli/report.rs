@@ -64,7 +64,7 @@ pub fn run(a: ReportArgs) -> Result<(), Error> {
         let (html, answers) = reports::render_dir_answering(&a.dir, inputs)?;
         super::write_stdout(html.as_bytes())?;
         for sentence in answers {
-            eprintln!("{}", sentence.replace('`', ""));
+            eprintln!("{sentence}");
         }
         return Ok(());
     }
@@ -77,7 +77,7 @@ pub fn run(a: ReportArgs) -> Result<(), Error> {
 /// The report's answer, one sentence per op, as the terminal's last lines.
 pub fn print_answers(w: &reports::Written) {
     for sentence in &w.answers {
-        println!("{}", sentence.replace('`', ""));
+        println!("{sentence}");
     }
 }
 

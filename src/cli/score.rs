@@ -6,7 +6,6 @@ use super::allocator;
 use super::{MeasureArgs, ReadArgs, WeightsFileArgs, is_stdout, parse_single_cond, write_stdout};
 use analysis::Op;
 use clap::Args;
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 use treefix_accuracy::format::sci;
 use treefix_accuracy::inputs::{self, WeightChoice};
@@ -65,44 +64,17 @@ pub struct ScoreArgs {
     /// Write every vertex's error and flags as CSV here (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     dump: Option<PathBuf>,
+    /// Also judge the results against these algorithms' a priori bounds, comma-separated
+    /// (`all`: every algorithm of the registry). Each costs a replay of the algorithm and its
+    /// bounds over the whole tree, so by default only the order-independent bounds are judged.
+    #[arg(long, value_delimiter = ',', value_name = "ALGOS", value_parser = parse_algos)]
+    algos: Vec<Vec<analysis::Algorithm>>,
     #[command(flatten)]
     arithmetic: super::ArithmeticArgs,
     /// Score results printed with too few digits to be the kernel's f32 values (by default
     /// refused: the digits lost would be charged to the kernel).
     #[arg(long)]
     accept_low_precision: bool,
-}
-
-/// `score --json`'s document.
-#[derive(Serialize)]
-struct ScoreJson<'a> {
-    format_version: u32,
-    tool: &'static str,
-    version: &'static str,
-    tree: String,
-    results: String,
-    reference: &'static str,
-    /// The storage format, `+` the accumulation format where wider (`bf16+f32`).
-    arithmetic: String,
-    n: usize,
-    #[serde(serialize_with = "analysis::records::fields::number_or_string")]
-    achieved_cond: f64,
-    max_lost_bits_gate: Option<f64>,
-    max_ulps_gate: Option<u64>,
-    /// False when a gate failed (the command then exits with code 4).
-    passed: bool,
-    /// Values that are no exact decimal and the most significant digits among them; a
-    /// warning when they look printed with too few digits.
-    precision: PrecisionJson,
-    ops: &'a [score::OpScore],
-}
-
-#[derive(Serialize)]
-struct PrecisionJson {
-    inexact: usize,
-    max_digits: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    warning: Option<String>,
 }
 
 pub fn run(a: ScoreArgs) -> Result<(), Error> {
@@ -115,8 +87,8 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         reference: a.measure.reference,
         max_lost_bits: a.max_lost_bits,
         max_ulps: a.max_ulps,
+        algorithms: chosen_algorithms(&a.algos),
         arithmetic: a.arithmetic.arithmetic()?,
-        ..ScoreOptions::default()
     };
     options.check()?;
     check_outputs(&a)?;
@@ -171,7 +143,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     let failures = scored.failures();
     // Files first: a closed stdout ends the process at the first line printed.
     if let Some(path) = &a.json {
-        let precision = PrecisionJson {
+        let precision = score::json::Precision {
             inexact: read.digits.inexact,
             max_digits: read.digits.max_digits,
             warning: warning.clone(),
@@ -247,32 +219,22 @@ fn choose_ops<'r>(
     Ok(chosen)
 }
 
-/// `--json`: the summary document, to a file or standard output.
+/// `--json`: the summary document (the library's, as Python's `Score.to_json()`), to a file
+/// or standard output.
 fn write_json(
     path: &Path,
     a: &ScoreArgs,
     names: &str,
     scored: &score::Score,
-    precision: PrecisionJson,
+    precision: score::json::Precision,
 ) -> Result<(), Error> {
-    let failures = scored.failures();
-    let doc = ScoreJson {
-        format_version: treefix_accuracy::FORMAT_VERSION,
-        tool: "treefix-accuracy",
-        version: env!("CARGO_PKG_VERSION"),
-        tree: a.tree.display().to_string(),
-        results: names.to_string(),
-        reference: a.measure.reference.name(),
-        arithmetic: scored.arithmetic.clone(),
-        n: scored.n,
-        achieved_cond: scored.achieved_cond,
-        max_lost_bits_gate: a.max_lost_bits,
-        max_ulps_gate: a.max_ulps,
-        passed: failures.is_empty(),
-        precision,
-        ops: &scored.ops,
-    };
-    let json = serde_json::to_string_pretty(&doc).map_err(Error::json(path))? + "\n";
+    let doc = score::json::document(
+        scored,
+        a.tree.display().to_string(),
+        names.to_string(),
+        Some(precision),
+    );
+    let json = score::json::to_json(&doc);
     if is_stdout(path) {
         write_stdout(json.as_bytes())
     } else {
@@ -295,6 +257,29 @@ fn write_dump(
         score::dump::write(scored, label, &mut f).map_err(output::csv_error(path))?;
         f.commit()
     }
+}
+
+/// `all` or one algorithm's name.
+fn parse_algos(s: &str) -> Result<Vec<analysis::Algorithm>, String> {
+    if s.eq_ignore_ascii_case("all") {
+        return Ok(analysis::Algorithm::ALL.to_vec());
+    }
+    s.parse::<analysis::Algorithm>()
+        .map(|a| vec![a])
+        .map_err(|_| {
+            format!(
+                "'{s}': expected all or one of {}",
+                analysis::Algorithm::names().join(", ")
+            )
+        })
+}
+
+/// The algorithms given, each once, in the registry's order.
+fn chosen_algorithms(given: &[Vec<analysis::Algorithm>]) -> Vec<analysis::Algorithm> {
+    analysis::Algorithm::ALL
+        .into_iter()
+        .filter(|a| given.iter().flatten().any(|g| g == a))
+        .collect()
 }
 
 /// The outputs: never an input, and at most one on standard output.

@@ -6,6 +6,7 @@
 
 pub mod any_order;
 pub mod dump;
+pub mod json;
 pub mod precision;
 pub mod print;
 pub mod results;
@@ -17,6 +18,7 @@ use analysis::records::fields::number_or_string;
 use analysis::{Algorithm, ErrorClass, Op, Reference, ReferenceKind};
 use any_order::{OrderBound, OrderVerdict};
 use generators::{Arithmetic, Precision, Tree};
+use rayon::prelude::*;
 use rug::Float;
 use serde::Serialize;
 
@@ -29,7 +31,8 @@ pub struct ScoreOptions {
     pub max_lost_bits: Option<f64>,
     /// A node more than this many f32 ulps from the correctly rounded result fails.
     pub max_ulps: Option<u64>,
-    /// Whose a priori bounds the results are compared with (default: every algorithm).
+    /// Whose a priori bounds the results are compared with (default: none; each costs a
+    /// replay of the algorithm and its bounds over the tree, several times the score itself).
     pub algorithms: Vec<Algorithm>,
     /// The format the weights and results are stored in, and the one the kernel added in.
     pub arithmetic: Arithmetic,
@@ -41,7 +44,7 @@ impl Default for ScoreOptions {
             reference: ReferenceKind::Exact,
             max_lost_bits: None,
             max_ulps: None,
-            algorithms: Algorithm::ALL.to_vec(),
+            algorithms: Vec::new(),
             arithmetic: Arithmetic::F32,
         }
     }
@@ -276,10 +279,10 @@ fn score_op(
         .collect();
     // A flagged node's relative error is |x̂| / 0: every bit is lost.
     let rel_error: Vec<f64> = errors
-        .iter()
+        .par_iter()
         .map(|e| if e.flagged() { f64::INFINITY } else { e.rel })
         .collect();
-    let node_bits: Vec<f64> = rel_error.iter().map(|&r| lost_bits(r)).collect();
+    let node_bits: Vec<f64> = rel_error.par_iter().map(|&r| lost_bits(r)).collect();
     let worst = (0..n)
         .max_by(|&x, &y| {
             (node_bits[x].total_cmp(&node_bits[y]))
@@ -364,7 +367,7 @@ fn score_op(
             lost_bits: node_bits,
             ulps,
             class: errors.iter().map(|e| e.class).collect(),
-            cond: (0..n).map(|v| reference.cond(v)).collect(),
+            cond: (0..n).into_par_iter().map(|v| reference.cond(v)).collect(),
             order_bounds: order_node_bounds,
         },
     }

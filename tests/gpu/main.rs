@@ -7,7 +7,7 @@
 //!
 //! One module per concept, each listing its tests in `TESTS`: `twins` (each kernel against its
 //! twin), `limits` (devices that look smaller), `forests`, `cli` (end to end through the
-//! binary) and `exact` (the exact treefix); the helpers they share are here.
+//! binary), `exact` (the exact treefix) and `hint` (the answer's GPU price command); the helpers they share are here.
 
 use analysis::{Algorithm, Op};
 use generators::{ChildOrder, Topology, Tree, WeightModel};
@@ -21,6 +21,7 @@ type GpuTest = fn(&Gpu);
 mod cli;
 mod exact;
 mod forests;
+mod hint;
 mod limits;
 mod twins;
 
@@ -34,6 +35,7 @@ fn tests() -> Vec<(&'static str, GpuTest)> {
         forests::TESTS,
         cli::TESTS,
         exact::TESTS,
+        hint::TESTS,
     ]
     .concat()
 }

@@ -77,6 +77,8 @@ fn score_judges_an_independent_implementation() {
             weights.to_str().unwrap(),
             "--results",
             path.to_str().unwrap(),
+            "--algos",
+            "sequential,parallel,vectorial,vectorial-seqscan",
         ]);
         assert!(o.status.success(), "{}", text(&o.stderr));
         text(&o.stdout)

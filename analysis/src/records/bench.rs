@@ -51,6 +51,73 @@ pub fn is_cpu_backend(backend: &str) -> bool {
     backend == "cpu" || backend.is_empty()
 }
 
+/// What a bench.csv offers for pricing one op of a sweep: times only on the sweep's own trees
+/// (topology and size), so that every ratio compares the same work.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Matched {
+    /// Per algorithm asked for: its time per vertex (the median over the matched trees) and
+    /// the backend that ran it; GPU kernels' rows when it has any (a CPU twin's time is never
+    /// a GPU price). `None` where it lacks a matched tree.
+    pub times: Vec<Option<(f64, String)>>,
+    /// The sweep's trees (topology, n) that no algorithm was timed on.
+    pub missing_trees: Vec<(String, usize)>,
+    /// Algorithms timed on some matched trees but not all, or on none.
+    pub missing_algorithms: Vec<String>,
+}
+
+/// The times of `algorithms` on `op` in `records`, on the sweep's `trees` (topology, n).
+pub fn times_on(
+    records: &[BenchRecord],
+    algorithms: &[String],
+    op: &str,
+    trees: &[(String, usize)],
+) -> Matched {
+    let on = |r: &BenchRecord, t: &(String, usize)| r.topology == t.0 && r.n == t.1;
+    // Per algorithm: its rows on the sweep's trees, of one kind (GPU kernels' when any).
+    let rows: Vec<Vec<&BenchRecord>> = algorithms
+        .iter()
+        .map(|a| {
+            let all: Vec<&BenchRecord> = records
+                .iter()
+                .filter(|r| r.algorithm == *a && r.op == op && trees.iter().any(|t| on(r, t)))
+                .collect();
+            let gpu = all.iter().any(|r| !is_cpu_backend(&r.backend));
+            all.into_iter()
+                .filter(|r| is_cpu_backend(&r.backend) != gpu)
+                .collect()
+        })
+        .collect();
+    let (matched, missing_trees): (Vec<_>, Vec<_>) = trees
+        .iter()
+        .cloned()
+        .partition(|t| rows.iter().flatten().any(|r| on(r, t)));
+    let mut out = Matched {
+        missing_trees,
+        ..Matched::default()
+    };
+    for (a, mine) in algorithms.iter().zip(&rows) {
+        let per_tree: Option<Vec<f64>> = matched
+            .iter()
+            .map(|t| {
+                let mut v: Vec<f64> = mine
+                    .iter()
+                    .filter(|r| on(r, t))
+                    .map(|r| r.compute_s / r.n as f64)
+                    .collect();
+                crate::stats::median(&mut v)
+            })
+            .collect();
+        let time = per_tree
+            .filter(|v| !v.is_empty())
+            .and_then(|mut v| crate::stats::median(&mut v))
+            .map(|t| (t, mine[0].backend.clone()));
+        if time.is_none() {
+            out.missing_algorithms.push(a.clone());
+        }
+        out.times.push(time);
+    }
+    out
+}
 /// An algorithm's time per vertex on `op` in a bench.csv, and the backend that ran it: GPU
 /// kernels' rows when there are any (a CPU twin's time is never a GPU price), at the largest n
 /// timed, the median over the topologies timed at that n.

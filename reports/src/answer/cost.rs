@@ -4,7 +4,6 @@
 //! a GPU comparison is always a GPU kernel.
 
 use super::super::data::ReportData;
-use analysis::records::bench::BenchRecord;
 use serde_json::Value;
 
 /// Where a time was measured.
@@ -64,6 +63,11 @@ pub struct Costs {
     pub gpu: bool,
     /// Where the times come from, in words, for the table's caption.
     pub source: String,
+    /// The sweep's trees of this op, (topology, n): the only ones whose bench times count.
+    pub trees: Vec<(String, usize)>,
+    /// With a bench.csv: what it lacks to price this op on the sweep's trees, one phrase per
+    /// lack ("no rootfix time on the sweep's chain at n=100"); empty without one.
+    pub bench_lacks: Vec<String>,
 }
 
 impl Costs {
@@ -90,17 +94,43 @@ impl Costs {
     }
 }
 
+/// The sweep's trees of `op`: (topology or file name, n), in order of first appearance.
+pub fn trees(data: &ReportData, op: &str) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for r in data.rows.iter().filter(|r| r.op == op) {
+        let t = r.source.as_deref().unwrap_or(&r.topology);
+        if !out.iter().any(|(x, n)| x == t && *n == r.n) {
+            out.push((t.to_string(), r.n));
+        }
+    }
+    out
+}
+
 /// The costs of `algorithms` on `op`: GPU kernel times where there are any (the price on the
-/// device the reader runs; bench.csv's before this run's), else CPU twins' times.
+/// device the reader runs; bench.csv's, on the sweep's own trees, before this run's), else
+/// CPU twins' times.
 pub fn costs(data: &ReportData, op: &str, algorithms: &[String]) -> Costs {
     let own = own_times(data, op);
-    let bench: Vec<Option<Time>> = match &data.bench {
-        Some((_, records)) => algorithms
+    let trees = trees(data, op);
+    let matched = data
+        .bench
+        .as_ref()
+        .map(|(_, records)| analysis::records::bench::times_on(records, algorithms, op, &trees));
+    let bench: Vec<Option<Time>> = match &matched {
+        Some(m) => m
+            .times
             .iter()
-            .map(|a| bench_time(records, a, op))
+            .map(|t| {
+                t.as_ref().map(|(s, backend)| Time {
+                    per_vertex_s: *s,
+                    place: Place::of_backend(backend),
+                    from_bench: true,
+                })
+            })
             .collect(),
         None => vec![None; algorithms.len()],
     };
+    let bench_lacks = matched.map(|m| lacks(&m, op)).unwrap_or_default();
     // A GPU kernel's time first (bench.csv's, then this run's), else this run's CPU twin's,
     // else bench.csv's.
     let times: Vec<Option<Time>> = algorithms
@@ -136,8 +166,39 @@ pub fn costs(data: &ReportData, op: &str, algorithms: &[String]) -> Costs {
             })
         })
         .collect::<Vec<_>>();
-    let source = source(data, op, algorithms, &costs, gpu);
-    Costs { costs, gpu, source }
+    let mut source = source(data, op, algorithms, &costs, gpu);
+    if !bench_lacks.is_empty() {
+        source.push_str(&format!("; bench.csv has {}", bench_lacks.join("; ")));
+    }
+    Costs {
+        costs,
+        gpu,
+        source,
+        trees,
+        bench_lacks,
+    }
+}
+
+/// "no rootfix time on the sweep's chain at n=10000", "no rootfix time of vectorial-exact
+/// on the sweep's trees".
+fn lacks(m: &analysis::records::bench::Matched, op: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if !m.missing_trees.is_empty() {
+        let trees: Vec<String> = m
+            .missing_trees
+            .iter()
+            .map(|(t, n)| format!("{t} at n={n}"))
+            .collect();
+        out.push(format!("no {op} time on the sweep's {}", trees.join(", ")));
+    }
+    // With no time at all, the trees say it; else the algorithms left out of the comparison.
+    if !m.missing_algorithms.is_empty() && m.missing_algorithms.len() < m.times.len() {
+        out.push(format!(
+            "no {op} time of {} on the sweep's trees",
+            super::few(&m.missing_algorithms)
+        ));
+    }
+    out
 }
 
 /// The caption's words: which file the times come from, and what was not timed.
@@ -160,7 +221,7 @@ fn source(
     let from_bench = costs.iter().flatten().any(|c| c.time.from_bench);
     let mut s = match (&bench_name, from_bench) {
         (Some(name), true) => format!(
-            "times from {name} (each algorithm's median compute time per vertex at its largest size, the median over its topologies) and, where it has none, from this run"
+            "times from {name} (each algorithm's median compute time per vertex on the sweep's own topologies and sizes) and, where it has none, from this run"
         ),
         _ => "times from this run's own timings".to_string(),
     };
@@ -232,17 +293,4 @@ fn own_times(data: &ReportData, op: &str) -> Vec<(String, Time)> {
             )
         })
         .collect()
-}
-
-/// An algorithm's time per vertex on `op` by bench.csv: at the largest size it was
-/// benchmarked at, the median over the topologies of its median compute time per vertex; its
-/// GPU kernel's where bench.csv has one, else its CPU twin's.
-fn bench_time(records: &[BenchRecord], algorithm: &str, op: &str) -> Option<Time> {
-    let (per_vertex_s, backend) =
-        analysis::records::bench::time_per_vertex(records, algorithm, op)?;
-    Some(Time {
-        per_vertex_s,
-        place: Place::of_backend(&backend),
-        from_bench: true,
-    })
 }

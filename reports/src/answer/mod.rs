@@ -3,12 +3,16 @@
 //! and κ band, its time (GPU kernel or CPU twin) relative to the fastest of the same kind, and
 //! one sentence naming the cheapest algorithm that stays within the threshold of lost bits.
 
+pub mod bands;
 mod cost;
+mod hint;
 mod sentence;
 #[cfg(test)]
 mod tests;
 
+pub use bands::BandPick;
 pub use cost::{Cost, Costs, Place, Time};
+pub use hint::bench_hint;
 
 use super::data::ReportData;
 use super::fmt::fixed;
@@ -92,7 +96,14 @@ pub struct OpAnswer {
     /// The algorithm the sentence names: the cheapest within the threshold by the compared
     /// times, or, when none is within it, the most accurate.
     pub pick: Option<usize>,
+    /// The choice per range of κ bands, over every topology.
+    pub bands: Vec<BandPick>,
+    /// Per topology whose choices per κ band differ from [`OpAnswer::bands`], its own.
+    pub by_topology: Vec<(String, Vec<BandPick>)>,
+    /// The choice and its price, in one short line.
     pub sentence: String,
+    /// The lines under it: per κ band, the threshold, the times, what was not run.
+    pub details: Vec<String>,
 }
 
 impl OpAnswer {
@@ -135,13 +146,38 @@ pub fn answers(data: &ReportData) -> Vec<OpAnswer> {
                 threshold,
                 not_run,
                 pick: None,
+                bands: Vec::new(),
+                by_topology: Vec::new(),
                 sentence: String::new(),
+                details: Vec::new(),
             };
             answer.pick = sentence::pick(&answer);
+            answer.bands = bands::overall(&answer);
+            answer.by_topology = bands::per_topology(&answer, &answer.bands);
             answer.sentence = sentence::sentence(&answer);
+            answer.details = sentence::details(&answer);
             answer
         })
         .collect()
+}
+
+/// The answer for a terminal: per op its sentence with the details indented under it, then
+/// the command that prices it on a GPU where it needs one. Code spans lose their backticks.
+pub fn terminal(data: &ReportData) -> Vec<String> {
+    let answers = answers(data);
+    let mut out: Vec<String> = answers
+        .iter()
+        .map(|a| {
+            let mut s = a.sentence.clone();
+            for d in &a.details {
+                s.push_str("\n  · ");
+                s.push_str(d);
+            }
+            s.replace('`', "")
+        })
+        .collect();
+    out.extend(bench_hint(data, &answers).map(|h| h.replace('`', "")));
+    out
 }
 
 /// The registry's correctly rounded algorithms missing from `ran`, and the `--algos` value

@@ -4,45 +4,150 @@
 //! algorithms the sweep did not run, with the flag that adds them.
 
 use super::super::fmt::{fixed, pow2_label, sci, sig3};
-use super::{Cell, OpAnswer, Threshold, few, times};
-use analysis::Algorithm;
+use super::{Cell, OpAnswer, Threshold, bands, few, times};
 use analysis::f32_format::BITS;
 use analysis::format::ns_per_vertex;
 
-/// The sentence for one op.
+/// The sentence for one op: the choice and its price first, in one short line; the
+/// details go to [`details`].
 pub(super) fn sentence(a: &OpAnswer) -> String {
     let op = &a.op;
     if a.algorithms.is_empty() {
         return format!("{op}: no algorithm ran.");
     }
-    let bands = a.lines.len();
-    let scope = format!(
-        "in every topology and κ band of this sweep ({bands} line{} of the table)",
-        if bands == 1 { "" } else { "s" }
-    );
-    let target = target(a.threshold);
     let meeting: Vec<usize> = (0..a.algorithms.len()).filter(|&i| a.meets(i)).collect();
-    let mut s = if meeting.is_empty() {
-        none_meets(a, &target, &scope)
-    } else {
-        cheapest(a, &meeting, &target, &scope)
+    let within = format!("at most {} lost at every node", a.threshold.text());
+    let Some(pick) = a.pick else {
+        if meeting.is_empty() {
+            return format!("{op}: no algorithm has results.");
+        }
+        let names: Vec<String> = meeting.iter().map(|&i| a.algorithms[i].clone()).collect();
+        return format!(
+            "{op}: {} kept {within}; which costs least is not known (no comparable times).",
+            few(&names)
+        );
     };
+    let price = price(a, pick);
+    if meeting.is_empty() {
+        return format!(
+            "{op}: none kept {within}; the most accurate, {}, lost up to {}{price}.",
+            a.algorithms[pick],
+            short_loss(a, pick)
+        );
+    }
+    format!(
+        "{op}: use {} — {within} (worst {}){price}.",
+        a.algorithms[pick],
+        short_loss(a, pick)
+    )
+}
+
+/// ", 2.9× the time of parallel as GPU kernels" or ", the fastest of the CPU twins".
+fn price(a: &OpAnswer, pick: usize) -> String {
+    match (a.costs.fastest(), a.costs.relative(pick)) {
+        (Some(f), Some(_)) if f == pick => format!(", the fastest of the {}", a.costs.kind()),
+        (Some(f), Some(r)) => format!(
+            ", {} the time of {} as {}",
+            times(r),
+            a.algorithms[f],
+            a.costs.kind()
+        ),
+        _ => String::new(),
+    }
+}
+
+/// "0.0 bits", "∞ bits".
+fn short_loss(a: &OpAnswer, i: usize) -> String {
+    match a.worst[i] {
+        Some(c) if c.bits.is_finite() => format!("{} bits", fixed(c.bits, 1)),
+        Some(_) => "∞ bits (a NaN or ±∞ result)".into(),
+        None => "no result".into(),
+    }
+}
+
+/// The lines under the sentence: the choice per κ band (and per topology where it differs),
+/// what the threshold means, the times behind the price, what the bench lacks, and the
+/// correctly rounded algorithms not run.
+pub(super) fn details(a: &OpAnswer) -> Vec<String> {
+    let mut out = Vec::new();
+    if a.algorithms.is_empty() {
+        return out;
+    }
+    let what = if a.bands.iter().all(|b| b.within) {
+        format!("cheapest within {}", a.threshold.text())
+    } else {
+        format!(
+            "cheapest within {} (else the most accurate)",
+            a.threshold.text()
+        )
+    };
+    if a.bands.len() > 1 {
+        out.push(format!("{what} per κ band: {}", bands::text(a, &a.bands)));
+    }
+    for (topology, picks) in &a.by_topology {
+        out.push(format!("on {topology}, {what}: {}", bands::text(a, picks)));
+    }
+    out.push(target(a.threshold));
+    if let Some(pick) = a.pick {
+        out.push(times_line(a, pick));
+    }
+    let meeting = (0..a.algorithms.len()).filter(|&i| a.meets(i)).count();
+    if a.pick.is_some_and(|p| a.meets(p)) && meeting > 1 {
+        let others = meeting - 1;
+        out.push(format!(
+            "{others} other{} also kept it everywhere, at more cost or with no comparable time.",
+            if others == 1 { "" } else { "s" }
+        ));
+    }
+    if !a.costs.bench_lacks.is_empty() {
+        out.push(format!(
+            "bench.csv has {}: its ratios leave them out.",
+            a.costs.bench_lacks.join("; ")
+        ));
+    }
     if let Some((missing, flag)) = &a.not_run {
         let (verb, it) = if missing.len() == 1 {
             ("was", "it")
         } else {
             ("were", "them")
         };
-        s.push_str(&format!(
-            " {} — correctly rounded by construction (0 lost bits at every node), so within any threshold — {verb} not run: add {it} with `{flag}`.",
+        out.push(format!(
+            "{} — correctly rounded by construction (0 lost bits at every node) — {verb} not run: add {it} with `{flag}`.",
             few(missing)
         ));
     }
-    s
+    out
 }
 
-/// "lost at most 1 bit (relative error ≤ 2⁻²³, about one ulp; the default threshold,
-/// `--max-lost-bits B` sets another) at every node".
+/// "times (CPU twins): vectorial-exact 6.51 ns per vertex; the fastest, parallel, 3.57 ns
+/// per vertex (lost up to 35.8 bits)".
+fn times_line(a: &OpAnswer, pick: usize) -> String {
+    let kind = compared(a);
+    match a.costs.fastest() {
+        None if a.costs.costs.iter().all(Option::is_none) => {
+            "times: none (summary.json has no per-algorithm timings), so which costs least is not known.".into()
+        }
+        None => format!("times: {} has no time of the compared kind.", a.algorithms[pick]),
+        Some(f) if f == pick => format!(
+            "times as {kind}: {} {}, the fastest; {}.",
+            a.algorithms[pick],
+            per_vertex(a, pick),
+            a.costs.source
+        ),
+        Some(f) => format!(
+            "times as {kind}: {} {}; the fastest, {}, {} (lost up to {}); {}.",
+            a.algorithms[pick],
+            per_vertex(a, pick),
+            a.algorithms[f],
+            per_vertex(a, f),
+            worst(a, f),
+            a.costs.source
+        ),
+    }
+}
+
+/// "1 bit lost: relative error ≤ 2⁻²³, about one ulp (the default; `--max-lost-bits B` sets
+/// another)".
 fn target(t: Threshold) -> String {
     let e = t.bits - BITS;
     let rel = if e.fract() == 0.0 {
@@ -52,14 +157,14 @@ fn target(t: Threshold) -> String {
     };
     let ulp = if t.bits == 1.0 { ", about one ulp" } else { "" };
     let who = if t.given {
-        format!("--max-lost-bits {}", analysis::format::f64_shortest(t.bits))
+        format!(
+            "`--max-lost-bits {}`",
+            analysis::format::f64_shortest(t.bits)
+        )
     } else {
-        "the default threshold, `--max-lost-bits B` sets another".to_string()
+        "the default; `--max-lost-bits B` sets another number of bits B".to_string()
     };
-    format!(
-        "lost at most {} (relative error ≤ {rel}{ulp}; {who}) at every node",
-        t.text()
-    )
+    format!("{} lost: relative error ≤ {rel}{ulp} ({who}).", t.text())
 }
 
 /// The algorithm the sentence names: the cheapest within the threshold among those with a
@@ -134,128 +239,4 @@ fn compared(a: &OpAnswer) -> String {
         Some(name) => format!("GPU kernels ({name})"),
         None => "CPU twins".into(),
     }
-}
-
-/// When only CPU twins were timed, where a GPU kernel's price comes from: a benchmark of the
-/// pick's kernel beside the fastest twin's and the paper's Algorithm 2 (where they have one).
-fn gpu_price(a: &OpAnswer, pick: usize) -> String {
-    if a.costs.gpu {
-        return String::new();
-    }
-    let kernel = |name: &str| {
-        name.parse::<Algorithm>()
-            .is_ok_and(Algorithm::has_gpu_kernel)
-    };
-    if !kernel(&a.algorithms[pick]) {
-        return format!(" ({} has no GPU kernel)", a.algorithms[pick]);
-    }
-    let mut bench: Vec<&str> = vec![&a.algorithms[pick]];
-    let fastest = a.costs.fastest().map(|f| a.algorithms[f].as_str());
-    let paper = Algorithm::with_role(analysis::algorithms::PaperRole::Algorithm2).name();
-    for name in fastest.into_iter().chain([paper]) {
-        if kernel(name) && !bench.contains(&name) {
-            bench.push(name);
-        }
-    }
-    format!(
-        " (times of CPU twins, not of GPU kernels: `accuracy bench --algos {} --out B` then `accuracy report DIR --bench B/bench.csv` give the GPU price)",
-        bench.join(",")
-    )
-}
-
-/// Some algorithms are within the threshold: the cheapest of them by the compared times.
-fn cheapest(a: &OpAnswer, meeting: &[usize], target: &str, scope: &str) -> String {
-    let op = &a.op;
-    let Some(pick) = a.pick else {
-        return unpriced(a, meeting, target, scope);
-    };
-    let fastest = a.costs.fastest().expect("a ranked algorithm exists");
-    let kind = compared(a);
-    let cost = if pick == fastest {
-        format!(
-            "; it is also the fastest of the {kind} ({})",
-            per_vertex(a, pick)
-        )
-    } else {
-        format!(
-            "; as {kind} its values took {} the time of the fastest, {} ({} against {}; which lost up to {})",
-            times(a.costs.relative(pick).unwrap()),
-            a.algorithms[fastest],
-            per_vertex(a, pick),
-            per_vertex(a, fastest),
-            worst(a, fastest)
-        )
-    };
-    let others = meeting.len() - 1;
-    let also = if others > 0 {
-        format!(
-            " ({others} other{} also met it, at more cost or with no comparable time)",
-            if others == 1 { "" } else { "s" }
-        )
-    } else {
-        String::new()
-    };
-    format!(
-        "{op}: use {} — the cheapest algorithm that {target} {scope}{also}: its worst was {}{cost}{}.",
-        a.algorithms[pick],
-        worst(a, pick),
-        gpu_price(a, pick)
-    )
-}
-
-/// Algorithms within the threshold, none with a time of the compared kind.
-fn unpriced(a: &OpAnswer, meeting: &[usize], target: &str, scope: &str) -> String {
-    let names: Vec<String> = meeting.iter().map(|&i| a.algorithms[i].clone()).collect();
-    let (who, why) = if a.costs.costs.iter().all(Option::is_none) {
-        (
-            names.len(),
-            "this run has no per-algorithm timings (summary.json without timings.kernels), so which costs least is not known".to_string(),
-        )
-    } else {
-        (
-            names.len(),
-            format!(
-                "the times compare {}, and {} no such time, so its price there is not known",
-                compared(a),
-                if names.len() == 1 {
-                    "it has"
-                } else {
-                    "they have"
-                }
-            ),
-        )
-    };
-    format!(
-        "{}: {} {} {target} {scope}; {why}.",
-        a.op,
-        few(&names),
-        if who == 1 {
-            "is the only algorithm that"
-        } else {
-            "are the algorithms that"
-        }
-    )
-}
-
-/// No algorithm is within the threshold: the most accurate, and its price.
-fn none_meets(a: &OpAnswer, target: &str, scope: &str) -> String {
-    let op = &a.op;
-    let Some(best) = a.pick else {
-        return format!("{op}: no algorithm has results.");
-    };
-    let kind = compared(a);
-    let cost = match (a.costs.fastest(), a.costs.relative(best)) {
-        (Some(f), Some(_)) if f == best => format!("; it is also the fastest of the {kind}"),
-        (Some(f), Some(r)) => format!(
-            ", and as {kind} its values took {} the time of the fastest, {}",
-            times(r),
-            a.algorithms[f]
-        ),
-        _ => String::new(),
-    };
-    format!(
-        "{op}: no algorithm {target} {scope}; the most accurate, {}, lost up to {}{cost}.",
-        a.algorithms[best],
-        worst(a, best)
-    )
 }

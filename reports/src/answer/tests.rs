@@ -51,25 +51,32 @@ fn the_cheapest_algorithm_within_one_bit_and_its_cost() {
     assert!(!a.meets(0) && a.meets(1) && a.meets(2));
     assert!((a.costs.relative(1).unwrap() - 3.0).abs() < 1e-12);
     assert!(!a.costs.gpu);
+    assert_eq!(
+        a.sentence,
+        "rootfix: use b — at most 1 bit lost at every node (worst 1.0 bits), 3.0× the time of a as CPU twins."
+    );
+    assert!(a.sentence.chars().count() <= 160);
+    let d = a.details.join("\n");
     assert!(
-        a.sentence.starts_with(
-            "rootfix: use b — the cheapest algorithm that lost at most 1 bit (relative error ≤ 2⁻²³, about one ulp; the default threshold, `--max-lost-bits B` sets another)"
-        ),
-        "{}",
-        a.sentence
+        d.contains("1 bit lost: relative error ≤ 2⁻²³, about one ulp (the default; `--max-lost-bits B` sets another number of bits B)."),
+        "{d}"
     );
     assert!(
-        a.sentence.contains(": its worst was 1.0 bits; as CPU twins its values took 3.0× the time of the fastest, a (15.0 ns per vertex against 5.00 ns per vertex; which lost up to 10.0 bits)"),
-        "{}",
-        a.sentence
+        d.contains("times as CPU twins: b 15.0 ns per vertex; the fastest, a, 5.00 ns per vertex (lost up to 10.0 bits)"),
+        "{d}"
     );
     // The registry's correctly rounded algorithm was not run: named, with the flag.
     assert!(
-        a.sentence.ends_with(
-            "vectorial-exact — correctly rounded by construction (0 lost bits at every node), so within any threshold — was not run: add it with `--algos a,b,c,vectorial-exact`."
+        d.ends_with(
+            "vectorial-exact — correctly rounded by construction (0 lost bits at every node) — was not run: add it with `--algos a,b,c,vectorial-exact`."
         ),
-        "{}",
-        a.sentence
+        "{d}"
+    );
+    // Only CPU twins were timed: the bench command prices it on the sweep's own trees.
+    let hint = bench_hint(&data(true), std::slice::from_ref(a)).unwrap();
+    assert_eq!(
+        hint,
+        "GPU price on these trees: `accuracy bench --algos vectorial --topology chain,star --nodes 100 --ops rootfix --out d-bench` then `accuracy report d --bench d-bench/bench.csv`."
     );
 }
 
@@ -79,18 +86,15 @@ fn a_threshold_picks_the_cheapest_algorithm_within_it() {
     d.max_lost_bits = Some(12.0);
     let a = &answers(&d)[0];
     assert!(a.meets(0));
-    assert!(
-        a.sentence.starts_with(
-            "rootfix: use a — the cheapest algorithm that lost at most 12 bits (relative error ≤ 2⁻¹²; --max-lost-bits 12) at every node"
-        ),
-        "{}",
-        a.sentence
+    assert_eq!(
+        a.sentence,
+        "rootfix: use a — at most 12 bits lost at every node (worst 10.0 bits), the fastest of the CPU twins."
     );
     assert!(
-        a.sentence
-            .contains("it is also the fastest of the CPU twins (5.00 ns per vertex)"),
-        "{}",
-        a.sentence
+        a.details
+            .contains(&"12 bits lost: relative error ≤ 2⁻¹² (`--max-lost-bits 12`).".to_string()),
+        "{:?}",
+        a.details
     );
     d.max_lost_bits = Some(0.5);
     let a = &answers(&d)[0];
@@ -102,22 +106,16 @@ fn a_threshold_picks_the_cheapest_algorithm_within_it() {
 fn without_timings_or_without_a_winner_the_sentence_says_so() {
     let a = &answers(&data(false))[0];
     assert!(a.costs.costs.iter().all(Option::is_none));
-    assert!(
-        a.sentence
-            .starts_with("rootfix: b and c are the algorithms that lost at most 1 bit")
-            && a.sentence.contains("so which costs least is not known."),
-        "{}",
-        a.sentence
+    assert_eq!(
+        a.sentence,
+        "rootfix: b and c kept at most 1 bit lost at every node; which costs least is not known (no comparable times)."
     );
     let mut d = data(true);
     d.rows.retain(|r| r.algorithm == "a");
     let a = &answers(&d)[0];
-    assert!(
-        a.sentence.starts_with(
-            "rootfix: no algorithm lost at most 1 bit (relative error ≤ 2⁻²³, about one ulp; the default threshold, `--max-lost-bits B` sets another) at every node in every topology and κ band of this sweep (2 lines of the table); the most accurate, a, lost up to 10.0 bits; it is also the fastest of the CPU twins."
-        ),
-        "{}",
-        a.sentence
+    assert_eq!(
+        a.sentence,
+        "rootfix: none kept at most 1 bit lost at every node; the most accurate, a, lost up to 10.0 bits, the fastest of the CPU twins."
     );
 }
 
@@ -143,18 +141,19 @@ fn bench_row(algorithm: &str, op: &str, topology: &str, n: usize, ns: f64) -> Be
 
 #[test]
 fn bench_gpu_times_replace_the_runs_cpu_twins() {
-    // c is the cheapest on the device: at the largest size its median over topologies is
-    // 2 ns (1 and 2 and 3), b's 4, a's 8; the smaller trees do not count.
+    // c is the cheapest on the device: on the sweep's trees (chain and star at n = 100) its
+    // median is 2 ns (the lower of 2 and 3), b's 4, a's 8; other sizes and topologies do not
+    // count.
     let mut records = Vec::new();
-    for (t, (a, b, c)) in [(8.0, 4.0, 1.0), (8.0, 4.0, 2.0), (8.0, 4.0, 3.0)]
-        .into_iter()
-        .enumerate()
-    {
-        let topology = format!("t{t}");
+    for (topology, (a, b, c)) in [("chain", (8.0, 4.0, 2.0)), ("star", (8.0, 4.0, 3.0))] {
         for (algo, ns) in [("a", a), ("b", b), ("c", c)] {
-            records.push(bench_row(algo, "rootfix", &topology, 1 << 20, ns));
-            records.push(bench_row(algo, "rootfix", &topology, 1 << 10, 1000.0 * ns));
+            records.push(bench_row(algo, "rootfix", topology, 100, ns));
+            records.push(bench_row(algo, "rootfix", topology, 1 << 10, 1000.0 - ns));
+            records.push(bench_row(algo, "leaffix", topology, 100, 1000.0 - ns));
         }
+    }
+    for (algo, ns) in [("a", 0.1), ("b", 500.0), ("c", 900.0)] {
+        records.push(bench_row(algo, "rootfix", "kary:4", 100, ns));
     }
     let mut d = data(true);
     d.bench = Some(("runs/bench.csv".into(), records.clone()));
@@ -178,13 +177,14 @@ fn bench_gpu_times_replace_the_runs_cpu_twins() {
             .iter()
             .all(|c| c.as_ref().unwrap().time.place == Place::GpuKernel("gpu: test".into()))
     );
+    assert_eq!(
+        a.sentence,
+        "rootfix: use c — at most 1 bit lost at every node (worst 0.0 bits), the fastest of the GPU kernels."
+    );
     assert!(
-        a.sentence
-            .starts_with("rootfix: use c — the cheapest algorithm that lost at most 1 bit")
-            && a.sentence
-                .contains("it is also the fastest of the GPU kernels (gpu: test)"),
-        "{}",
-        a.sentence
+        a.details.iter().any(|d| d.starts_with("times as GPU kernels (gpu: test): c 2.00 ns per vertex, the fastest; times from bench.csv")),
+        "{:?}",
+        a.details
     );
     // Without c's kernel time, c keeps its CPU twin's time, which is not compared with the
     // kernels: b, the cheapest kernel within the threshold, is the answer, and c is not
@@ -204,6 +204,96 @@ fn bench_gpu_times_replace_the_runs_cpu_twins() {
     );
     assert_eq!(a.costs.fastest(), Some(1));
     assert!(a.sentence.starts_with("rootfix: use b"), "{}", a.sentence);
+    assert_eq!(
+        a.costs.bench_lacks,
+        ["no rootfix time of c on the sweep's trees"]
+    );
+}
+
+#[test]
+fn a_bench_of_other_trees_prices_nothing_and_says_what_it_lacks() {
+    // Parallel-like `a` is cheap on a star, the bench timed only stars, the sweep ran chains:
+    // the star's times are not the chain's price.
+    let mut d = data(true);
+    d.rows.retain(|r| r.topology == "chain");
+    d.bench = Some((
+        "bench.csv".into(),
+        ["a", "b", "c"]
+            .iter()
+            .map(|x| bench_row(x, "rootfix", "star", 100, 1.0))
+            .collect(),
+    ));
+    let a = &answers(&d)[0];
+    assert!(!a.costs.gpu, "{:?}", a.costs);
+    assert_eq!(
+        a.costs.bench_lacks,
+        ["no rootfix time on the sweep's chain at n=100"]
+    );
+    assert!(
+        a.costs
+            .source
+            .ends_with("; bench.csv has no rootfix time on the sweep's chain at n=100"),
+        "{}",
+        a.costs.source
+    );
+    let hint = bench_hint(&d, std::slice::from_ref(a)).unwrap();
+    assert!(
+        hint.contains("--topology chain --nodes 100 --ops rootfix"),
+        "{hint}"
+    );
+    // A bench of the chain prices it.
+    let mut records = d.bench.take().unwrap().1;
+    records.extend(
+        [("a", 1.0), ("b", 6.0), ("c", 9.0)]
+            .iter()
+            .map(|(x, ns)| bench_row(x, "rootfix", "chain", 100, *ns)),
+    );
+    d.bench = Some(("bench.csv".into(), records));
+    let a = &answers(&d)[0];
+    assert!(a.costs.gpu && a.costs.bench_lacks.is_empty());
+    assert_eq!(
+        a.sentence,
+        "rootfix: use b — at most 1 bit lost at every node (worst 1.0 bits), 6.0× the time of a as GPU kernels."
+    );
+    assert_eq!(bench_hint(&d, std::slice::from_ref(a)), None);
+}
+
+#[test]
+fn the_choice_per_kappa_band_and_per_topology() {
+    // a loses 0.5 bits up to κ 1e4 and 30 above; b 0.8 everywhere on chains but 3 on stars
+    // at 1e8; c is exact. Times: a 1, b 3, c 5.
+    let mut rows = Vec::new();
+    for (t, topology) in ["chain", "star"].into_iter().enumerate() {
+        for (k, cond) in [1e2, 1e4, 1e8].into_iter().enumerate() {
+            let tree = 3 * t + k;
+            let r = |algo: &str, bits: f64| {
+                crate::test_rows::result_row(tree, topology, cond, (algo, "rootfix"), bits)
+            };
+            rows.push(r("a", if cond <= 1e4 { 0.5 } else { 30.0 }));
+            rows.push(r("b", if t == 1 && cond > 1e4 { 3.0 } else { 0.8 }));
+            rows.push(r("c", 0.0));
+        }
+    }
+    let mut d = data(true);
+    d.rows = rows;
+    let a = &answers(&d)[0];
+    assert_eq!(a.sentence.split(" — ").next(), Some("rootfix: use c"));
+    let within: Vec<(f64, f64, &str)> = a
+        .bands
+        .iter()
+        .map(|b| (b.from, b.to, a.algorithms[b.pick.unwrap()].as_str()))
+        .collect();
+    assert_eq!(within, [(1e2, 1e4, "a"), (1e8, 1e8, "c")]);
+    assert_eq!(
+        a.details[0],
+        "cheapest within 1 bit per κ band: κ ≤ 1e4: a (0.5 bits, 1.0×); κ 1e8: c (0.0 bits, 5.0×)"
+    );
+    // On chains alone, b is within the bit at 1e8: the chain's advice differs and is given.
+    assert_eq!(a.by_topology.len(), 1);
+    assert_eq!(
+        a.details[1],
+        "on chain, cheapest within 1 bit: κ ≤ 1e4: a (0.5 bits, 1.0×); κ 1e8: b (0.8 bits, 3.0×)"
+    );
 }
 
 #[test]
@@ -228,8 +318,7 @@ fn a_cpu_only_algorithm_is_never_the_fastest_of_a_gpu_comparison() {
     assert_eq!(a.costs.fastest(), Some(1));
     assert_eq!(a.costs.relative(0), None);
     assert!(
-        a.sentence
-            .contains("it is also the fastest of the GPU kernels (gpu: x)"),
+        a.sentence.ends_with("the fastest of the GPU kernels."),
         "{}",
         a.sentence
     );

@@ -51,12 +51,8 @@ pub(super) fn groups(data: &BenchData) -> Vec<Group> {
                     unknown.len() - 1
                 })
             };
-            // The open, leaffix-coloured look tells a CPU twin from its kernel.
-            let op = if both && *kind == "cpu" {
-                "leaffix"
-            } else {
-                "rootfix"
-            };
+            // The second look of the algorithm tells a CPU twin from its kernel.
+            let own = style::series_style(a, extra);
             Group {
                 algorithm: a.clone(),
                 kind,
@@ -65,7 +61,11 @@ pub(super) fn groups(data: &BenchData) -> Vec<Group> {
                 } else {
                     a.clone()
                 },
-                style: style::series_style(op, a, extra),
+                style: if both && *kind == "cpu" {
+                    style::second_series(own)
+                } else {
+                    own
+                },
             }
         })
         .collect()

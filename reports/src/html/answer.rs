@@ -54,9 +54,24 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
     }
     h.push_str("<ul class=\"answer\" id=\"answer-sentences\">\n");
     for a in &answers {
-        let _ = writeln!(h, "<li>{}</li>", with_code(&a.sentence));
+        let _ = write!(
+            h,
+            "<li><span class=\"choice\">{}</span>\n<ul class=\"why\">",
+            with_code(&a.sentence)
+        );
+        for d in &a.details {
+            let _ = write!(h, "<li>{}</li>", with_code(d));
+        }
+        h.push_str("</ul></li>\n");
     }
     h.push_str("</ul>\n");
+    if let Some(hint) = answer::bench_hint(data, &answers) {
+        let _ = writeln!(
+            h,
+            "<p class=\"note\" id=\"answer-bench\">{}</p>",
+            with_code(&hint)
+        );
+    }
     pareto::figure(h, &answers)?;
     let ulps = data.header.iter().any(|c| c == "max_ulps");
     let t = Threshold::of(data);

@@ -79,7 +79,8 @@ pub(super) fn paper_groups(data: &ReportData) -> Vec<Group> {
         .collect()
 }
 
-/// One panel per algorithm (every op it ran), leaving out `except`.
+/// One panel per algorithm (every op it ran), leaving out `except`: the algorithm's look, its
+/// second series (the second op) in the open variant.
 pub(super) fn algorithm_groups(data: &ReportData, except: &[&str]) -> Vec<Group> {
     let keys = data.series_keys();
     let styles = style::styles_for(&keys);
@@ -91,7 +92,11 @@ pub(super) fn algorithm_groups(data: &ReportData, except: &[&str]) -> Vec<Group>
                 .iter()
                 .zip(&styles)
                 .filter(|((_, k), _)| *k == a)
-                .map(|(k, s)| (k.clone(), *s))
+                .enumerate()
+                .map(|(i, (k, s))| {
+                    let s = if i == 0 { *s } else { style::second_series(*s) };
+                    (k.clone(), s)
+                })
                 .collect(),
             title: a,
         })

@@ -176,12 +176,13 @@ fn paper_rows(data: &ReportData, frame: &Frame, topologies: &[String]) -> Vec<Pa
                             frame.band((op, algo), &keep, *st, algo.clone())
                         })
                         .collect();
+                    let zeros = exact_zeros(data, &grp.keys, &keep);
                     Panel {
                         chart: frame.chart(series, bands),
                         title: if topology.is_empty() {
-                            grp.title
+                            format!("{}{zeros}", grp.title)
                         } else {
-                            format!("{}, {topology}", grp.title)
+                            format!("{}, {topology}{zeros}", grp.title)
                         },
                     }
                 })
@@ -213,12 +214,53 @@ fn other_panels(data: &ReportData, frame: &Frame) -> Vec<Panel> {
                 .iter()
                 .filter_map(|((op, algo), st)| frame.band((op, algo), &all, *st, op.clone()))
                 .collect();
+            let zeros = exact_zeros(data, &grp.keys, &all);
             Panel {
                 chart: frame.chart(series, bands),
-                title: grp.title,
+                title: format!("{}{zeros}", grp.title),
             }
         })
         .collect()
+}
+
+/// The panel title's note on runs that are correctly rounded at every node (0 ulps): their
+/// markers sit near the axis floor, at the rounding's own error, and would read as a loss of
+/// an ulp; a run whose error is exactly 0 has no place on a log axis at all. " — correctly
+/// rounded on every tree (0 ulps)", " — 3 of 8 runs correctly rounded (0 ulps)", with the
+/// runs of error 0 counted; or nothing.
+fn exact_zeros(
+    data: &ReportData,
+    keys: &[((String, String), SeriesStyle)],
+    keep: &dyn Fn(&str) -> bool,
+) -> String {
+    let runs: Vec<&ResultRow> = data
+        .rows
+        .iter()
+        .filter(|r| keep(&r.tree_label()))
+        .filter(|r| {
+            keys.iter()
+                .any(|((o, a), _)| *o == r.op && *a == r.algorithm)
+        })
+        .collect();
+    let rounded = runs.iter().filter(|r| r.max_ulps == Some(0.0)).count();
+    let zeros = runs.iter().filter(|r| r.max_rel_error == 0.0).count();
+    let zero_note = match zeros {
+        0 => String::new(),
+        z => format!("; {z} with error 0, not drawn"),
+    };
+    match rounded {
+        0 if zeros == 0 => String::new(),
+        0 => format!(" — {zeros} of {} runs with error 0, not drawn", runs.len()),
+        r if r == runs.len() => {
+            format!(
+                " — correctly rounded on every tree (0 ulps: the error drawn is the rounding's own){zero_note}"
+            )
+        }
+        r => format!(
+            " — {r} of {} runs correctly rounded (0 ulps){zero_note}",
+            runs.len()
+        ),
+    }
 }
 
 /// The markers of (op, algorithm) on the trees `keep` accepts.

@@ -58,8 +58,11 @@ pub(super) fn section(h: &mut String, data: &ReportData) -> Result<(), ReportErr
             let series: Vec<Series> = grp
                 .keys
                 .iter()
-                .filter_map(|(k, _)| keys.iter().position(|x| x == k))
-                .filter_map(|i| hists[i].clone())
+                .filter_map(|(k, st)| {
+                    let i = keys.iter().position(|x| x == k)?;
+                    // The panel's look: its second op in the open variant.
+                    hists[i].clone().map(|h| Series { style: *st, ..h })
+                })
                 .collect();
             (!series.is_empty()).then(|| Panel {
                 chart: Chart::panel(

@@ -27,15 +27,30 @@ use warmer::Warmer;
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BenchParams {
     pub topologies: Vec<Topology>,
-    /// Sizes 2^min_log2 ..= 2^max_log2.
+    /// Sizes 2^min_log2 ..= 2^max_log2, unless `nodes` names the sizes.
     pub min_log2: u32,
     pub max_log2: u32,
+    /// Vertex counts to time instead of the powers of two (`--nodes`: a sweep's own size, so
+    /// that its report compares times of the size it measured).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<usize>,
     pub ops: Vec<Op>,
     /// GPU algorithms timed (sequential, the CPU baseline, always is).
     pub algos: Vec<Algorithm>,
     /// Timed repetitions after one warm-up call (fewer when one call takes long).
     pub reps: usize,
     pub seed: u64,
+}
+
+impl BenchParams {
+    /// The vertex counts of the generated trees, in the order they are timed.
+    pub fn sizes(&self) -> Vec<usize> {
+        if self.nodes.is_empty() {
+            (self.min_log2..=self.max_log2).map(|k| 1 << k).collect()
+        } else {
+            self.nodes.clone()
+        }
+    }
 }
 
 /// Stop repeating a measurement once it has used this much wall time.
@@ -48,14 +63,9 @@ pub struct Bench<'a> {
     warmer: Warmer,
 }
 
-/// The tree and weights a bench times for a generated part of 2^`log2` vertices: the
-/// topology's tree, then normal weights, from one generator seeded with `seed`.
-pub fn generated_input(
-    topology: Topology,
-    log2: u32,
-    seed: u64,
-) -> Result<(Tree, Vec<f32>), Error> {
-    let n = 1usize << log2;
+/// The tree and weights a bench times for a generated part of `n` vertices: the topology's
+/// tree, then normal weights, from one generator seeded with `seed`.
+pub fn generated_input(topology: Topology, n: usize, seed: u64) -> Result<(Tree, Vec<f32>), Error> {
     let mut rng = generators::rng(seed);
     let tree = topology.generate(n, ChildOrder::Natural, &mut rng)?;
     let w = WeightModel::Normal.weights(n, 1.0, &mut rng)?;
@@ -75,9 +85,9 @@ impl<'a> Bench<'a> {
     pub fn measure(&self, part: Part, files: &[(String, Tree)]) -> Result<Vec<BenchRecord>, Error> {
         let p = self.params;
         match part {
-            Part::Baselines(k) => baselines_warm(self.gpu, &self.warmer, 1 << k, p.reps),
-            Part::Generated(topology, k) => {
-                let (tree, w) = generated_input(topology, k, p.seed)?;
+            Part::Baselines(n) => baselines_warm(self.gpu, &self.warmer, n, p.reps),
+            Part::Generated(topology, n) => {
+                let (tree, w) = generated_input(topology, n, p.seed)?;
                 self.tree(&topology.to_string(), &tree, &w)
             }
             Part::File(i) => {
