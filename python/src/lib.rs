@@ -371,6 +371,27 @@ fn score(
     scored::to_py(py, &j.score, j.names)
 }
 
+/// The vertex an AccuracyError names: the one furthest above the order-independent bound
+/// `within` names when that failed, else the one losing the most bits.
+fn worst_vertex(o: &treefix_accuracy::score::OpScore, within: Option<&str>) -> usize {
+    within
+        .and_then(|b| b.parse::<treefix_accuracy::OrderBound>().ok())
+        .and_then(|b| {
+            let i = treefix_accuracy::OrderBound::ALL
+                .iter()
+                .position(|&x| x == b)?;
+            let bounds = &o.nodes.order_bounds[i];
+            (0..o.nodes.abs_error.len())
+                .filter(|&v| o.nodes.abs_error[v] > bounds[v])
+                .max_by(|&x, &y| {
+                    (o.nodes.abs_error[x] / bounds[x])
+                        .total_cmp(&(o.nodes.abs_error[y] / bounds[y]))
+                        .then(y.cmp(&x))
+                })
+        })
+        .unwrap_or(o.worst.vertex)
+}
+
 /// For a test suite: score the results and raise AccuracyError, naming the worst vertex (the
 /// one losing the most bits; for an order-independent bound, the one furthest above it), when a node loses more than max_lost_bits, lies more than max_ulps from the correctly
 /// rounded result, or when the results leave the bound named by within ("any-order",
@@ -462,25 +483,7 @@ fn assert_accurate(
             }
         }
         if !why.is_empty() {
-            // The node furthest above the order-independent bound when that failed, else
-            // the one losing the most bits.
-            let v = within
-                .as_deref()
-                .and_then(|b| b.parse::<treefix_accuracy::OrderBound>().ok())
-                .and_then(|b| {
-                    let i = treefix_accuracy::OrderBound::ALL
-                        .iter()
-                        .position(|&x| x == b)?;
-                    let bounds = &o.nodes.order_bounds[i];
-                    (0..o.nodes.abs_error.len())
-                        .filter(|&v| o.nodes.abs_error[v] > bounds[v])
-                        .max_by(|&x, &y| {
-                            (o.nodes.abs_error[x] / bounds[x])
-                                .total_cmp(&(o.nodes.abs_error[y] / bounds[y]))
-                                .then(y.cmp(&x))
-                        })
-                })
-                .unwrap_or(o.worst.vertex);
+            let v = worst_vertex(o, within.as_deref());
             let label = t
                 .label_of(v)
                 .map(|l| format!(" ('{l}')"))
