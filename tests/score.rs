@@ -35,12 +35,10 @@ fn csv_file(dir: &Path, name: &str, op: &str, values: &[f32], print: fn(f32) -> 
     path
 }
 
-/// A 1-d float32 `.npy` file, written by hand after numpy's format (version 1.0).
-fn npy_bytes(values: &[f32]) -> Vec<u8> {
-    let mut header = format!(
-        "{{'descr': '<f4', 'fortran_order': False, 'shape': ({},), }}",
-        values.len()
-    );
+/// A 1-d `.npy` file of `descr` (`<f4`, `<f2`, `<V2`) and these little-endian element bytes,
+/// written by hand after numpy's format (version 1.0).
+fn npy_of(descr: &str, len: usize, data: impl IntoIterator<Item = u8>) -> Vec<u8> {
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({len},), }}");
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');
     }
@@ -48,10 +46,17 @@ fn npy_bytes(values: &[f32]) -> Vec<u8> {
     let mut out = b"\x93NUMPY\x01\x00".to_vec();
     out.extend_from_slice(&(header.len() as u16).to_le_bytes());
     out.extend_from_slice(header.as_bytes());
-    for x in values {
-        out.extend_from_slice(&x.to_le_bytes());
-    }
+    out.extend(data);
     out
+}
+
+/// A 1-d float32 `.npy` file.
+fn npy_bytes(values: &[f32]) -> Vec<u8> {
+    npy_of(
+        "<f4",
+        values.len(),
+        values.iter().flat_map(|x| x.to_le_bytes()),
+    )
 }
 
 fn instance(topology: &str, n: usize, cond: f64, seed: u64) -> (Tree, Vec<f32>) {
@@ -405,25 +410,6 @@ fn the_dump_has_every_vertex_with_its_error_and_flags() {
     assert!(text(&o.stderr).contains("which error bounds"));
 }
 
-/// A 1-d `.npy` of 2-byte values (`descr` `<f2` or `<V2`), written by hand.
-fn npy_bytes_u16(descr: &str, bits: &[u16]) -> Vec<u8> {
-    let mut header = format!(
-        "{{'descr': '{descr}', 'fortran_order': False, 'shape': ({},), }}",
-        bits.len()
-    );
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    out.extend_from_slice(header.as_bytes());
-    for b in bits {
-        out.extend_from_slice(&b.to_le_bytes());
-    }
-    out
-}
-
 #[test]
 fn results_in_f16_and_bf16_are_graded_in_their_format() {
     use treefix_accuracy::{Arithmetic, Precision};
@@ -448,7 +434,11 @@ fn results_in_f16_and_bf16_are_graded_in_their_format() {
             })
             .collect();
         let npy = dir.join("l.npy");
-        std::fs::write(&npy, npy_bytes_u16(descr, &bits)).unwrap();
+        std::fs::write(
+            &npy,
+            npy_of(descr, bits.len(), bits.iter().flat_map(|b| b.to_le_bytes())),
+        )
+        .unwrap();
         // Printed with the format's own round-trip digits, as numpy prints a float16.
         let csv = csv_file(&dir, "l.csv", "leaffix", &values, |x| {
             format!("{:.4e}", x as f64)
@@ -533,6 +523,26 @@ fn results_in_f16_and_bf16_are_graded_in_their_format() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         text(&o.stderr).contains("--precision bf16"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Our algorithms' bounds are written for f32 additions: asked for in bf16, refused.
+    let o = accuracy(&[
+        "score",
+        "--ops",
+        "leaffix",
+        "--tree",
+        t.to_str().unwrap(),
+        "--results",
+        &format!("leaffix={}", npy.display()),
+        "--precision",
+        "bf16",
+        "--algos",
+        "all",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("f32 additions"),
         "{}",
         text(&o.stderr)
     );

@@ -2,7 +2,7 @@
 //! does it), measured against the exact treefix rounded to that format: each node's error,
 //! the bits of the format it loses (out of its p) and its distance in the format's ulps.
 
-use crate::metrics::ErrorSummary;
+use crate::metrics::{ErrorSummary, ulps_in};
 use crate::{NodeError, Reference};
 use generators::Precision;
 use rayon::prelude::*;
@@ -26,11 +26,7 @@ pub fn measure_in(reference: &Reference, values: &[f32], storage: Precision) -> 
             let x = values[v];
             let rounded = reference.rounded_in(v, storage);
             let e = reference.error_at(v, x, (reference.value_f64(v), rounded as f32));
-            let ulps = if x.is_nan() {
-                f64::INFINITY
-            } else {
-                (storage.ordinal(x as f64) - storage.ordinal(rounded)).unsigned_abs() as f64
-            };
+            let ulps = ulps_in(storage, x, rounded as f32).map_or(f64::INFINITY, |d| d as f64);
             (e, ulps)
         })
         .collect();

@@ -124,6 +124,18 @@ fn percentiles(ranks: &mut Ranks) -> (f64, f64, f64) {
 /// one (0 when equal, +0 and −0 included; 1 for neighbours; ±∞ counts as the value after
 /// ±MAX). None when either is NaN, or one is infinite and the other not within one step of it
 /// (an infinite distance).
+/// [`ulps`] in the ulps of `storage` (values of it, carried as f32): their distance among
+/// its values in order, ±∞ one past the largest finite ([`generators::Precision::ordinal`]).
+pub fn ulps_in(storage: generators::Precision, a: f32, b: f32) -> Option<u64> {
+    if storage == generators::Precision::F32 {
+        return ulps(a, b);
+    }
+    if a.is_nan() || b.is_nan() {
+        return None;
+    }
+    Some((storage.ordinal(a as f64) - storage.ordinal(b as f64)).unsigned_abs())
+}
+
 pub fn ulps(a: f32, b: f32) -> Option<u64> {
     if a.is_nan() || b.is_nan() {
         return None;

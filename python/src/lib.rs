@@ -262,7 +262,6 @@ fn judge(
 ) -> PyResult<Judged> {
     let reference: ReferenceKind = reference.to_ascii_lowercase().parse().map_err(input)?;
     // Only the bounds asked for: each is a replay of its algorithm over the whole tree.
-    let named_algorithms = algorithms.as_ref().is_some_and(|a| !a.is_empty());
     let algorithms = match algorithms {
         Some(names) if names.iter().any(|a| a.eq_ignore_ascii_case("all")) => {
             Algorithm::ALL.to_vec()
@@ -294,13 +293,6 @@ fn judge(
         algorithms,
         arithmetic: arithmetic(storage, accumulate)?,
     };
-    if options.arithmetic != generators::Arithmetic::F32 && named_algorithms {
-        return Err(input(format!(
-            "our algorithms' bounds are written for f32 additions, not {}: judge by \
-             within='any-order' or 'balanced'",
-            options.arithmetic.describe()
-        )));
-    }
     let mut results = Vec::new();
     if let Some(r) = &r {
         results.push((Op::Rootfix, r.as_slice()));

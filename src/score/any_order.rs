@@ -18,9 +18,6 @@ use generators::{Arithmetic, Precision, Tree};
 use rug::Float;
 use serde::Serialize;
 
-/// The smallest |x| whose f32 rounding is ±∞: 2^128·(1 − 2^-25).
-const F32_OVERFLOW: f64 = 340_282_356_779_733_661_637_539_395_458_142_568_448.0;
-
 /// Which order-independent bound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -147,11 +144,7 @@ pub fn verdict(
     reference: &Reference,
     storage: Precision,
 ) -> OrderVerdict {
-    let overflow = if storage == Precision::F32 {
-        F32_OVERFLOW
-    } else {
-        storage.overflow_threshold()
-    };
+    let overflow = storage.overflow_threshold();
     let mut out = OrderVerdict {
         bound,
         violations: 0,
@@ -193,8 +186,9 @@ mod tests {
 
     #[test]
     fn the_threshold_is_where_f32_rounds_to_infinity() {
-        assert_eq!(F32_OVERFLOW, 2f64.powi(128) * (1.0 - 2f64.powi(-25)));
-        assert_eq!(F32_OVERFLOW as f32, f32::INFINITY);
-        assert_eq!(analysis::bounds::next_down(F32_OVERFLOW) as f32, f32::MAX);
+        let t = Precision::F32.overflow_threshold();
+        assert_eq!(t, 2f64.powi(128) * (1.0 - 2f64.powi(-25)));
+        assert_eq!(t as f32, f32::INFINITY);
+        assert_eq!(analysis::bounds::next_down(t) as f32, f32::MAX);
     }
 }

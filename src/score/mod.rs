@@ -72,6 +72,13 @@ impl ScoreOptions {
                 "--reference dd rounds correctly to f32 only: grade {storage} results against the exact reference"
             )));
         }
+        if self.arithmetic != Arithmetic::F32 && !self.algorithms.is_empty() {
+            return Err(Error::Usage(format!(
+                "our algorithms' bounds are written for f32 additions, not {}: only the \
+                 order-independent bounds (any-order, balanced) judge other formats",
+                self.arithmetic.describe()
+            )));
+        }
         Ok(())
     }
 }
@@ -275,7 +282,7 @@ fn score_op(
     summary.max_lost_bits = storage.lost_bits(summary.max_rel_error);
     let lost_bits = |rel| storage.lost_bits(rel);
     let ulps: Vec<Option<u64>> = (0..n)
-        .map(|v| ulps_in(storage, values[v], reference_f32[v]))
+        .map(|v| metrics::ulps_in(storage, values[v], reference_f32[v]))
         .collect();
     // A flagged node's relative error is |x̂| / 0: every bit is lost.
     let rel_error: Vec<f64> = errors
@@ -301,14 +308,8 @@ fn score_op(
         .zip(&order_node_bounds)
         .map(|(&b, nb)| any_order::verdict(b, nb, values, &abs_error, &reference, storage))
         .collect();
-    // Our algorithms' bounds are written for f32 additions: in other formats only the
-    // order-independent ones judge.
-    let ours: &[Algorithm] = if options.arithmetic == Arithmetic::F32 {
-        &options.algorithms
-    } else {
-        &[]
-    };
-    let algorithms = ours
+    let algorithms = options
+        .algorithms
         .iter()
         .map(|&algorithm| {
             // Our algorithm's a priori bounds, judged on the other program's errors; where
@@ -371,17 +372,6 @@ fn score_op(
             order_bounds: order_node_bounds,
         },
     }
-}
-
-/// The distance of two values of `storage` in its ulps (None: a NaN).
-fn ulps_in(storage: Precision, a: f32, b: f32) -> Option<u64> {
-    if storage == Precision::F32 {
-        return metrics::ulps(a, b);
-    }
-    if a.is_nan() || b.is_nan() {
-        return None;
-    }
-    Some((storage.ordinal(a as f64) - storage.ordinal(b as f64)).unsigned_abs())
 }
 
 impl Score {
