@@ -486,6 +486,35 @@ fn results_in_f16_and_bf16_are_graded_in_their_format() {
         let exact_csv = csv_file(&dir, "x.csv", "leaffix", &exact, |x| format!("{x}"));
         let x = json(score(exact_csv.to_str().unwrap(), &name));
         assert_eq!(x["ops"][0]["max_ulps"], serde_json::json!(0));
+        // The results are sequential's in this format: within its bounds in it, whose
+        // bits are out of the format's p.
+        let j = json(accuracy(&[
+            "score",
+            "--ops",
+            "leaffix",
+            "--tree",
+            t.to_str().unwrap(),
+            "--results",
+            &npy_arg,
+            "--precision",
+            &name,
+            "--algos",
+            "sequential",
+            "--json",
+            "-",
+        ]));
+        let verdict = &j["ops"][0]["algorithms"][0];
+        assert_eq!(verdict["algorithm"], serde_json::json!("sequential"));
+        assert_eq!(
+            verdict["within"],
+            serde_json::json!(true),
+            "{storage}: {verdict}"
+        );
+        let bits = verdict["max_bound_lost_bits"].as_f64().unwrap();
+        assert!(
+            bits >= op["max_lost_bits"].as_f64().unwrap() && bits < 24.0,
+            "{storage}: the bound allows {bits} bits"
+        );
     }
     // A value that is no f16 value, printed with more digits than an f16 has, is refused.
     let t = dir.join("tree.txt");
@@ -526,7 +555,7 @@ fn results_in_f16_and_bf16_are_graded_in_their_format() {
         "{}",
         text(&o.stderr)
     );
-    // Our algorithms' bounds are written for f32 additions: asked for in bf16, refused.
+    // vectorial-compensated adds f32 pairs: its bounds do not judge a kernel adding in bf16.
     let o = accuracy(&[
         "score",
         "--ops",
@@ -542,7 +571,7 @@ fn results_in_f16_and_bf16_are_graded_in_their_format() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        text(&o.stderr).contains("f32 additions"),
+        text(&o.stderr).contains("vectorial-compensated adds in f32 only"),
         "{}",
         text(&o.stderr)
     );

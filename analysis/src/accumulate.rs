@@ -61,8 +61,14 @@ impl<F: NarrowFormat> ScanValue for Narrow<F> {
 /// A partial sum of an accumulation format as the read and the store see it: the vectorial
 /// leaffix subtracts two of them, and every result is rounded once to the storage format.
 pub trait Stored: ScanValue {
+    /// The accumulation format's unit roundoff u = 2^-p: |fl(x) − x| ≤ u·|fl(x)| for a sum
+    /// that rounds (a sum in the subnormal range is exact).
+    const UNIT: f64;
     /// `self − rhs` rounded in the accumulation format.
     fn minus(self, rhs: Self) -> Self;
+    /// Whether `s`, the sum of `a` and `b` rounded in this format, is their exact sum (false
+    /// after an overflow).
+    fn sum_is_exact(a: Self, b: Self, s: Self) -> bool;
     /// The value rounded to nearest in `storage` (which the accumulation format holds), as
     /// the f32 that carries every storage format but f64.
     fn store(self, storage: Precision) -> f32;
@@ -71,6 +77,13 @@ pub trait Stored: ScanValue {
 }
 
 impl Stored for f32 {
+    const UNIT: f64 = 1.0 / (1u64 << 24) as f64;
+    /// TwoSum in f32: the rounding error is representable and computed exactly.
+    #[inline(always)]
+    fn sum_is_exact(a: f32, b: f32, s: f32) -> bool {
+        let bb = s - a;
+        (a - (s - bb)) + (b - bb) == 0.0
+    }
     #[inline(always)]
     fn minus(self, rhs: Self) -> Self {
         self - rhs
@@ -86,6 +99,13 @@ impl Stored for f32 {
 }
 
 impl Stored for f64 {
+    const UNIT: f64 = f64::EPSILON / 2.0;
+    /// TwoSum in f64.
+    #[inline(always)]
+    fn sum_is_exact(a: f64, b: f64, s: f64) -> bool {
+        let bb = s - a;
+        (a - (s - bb)) + (b - bb) == 0.0
+    }
     #[inline(always)]
     fn minus(self, rhs: Self) -> Self {
         self - rhs
@@ -101,6 +121,14 @@ impl Stored for f64 {
 }
 
 impl<F: NarrowFormat> Stored for Narrow<F> {
+    const UNIT: f64 = 1.0 / (1u64 << F::PRECISION.p()) as f64;
+    /// The exact sum of two values of `F` is an f64 TwoSum away: `s` is exact when it equals
+    /// the f64 sum and that sum is exact.
+    #[inline(always)]
+    fn sum_is_exact(a: Self, b: Self, s: Self) -> bool {
+        let (a, b) = (a.0 as f64, b.0 as f64);
+        a + b == s.0 as f64 && f64::sum_is_exact(a, b, a + b)
+    }
     #[inline(always)]
     fn minus(self, rhs: Self) -> Self {
         Narrow::rounded(self.0 - rhs.0)

@@ -1,11 +1,15 @@
 //! One algorithm's results in another storage format (f16, bf16; f32 as [`crate::measure`]
 //! does it), measured against the exact treefix rounded to that format: each node's error,
-//! the bits of the format it loses (out of its p) and its distance in the format's ulps.
+//! the bits of the format it loses (out of its p) and its distance in the format's ulps; and
+//! the algorithm's four bounds in that arithmetic against the errors.
 
+use crate::bounds::{BoundSummary, LAMBDA, NodeBounds, summarize};
 use crate::metrics::{ErrorSummary, ulps_in};
-use crate::{NodeError, Reference};
-use generators::Precision;
+use crate::orders::Walker;
+use crate::{Algorithm, NodeError, Op, Reference};
+use generators::{Arithmetic, Precision};
 use rayon::prelude::*;
+use rug::Float;
 
 /// What is measured of results stored in one format.
 #[derive(Debug, Clone)]
@@ -36,6 +40,44 @@ pub fn measure_in(reference: &Reference, values: &[f32], storage: Precision) -> 
     FormatMeasures {
         summary,
         max_ulps: per_node.iter().map(|p| p.1).fold(0.0, f64::max),
+    }
+}
+
+/// How `algo`'s errors in `arith` compare with its four bounds in that arithmetic (the walk
+/// of [`Algorithm::walk_in`], whose replay must be `values`, the twin's results): the
+/// violations (a bug if any) and the bits the bounds allow, out of the storage format's p.
+pub fn bounds_in(
+    reference: &Reference,
+    (walker, w, op): (&Walker, &[f32], Op),
+    algo: Algorithm,
+    arith: Arithmetic,
+    values: &[f32],
+) -> BoundSummary {
+    let walked = algo.walk_in(walker, w, op, LAMBDA, arith);
+    let errors: Vec<NodeError> = (0..values.len())
+        .map(|v| reference.error(v, values[v]))
+        .collect();
+    let bounds = NodeBounds::of(walked, values);
+    let mut s = summarize(
+        reference,
+        values,
+        &errors,
+        &bounds,
+        &mut Float::new(generators::exact_sum::EXACT_PREC),
+    );
+    s.max_bound_lost_bits = bits_out_of(s.max_bound_lost_bits, arith.storage);
+    s.max_sharp_lost_bits = bits_out_of(s.max_sharp_lost_bits, arith.storage);
+    s
+}
+
+/// Lost bits read out of f32's 24 (as [`summarize`] reads a bound) as the same relative
+/// error's bits out of `storage`'s p: log2(e) + p, floored at 0.
+pub fn bits_out_of(f32_bits: f64, storage: Precision) -> f64 {
+    if f32_bits > 0.0 {
+        (f32_bits - crate::f32_format::BITS + storage.bits()).max(0.0)
+    } else {
+        // log2(e) + 24 ≤ 0, so log2(e) + p ≤ p − 24 ≤ 0.
+        0.0
     }
 }
 

@@ -28,7 +28,6 @@ def test_from_source_leaves_maturin_as_it_is(backend, monkeypatch, capsys):
 
 
 def test_the_systems_libraries_are_a_feature(backend, monkeypatch, capsys):
-
     monkeypatch.setenv("TREEFIX_GMP", "system")
     monkeypatch.setenv("MATURIN_PEP517_ARGS", "--locked")
     assert backend._choose_libs(None) is None

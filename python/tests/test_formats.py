@@ -82,7 +82,24 @@ def test_mixed_formats_and_float64_are_refused():
     w64 = np.random.default_rng(2).uniform(-1.0, 1.0, N)
     with pytest.raises(ta.InputError, match="no float32"):
         ta.score(chain, w64, rootfix=np.cumsum(w64))
-    with pytest.raises(ta.InputError, match="f32 additions"):
-        ta.assert_accurate(chain, w, rootfix=np.cumsum(w), within="sequential")
+    with pytest.raises(ta.InputError, match="vectorial-compensated adds in f32 only"):
+        ta.score(chain, w, rootfix=np.cumsum(w), algorithms=["vectorial-compensated"])
     with pytest.raises(ta.InputError, match="cannot be added in f16"):
         ta.rootfix(chain, w.astype(np.float32), accumulate="f16")
+
+
+def test_our_bounds_judge_kernels_in_their_own_format():
+    # numpy's float16 cumsum adds in float16, in sequential's order: within sequential's
+    # bounds in f16, and outside the bounds of the same order adding in f32 (rounded once).
+    chain, w = chain_and_weights(np.float16)
+    mine = np.cumsum(w)
+    assert mine.dtype == np.float16
+    assert np.array_equal(mine, ta.rootfix(chain, w, "sequential"))
+    ta.assert_accurate(chain, w, rootfix=mine, within="sequential")
+    s = ta.score(chain, w, rootfix=mine, algorithms=["sequential"], accumulate="f32").rootfix
+    assert not s.within["sequential"]
+    # A bf16 kernel adding in f32 and rounding once: within sequential's bounds in bf16+f32.
+    chain, wb = chain_and_weights(ml_dtypes.bfloat16)
+    mixed = ta.rootfix(chain, wb, "sequential", accumulate="f32")
+    s = ta.score(chain, wb, rootfix=mixed, algorithms=["sequential"], accumulate="f32")
+    assert s.rootfix.within["sequential"]

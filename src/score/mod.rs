@@ -13,7 +13,9 @@ pub mod results;
 
 use crate::Error;
 use analysis::bounds;
+use analysis::measure_in::bits_out_of;
 use analysis::metrics::{self, ErrorSummary};
+use analysis::orders::Walker;
 use analysis::records::fields::number_or_string;
 use analysis::{Algorithm, ErrorClass, Op, Reference, ReferenceKind};
 use any_order::{OrderBound, OrderVerdict};
@@ -72,10 +74,15 @@ impl ScoreOptions {
                 "--reference dd rounds correctly to f32 only: grade {storage} results against the exact reference"
             )));
         }
-        if self.arithmetic != Arithmetic::F32 && !self.algorithms.is_empty() {
+        if let Some(a) = self.algorithms.iter().find(|a| !a.runs_in(self.arithmetic)) {
             return Err(Error::Usage(format!(
-                "our algorithms' bounds are written for f32 additions, not {}: only the \
-                 order-independent bounds (any-order, balanced) judge other formats",
+                "{a} adds in {} only: its bounds do not judge a kernel {}",
+                a.hooks()
+                    .accumulates_in
+                    .iter()
+                    .map(|p| p.name())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 self.arithmetic.describe()
             )));
         }
@@ -312,16 +319,20 @@ fn score_op(
         .algorithms
         .iter()
         .map(|&algorithm| {
-            // Our algorithm's a priori bounds, judged on the other program's errors; where
-            // its own order overflows f32 (its replay is not finite), no bound applies.
-            let twin = algorithm.twin(tree, weights, op);
-            let b = algorithm.node_bounds(tree, weights, op, &twin);
+            // Our algorithm's a priori bounds in the kernel's arithmetic, judged on the other
+            // program's errors; where its own order overflows (its replay is not finite), no
+            // bound applies.
+            let walker = Walker::new(tree);
+            let arith = options.arithmetic;
+            let twin = algorithm.twin_in(&walker, weights, op, arith);
+            let walked = algorithm.walk_in(&walker, weights, op, bounds::LAMBDA, arith);
+            let b = bounds::NodeBounds::of(walked, &twin);
             let sum = bounds::summarize(&reference, values, &errors, &b, &mut scratch);
             Verdict {
                 algorithm,
                 a_priori_violations: sum.bound_violations,
                 sharp_violations: sum.sharp_violations,
-                max_bound_lost_bits: sum.max_bound_lost_bits,
+                max_bound_lost_bits: bits_out_of(sum.max_bound_lost_bits, storage),
                 overflow_nodes: sum.overflow.total(),
                 within: sum.bound_violations == 0 && sum.sharp_violations == 0,
             }

@@ -22,7 +22,7 @@ impl Score {
 pub fn errors_table(scores: &[OpScore]) -> String {
     let mut out = match scores.first().map(|s| s.arithmetic) {
         Some(a) if a != Arithmetic::F32 => format!(
-            "in {}: lost bits out of {s}'s {} bits, ulps of {s}; our algorithms' bounds are written for f32 only\n",
+            "in {}: lost bits out of {s}'s {} bits, ulps of {s}; our algorithms' bounds with its additions and its store\n",
             a.describe(),
             a.storage.p(),
             s = a.storage

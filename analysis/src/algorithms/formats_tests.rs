@@ -1,12 +1,18 @@
 //! Every algorithm's twin in every arithmetic it runs in: through its hook in f32 the twin
 //! itself, bit for bit; with f32 accumulation its f32 twin stored once; in f16 and bf16 an
 //! independent scalar loop of `half`'s arithmetic; vectorial-exact the exact treefix rounded
-//! to the storage format.
+//! to the storage format. And the bounds in every arithmetic: each walk's replay is the twin
+//! in it bit for bit, and no computed value is outside any of its four bounds, against the
+//! exact reference, on every topology, weight family and format.
 
 use super::*;
+use crate::bounds::{LAMBDA, NodeBounds, summarize};
 use crate::exact;
+use crate::reference::ReferenceKind;
+use crate::{NodeError, Reference};
 use generators::{ChildOrder, Topology, WeightModel};
 use half::{bf16, f16};
+use rug::Float;
 
 fn arithmetics() -> Vec<Arithmetic> {
     let mut all = Vec::new();
@@ -175,4 +181,131 @@ fn compensated_runs_only_with_f32_accumulation() {
     assert!(a.runs_in(Arithmetic::new(Precision::Bf16, Precision::F32).unwrap()));
     assert!(!a.runs_in(Arithmetic::same(Precision::Bf16)));
     assert!(!Algorithm::SEQUENTIAL.runs_in(Arithmetic::same(Precision::F64)));
+}
+
+/// Weights of `storage` for each family: gensum at κ 1e2 and 1e3 scaled into the format's
+/// range (`weights::in_format`), uniform in [−3, 5), and tiny ones whose sums end in the
+/// storage format's subnormal range.
+fn bound_weight_families(n: usize, storage: Precision, rng: &mut generators::Rng) -> Vec<Vec<f32>> {
+    let mut out = Vec::new();
+    for cond in [1e2, 1e3] {
+        let w = WeightModel::Gensum.weights(n, cond, rng).unwrap();
+        out.push(generators::weights::in_format(w, storage));
+    }
+    let uniform = WeightModel::Uniform.weights(n, 1.0, rng).unwrap();
+    out.push(
+        uniform
+            .iter()
+            .map(|&x| storage.round_f32(x * 8.0 - 3.0))
+            .collect(),
+    );
+    // Multiples of the format's smallest subnormal, of both signs, a few hundred of them.
+    let q = storage.min_subnormal() as f32;
+    out.push(
+        uniform
+            .iter()
+            .map(|&x| storage.round_f32(q * ((x * 600.0).floor() - 300.0)))
+            .collect(),
+    );
+    out
+}
+
+fn check_bounds(arith: Arithmetic, topology: Topology, seed: u64) {
+    let mut rng = generators::rng(seed);
+    let tree = topology
+        .generate(1500, ChildOrder::Natural, &mut rng)
+        .unwrap();
+    let walker = Walker::new(&tree);
+    let mut scratch = Float::new(320);
+    for w in bound_weight_families(tree.len(), arith.storage, &mut rng) {
+        assert!(arith.storage.first_outside(&w).is_none());
+        for op in Op::ALL {
+            let r = Reference::compute(ReferenceKind::Exact, &tree, &w, op);
+            for algo in Algorithm::ALL.into_iter().filter(|a| a.runs_in(arith)) {
+                let what = format!("{algo} {op} in {} on {topology}", arith.name());
+                let twin = algo.twin_in(&walker, &w, op, arith);
+                let walked = algo.walk_in(&walker, &w, op, LAMBDA, arith);
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&walked.values), bits(&twin), "{what}: replay ≠ twin");
+                let errors: Vec<NodeError> = twin
+                    .iter()
+                    .enumerate()
+                    .map(|(v, &x)| r.error(v, x))
+                    .collect();
+                let b = NodeBounds::of(walked, &twin);
+                let s = summarize(&r, &twin, &errors, &b, &mut scratch);
+                assert_eq!(
+                    (
+                        s.bound_violations,
+                        s.sharp_violations,
+                        s.running_violations,
+                        s.prob_violations
+                    ),
+                    (0, 0, 0, 0),
+                    "{what}: {:?}",
+                    s.violations
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn bounds_hold_in_every_arithmetic_on_chains_and_stars() {
+    for arith in arithmetics() {
+        check_bounds(arith, Topology::Chain, 1);
+        check_bounds(arith, Topology::Star, 2);
+    }
+}
+
+#[test]
+fn bounds_hold_in_every_arithmetic_on_random_trees() {
+    for arith in arithmetics() {
+        check_bounds(arith, Topology::RandomRecursive, 3);
+        check_bounds(arith, Topology::Kary { k: 2 }, 4);
+        check_bounds(arith, Topology::CaterpillarLegs, 5);
+    }
+}
+
+/// The store's bound has no absolute term (`StoreTo`): a sum of storage values in a wider
+/// format, below the storage format's normal range, is a storage value already. Checked on
+/// the accumulated values themselves (the twin in the accumulation format alone) of weights
+/// that are a few hundred smallest subnormals.
+#[test]
+fn below_the_normal_range_the_store_is_exact() {
+    for arith in arithmetics().into_iter().filter(|a| a.is_mixed()) {
+        let mut rng = generators::rng(6);
+        let tree = Topology::RandomRecursive
+            .generate(1500, ChildOrder::Natural, &mut rng)
+            .unwrap();
+        let walker = Walker::new(&tree);
+        let w = bound_weight_families(tree.len(), arith.storage, &mut rng)
+            .pop()
+            .unwrap();
+        if arith.accumulate == Precision::F64 {
+            // f64 partial sums are not carried as f32: the f32 storage's case is f32's own.
+            continue;
+        }
+        let alone = Arithmetic::same(arith.accumulate);
+        let mut below = 0;
+        for algo in Algorithm::ALL.into_iter().filter(|a| a.runs_in(arith)) {
+            for op in Op::ALL {
+                for x in algo.twin_in(&walker, &w, op, alone) {
+                    if (x as f64).abs() < arith.storage.min_normal() {
+                        below += 1;
+                        assert!(
+                            arith.storage.holds(x as f64),
+                            "{algo} {op} {}: {x}",
+                            arith.name()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            below > 100,
+            "{}: {below} results below the normal range",
+            arith.name()
+        );
+    }
 }

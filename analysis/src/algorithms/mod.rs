@@ -111,7 +111,7 @@ pub struct Hooks {
     pub accumulates_in: &'static [Precision],
     /// The order walked once on bound values: the twin's additions replayed with their
     /// running bounds, and the a priori bounds at λ, per node (`crate::bounds::walk`).
-    pub walk: fn(&Walker, &[f32], Op, f64) -> Walked,
+    pub walk: fn(&Walker, &[f32], Op, f64, Arithmetic) -> Walked,
 }
 
 /// Every accumulation format: the orders generic over the partial sums' type run in each.
@@ -312,8 +312,27 @@ impl Algorithm {
     /// The order walked once: the twin's values replayed with their running bounds, and the
     /// a priori bounds at `lambda` (docs/design.md §9).
     pub fn walk(self, walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
+        self.walk_in(walker, w, op, lambda, Arithmetic::F32)
+    }
+    /// The order walked once in `arith`: the twin's values ([`Algorithm::twin_in`], bit for
+    /// bit) with their running bounds, and the a priori bounds at `lambda`, each with the
+    /// accumulation format's unit and the store's rounding (docs/design.md §9.10).
+    pub fn walk_in(
+        self,
+        walker: &Walker,
+        w: &[f32],
+        op: Op,
+        lambda: f64,
+        arith: Arithmetic,
+    ) -> Walked {
         assert_eq!(walker.tree().len(), w.len(), "one weight per vertex");
-        (self.0.hooks.walk)(walker, w, op, lambda)
+        assert!(
+            self.runs_in(arith),
+            "{} does not run in {}",
+            self.name(),
+            arith.name()
+        );
+        (self.0.hooks.walk)(walker, w, op, lambda, arith)
     }
     /// Whether the two walk the same order (parallel performs sequential's additions, one
     /// level at a time, and its descriptor names the same walk): on the same values, their

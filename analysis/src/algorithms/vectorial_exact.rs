@@ -15,12 +15,21 @@ use crate::Op;
 use crate::bounds::Walked;
 use crate::exact::{self, half_ulp};
 use crate::scan_plan::Plan;
-use generators::Tree;
+use generators::{Precision, Tree};
 
 /// The results, and the bound of each: half an ulp of the correctly rounded result (the error
 /// of a rounding to nearest), or 0 where the exact value is an f32 (the rounding changed
 /// nothing). An error of one ulp violates it.
-fn with_bounds(t: &Tree, w: &[f32], op: Op) -> Walked {
+fn with_bounds(t: &Tree, w: &[f32], op: Op, storage: Precision) -> Walked {
+    if storage != Precision::F32 {
+        // Half an ulp of the storage format at each result (the one rounding, to nearest).
+        let rounded = exact::correctly_rounded_in(t, w, op, storage);
+        return Walked::uniform(
+            rounded
+                .into_iter()
+                .map(|x| (x, storage.ulp(x as f64) / 2.0)),
+        );
+    }
     Walked::uniform(
         exact::correctly_rounded_inexact(t, w, op)
             .into_iter()
@@ -42,9 +51,9 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         // The result is RN(x), a function of the weights alone: its rounding error is known
         // before any f32 arithmetic, and holds with certainty (so also as the probabilistic
         // bound), and the running bound is the same.
-        walk: |t, w, op, _lambda| {
+        walk: |t, w, op, _lambda, a| {
             t.count_walk();
-            with_bounds(t.tree(), w, op)
+            with_bounds(t.tree(), w, op, a.storage)
         },
     },
     gpu: Some(GpuKernel {

@@ -7,6 +7,8 @@ use super::*;
 /// roundoff (every addition is fl(a + b) = (a + b)(1 + δ), |δ| ≤ unit) and how the read
 /// stage finishes.
 pub trait Roundoff: Copy + std::fmt::Debug + PartialEq + Send + Sync {
+    /// The unit of one addition (a power of two for a format's own additions).
+    const UNIT: f64;
     /// x·unit for x ≥ 0, rounded upward.
     fn times(x: f64) -> f64;
     /// x·unit for x ≥ 0, rounded to nearest (exact for u = 2^-24).
@@ -26,6 +28,7 @@ pub trait Roundoff: Copy + std::fmt::Debug + PartialEq + Send + Sync {
 pub struct F32Add;
 
 impl Roundoff for F32Add {
+    const UNIT: f64 = U;
     #[inline]
     fn times(x: f64) -> f64 {
         times_u(x)
@@ -45,6 +48,7 @@ impl Roundoff for F32Add {
 pub struct DwAdd;
 
 impl Roundoff for DwAdd {
+    const UNIT: f64 = U_DW;
     #[inline]
     fn times(x: f64) -> f64 {
         mul_up(x, U_DW)
@@ -57,6 +61,32 @@ impl Roundoff for DwAdd {
     const ONE_PLUS: f64 = f64::from_bits((1.0 + U_DW).to_bits() + 1);
     const ROUNDINGS: u64 = 5;
     const READ_ROUNDS_TO_F32: bool = true;
+}
+
+/// The additions of an accumulation format `T` other than f32 (f64, f16, bf16: unit 2^-p).
+/// f32's are [`F32Add`], written apart so that the f32 bounds' constants stay literal.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AddIn<T>(PhantomData<T>);
+
+impl<T: Stored + std::fmt::Debug + PartialEq + Send + Sync> Roundoff for AddIn<T> {
+    const UNIT: f64 = T::UNIT;
+    #[inline]
+    fn times(x: f64) -> f64 {
+        times_unit(x, T::UNIT)
+    }
+    #[inline]
+    fn times_nearest(x: f64) -> f64 {
+        x * T::UNIT
+    }
+    /// 1 + u, exact for u ≥ 2^-52; f64's 1 + 2^-53 is not an f64, and 1 + 2^-52 is above it.
+    const ONE_PLUS: f64 = 1.0
+        + if T::UNIT < f64::EPSILON {
+            f64::EPSILON
+        } else {
+            T::UNIT
+        };
+    const ROUNDINGS: u64 = 4;
+    const READ_ROUNDS_TO_F32: bool = false;
 }
 
 /// (1 + unit)·x for x ≥ 0, rounded upward.
@@ -310,6 +340,8 @@ pub struct APrioriBounds {
 /// step's peak, to save about 15 ns per read.
 pub(crate) struct GammaTilde {
     lambda: f64,
+    /// The unit roundoff of the additions (f32's for the shared table).
+    unit: f64,
 }
 
 /// Depths whose γ̃_D(λ) at λ = [`LAMBDA`] the shared table holds, in blocks of
@@ -323,14 +355,25 @@ static SHARED_GAMMAS: [std::sync::OnceLock<Box<[f64]>>; SHARED_DEPTHS / GAMMA_BL
 
 impl GammaTilde {
     pub(super) fn new(lambda: f64) -> Self {
-        GammaTilde { lambda }
+        GammaTilde { lambda, unit: U }
+    }
+
+    /// γ̃ of the additions of `R`.
+    pub(super) fn of<R: Roundoff>(lambda: f64) -> Self {
+        GammaTilde {
+            lambda,
+            unit: R::UNIT,
+        }
     }
 
     /// γ̃_D(λ) for this λ, D = `depth`.
     #[inline]
     fn gamma(&self, depth: u32) -> f64 {
         let d = depth as usize;
-        if d < SHARED_DEPTHS && self.lambda.to_bits() == LAMBDA.to_bits() {
+        if d < SHARED_DEPTHS
+            && self.lambda.to_bits() == LAMBDA.to_bits()
+            && self.unit.to_bits() == U.to_bits()
+        {
             let block = SHARED_GAMMAS[d / GAMMA_BLOCK].get_or_init(|| {
                 let first = d - d % GAMMA_BLOCK;
                 (first..first + GAMMA_BLOCK)
@@ -339,7 +382,7 @@ impl GammaTilde {
             });
             return block[d % GAMMA_BLOCK];
         }
-        gamma_tilde(depth, self.lambda)
+        gamma_tilde_in(depth, self.lambda, self.unit)
     }
 
     /// The probabilistic bound of `x`: γ̃_D(λ)·Σ|t_i|, as [`APriori::prob`].

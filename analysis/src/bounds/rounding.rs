@@ -26,7 +26,14 @@ pub fn failure_probability(pairs: f64, lambda: f64) -> f64 {
 /// subnormal range.
 #[inline]
 pub fn times_u(x: f64) -> f64 {
-    let p = x * U;
+    times_unit(x, U)
+}
+
+/// x·u for x ≥ 0 and u a power of two (a format's unit roundoff): exact, rounded up in f64's
+/// subnormal range.
+#[inline]
+pub fn times_unit(x: f64, u: f64) -> f64 {
+    let p = x * u;
     if p < f64::MIN_POSITIVE && x != 0.0 {
         next_up(p)
     } else {
@@ -75,12 +82,18 @@ pub fn gamma_in(k: u64, u: f64) -> f64 {
 /// than any libm's error. This bound is a probabilistic statement anyway, so its last bits
 /// are not what makes it hold.
 pub fn gamma_tilde(k: u32, lambda: f64) -> f64 {
+    gamma_tilde_in(k, lambda, U)
+}
+
+/// γ̃_k(λ) of a format whose unit roundoff is `u` (a power of two), rounded upward.
+pub fn gamma_tilde_in(k: u32, lambda: f64, u: f64) -> f64 {
     if k == 0 {
         return 0.0;
     }
     let kf = k as f64;
-    let linear = times_u(mul_up(lambda, next_up(kf.sqrt())));
-    let quadratic = next_up(times_u(times_u(kf)) / (1.0 - U));
+    let linear = times_unit(mul_up(lambda, next_up(kf.sqrt())), u);
+    // 1 − u is exact for u ≥ 2^-53.
+    let quadratic = next_up(times_unit(times_unit(kf, u), u) / (1.0 - u));
     let x = add_up(linear, quadratic);
     next_up(x.exp_m1() * (1.0 + 1.0 / (1u64 << 40) as f64))
 }

@@ -3,28 +3,32 @@
 
 use super::*;
 
-/// What the running error bound carries: the f32 partial sum exactly as the twin computes it,
-/// and a rigorous bound on its error.
+/// What the running error bound carries: the partial sum exactly as the twin computes it, in
+/// the accumulation format `T` (f32 for the f32 twins), and a rigorous bound on its error.
 ///
 /// The bound's recursion E(ŝ) = E(â) + E(b̂) + u·|ŝ| is evaluated in f64 rounded to nearest
-/// (u·|ŝ| is exact); its roundings are accounted for when it is read, as the a priori
-/// values' are ([`APrioriIn`], docs/design.md §9.5): each level of the summation tree that
-/// adds a nonzero bound rounds at most twice, each time losing at most a factor
-/// (1 − 2^-53), and [`Running::err_up`] multiplies by 1 + 2·levels·2^-52, rounded upward.
+/// (u·|ŝ| is exact: a power of two times a value far above f64's subnormals); its roundings
+/// are accounted for when it is read, as the a priori values' are ([`APrioriIn`],
+/// docs/design.md §9.5): each level of the summation tree that adds a nonzero bound rounds at
+/// most twice, each time losing at most a factor (1 − 2^-53), and [`RunningIn::err_up`]
+/// multiplies by 1 + 2·levels·2^-52, rounded upward.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Running {
-    pub value: f32,
+pub struct RunningIn<T> {
+    pub value: T,
     /// The levels evaluated to nearest (0 while every addition was exact or added exact
     /// operands, whose bound is then exact).
     pub levels: u32,
-    /// The recursion as evaluated ([`Running::err_up`] is the bound).
+    /// The recursion as evaluated ([`RunningIn::err_up`] is the bound).
     pub err: f64,
 }
 
-impl Running {
-    pub fn term(t: f32) -> Running {
-        Running {
-            value: t,
+/// The running bound of f32 sums.
+pub type Running = RunningIn<f32>;
+
+impl<T: Stored> RunningIn<T> {
+    pub fn term(t: f32) -> Self {
+        RunningIn {
+            value: T::term(t),
             levels: 0,
             err: 0.0,
         }
@@ -44,25 +48,25 @@ impl Running {
         )
     }
 
-    /// fl(a ∘ b) where `s` is that result and `b` already carries the sign of the operation.
+    /// fl(a ∘ b) where `s` is that result and `b_value` already carries the sign of the
+    /// operation.
     #[inline(always)]
-    fn combine(a: Running, b: Running, b_value: f32, s: f32) -> Running {
-        if !s.is_finite() {
+    pub(super) fn combine(a: Self, b: Self, b_value: T, s: T) -> Self {
+        if !s.to_f64().is_finite() {
             // Overflow (the weights are finite): no bound, and NaN never enters the sums.
-            return Running {
+            return RunningIn {
                 value: s,
                 levels: 0,
                 err: f64::INFINITY,
             };
         }
-        // u·|s| or 0, selected by a product: whether a sum rounds is unpredictable. (u·|s| is
-        // exact: an f32 scaled by 2^-24 stays far above f64's subnormals.)
-        let inexact = !f32_sum_is_exact(a.value, b_value, s) as u8 as f64;
-        let local = s.abs() as f64 * U * inexact;
+        // u·|s| or 0, selected by a product: whether a sum rounds is unpredictable.
+        let inexact = !T::sum_is_exact(a.value, b_value, s) as u8 as f64;
+        let local = local_charge::<T>(s) * inexact;
         let carried = a.err + b.err;
         // Both bounds zero: the sum is `local`, exact; else at most two roundings more.
         let rounds = (carried != 0.0) as u32;
-        Running {
+        RunningIn {
             value: s,
             levels: rounds * (a.levels.max(b.levels) + 1),
             err: carried + local,
@@ -70,24 +74,23 @@ impl Running {
     }
 }
 
-/// Whether s = fl(a + b) is the exact sum (TwoSum in f32: the rounding error is exactly
-/// representable and computed without error, barring overflow, which reports "inexact").
-#[inline]
-pub(crate) fn f32_sum_is_exact(a: f32, b: f32, s: f32) -> bool {
-    let bb = s - a;
-    let err = (a - (s - bb)) + (b - bb);
-    err == 0.0
+/// u·|s| for a sum `s` of format `T` that rounded: exact (u is a power of two; the sums are of
+/// f32 weights, multiples of 2^-149, so a sum that rounds is at least 2^(p − 149) and u·|s|
+/// at least 2^-149, far above f64's subnormals).
+#[inline(always)]
+pub(crate) fn local_charge<T: Stored>(s: T) -> f64 {
+    s.to_f64().abs() * T::UNIT
 }
 
-impl ScanValue for Running {
+impl<T: Stored> ScanValue for RunningIn<T> {
     fn term(w: f32) -> Self {
-        Running::term(w)
+        RunningIn::term(w)
     }
     #[inline(always)]
     fn plus(self, rhs: Self) -> Self {
-        // The same f32 addition, operands in the same order, as the f32 twin.
-        let s = self.value + rhs.value;
-        Running::combine(self, rhs, rhs.value, s)
+        // The same addition, operands in the same order, as the twin in this format.
+        let s = self.value.plus(rhs.value);
+        RunningIn::combine(self, rhs, rhs.value, s)
     }
 }
 

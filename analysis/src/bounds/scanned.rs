@@ -98,17 +98,17 @@ impl Charged for RunningDw {
     }
 }
 
-impl Charged for Running {
+impl<T: Stored> Charged for RunningIn<T> {
     type Charge = f64;
     fn bound(&self) -> f64 {
         self.err_up()
     }
     /// |ε| ≤ u·|ŝ|, 0 when TwoSum proves the addition exact.
     fn step(a: &Self, b: &Self, out: &Self) -> f64 {
-        if f32_sum_is_exact(a.value, b.value, out.value) {
+        if T::sum_is_exact(a.value, b.value, out.value) {
             0.0
         } else {
-            times_u(out.value.abs() as f64)
+            local_charge(out.value)
         }
     }
 }

@@ -334,7 +334,7 @@ fn walking_together_is_walking_alone() {
                 read_tour::<Running, _>((t, &tour), (op, plan), &ReadRunning, 3, |v, (x, b)| {
                     (alone.values[v], alone.bounds[v].running) = (x, b)
                 });
-                let got = walk_tour(&walker, &w, plan, op, LAMBDA);
+                let got = walk_tour(&walker, &w, plan, op, LAMBDA, Arithmetic::F32);
                 assert_eq!(together(got), together(alone), "{op} {plan:?}");
             }
             let reader = APrioriRead::<DwAdd>::new(&tour, op, GammaTilde::new(LAMBDA));
@@ -345,7 +345,7 @@ fn walking_together_is_walking_alone() {
             read_tour::<RunningDw, _>((t, &tour), (op, Plan::Tiled), &ReadRunning, 5, |v, r| {
                 (alone.values[v], alone.bounds[v].running) = r
             });
-            let got = walk_tour_dw(&walker, &w, Plan::Tiled, op, LAMBDA);
+            let got = walk_tour_dw(&walker, &w, Plan::Tiled, op, LAMBDA, Arithmetic::F32);
             assert_eq!(together(got), together(alone), "{op} compensated");
             let gammas = GammaTilde::new(LAMBDA);
             let of_sums = |a: Vec<APriori>, r: Vec<Running>| {
@@ -360,7 +360,7 @@ fn walking_together_is_walking_alone() {
                 orders::tree::parallel(t, &w, op),
             );
             assert_eq!(
-                together(walk_tree(&walker, &w, op, LAMBDA)),
+                together(walk_tree(&walker, &w, op, LAMBDA, Arithmetic::F32)),
                 tree_alone,
                 "{op}"
             );
@@ -368,7 +368,7 @@ fn walking_together_is_walking_alone() {
                 orders::contraction::order(t, &w, op),
                 orders::contraction::order(t, &w, op),
             );
-            let got = walk_contraction(&walker, &w, op, LAMBDA);
+            let got = walk_contraction(&walker, &w, op, LAMBDA, Arithmetic::F32);
             assert_eq!(together(got), contraction_alone, "{op} contraction");
         }
         // Four orders of three kinds, two ops: one schedule, built on first use.

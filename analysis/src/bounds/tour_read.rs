@@ -220,6 +220,8 @@ pub(crate) struct APrioriRead<R: Roundoff> {
     /// Whether the read rounds the float-float value to f32 ([`Roundoff::READ_ROUNDS_TO_F32`];
     /// false also for [`compensated_float_float_bounds`]).
     round_to_f32: bool,
+    /// The store to the storage format after the read (none for f32 throughout).
+    store: StoreTo,
     roundoff: PhantomData<R>,
 }
 
@@ -232,8 +234,30 @@ impl<R: Roundoff> APrioriRead<R> {
             },
             gammas,
             round_to_f32: R::READ_ROUNDS_TO_F32,
+            store: StoreTo::new(Arithmetic::F32),
             roundoff: PhantomData,
         }
+    }
+
+    /// The same read, each result then stored as `store` says.
+    pub(super) fn stored(self, store: StoreTo) -> Self {
+        APrioriRead { store, ..self }
+    }
+
+    /// (deterministic, sharp, probabilistic) after the store, for a result of magnitude at
+    /// most `mag` (≥ |s|, as Σ|t_i|) and `abs` (the sharp enclosure of |s|).
+    #[inline(always)]
+    fn after_store(
+        &self,
+        (det, sharp, prob): (f64, f64, f64),
+        mag: f64,
+        abs: f64,
+    ) -> (f64, f64, f64) {
+        (
+            self.store.a_priori(det, mag),
+            self.store.a_priori(sharp, abs),
+            self.store.a_priori(prob, mag),
+        )
     }
 
     /// The bounds of a vertex read from one scanned value `x`. f32: the value itself.
@@ -241,6 +265,12 @@ impl<R: Roundoff> APrioriRead<R> {
     /// deterministic one (rigorous, so valid under any model). A single term (depth 0: no
     /// addition with a nonzero operand) is (w, 0), whose hi is exact.
     fn read_one(&self, x: &APrioriIn<R>) -> (f64, f64, f64) {
+        let bounds = self.read_one_unstored(x);
+        let raised = x.raised();
+        self.after_store(bounds, raised.mag_up(), raised.abs_bound())
+    }
+
+    fn read_one_unstored(&self, x: &APrioriIn<R>) -> (f64, f64, f64) {
         if !R::READ_ROUNDS_TO_F32 {
             self.gammas.bounds(x)
         } else if self.round_to_f32 && x.depth > 0 {
@@ -281,49 +311,52 @@ impl<R: Roundoff> TourRead<APrioriIn<R>> for APrioriRead<R> {
         let l_abs = l_lo.abs().max(l_hi.abs()).min(sub_v);
         let det = combine(add_up(close.err_up(), before.err_up()), sub_v);
         let sharp = combine(diff_bound(), l_abs);
-        if R::READ_ROUNDS_TO_F32 {
+        let bounds = if R::READ_ROUNDS_TO_F32 {
             if !self.round_to_f32 {
-                return (det, sharp, det);
+                (det, sharp, det)
+            } else {
+                // The float-float difference, then its one rounding to f32.
+                let det = round_to_f32(det, sub_v);
+                (det, round_to_f32(sharp, l_abs), det)
             }
-            // The float-float difference, then its one rounding to f32.
-            let det = round_to_f32(det, sub_v);
-            return (det, round_to_f32(sharp, l_abs), det);
-        }
-        let prob = combine(
-            add_up(self.gammas.prob(&close), self.gammas.prob(&before)),
-            sub_v,
-        );
-        (det, sharp, prob)
+        } else {
+            let prob = combine(
+                add_up(self.gammas.prob(&close), self.gammas.prob(&before)),
+                sub_v,
+            );
+            (det, sharp, prob)
+        };
+        self.after_store(bounds, sub_v, l_abs)
     }
 }
 
-/// The vectorial read on running values: the f32 result as the twin computes it, and its
-/// bound.
+/// The vectorial read on running values: the result in the accumulation format as the twin
+/// computes it, and its bound.
 pub(super) struct ReadRunning;
 
-impl TourRead<Running> for ReadRunning {
-    type Out = (f32, f64);
-    fn prefix(&self, x: &Running) -> Self::Out {
+impl<T: Stored> TourRead<RunningIn<T>> for ReadRunning {
+    type Out = (T, f64);
+    fn prefix(&self, x: &RunningIn<T>) -> Self::Out {
         (x.value, x.err_up())
     }
     fn difference(
         &self,
         _rank: usize,
-        close: &Running,
-        before: Option<&Running>,
+        close: &RunningIn<T>,
+        before: Option<&RunningIn<T>>,
         diff_bound: impl Fn() -> f64,
     ) -> Self::Out {
         let Some(before) = before else {
             // As the twin: S[close] − S[−1] with S[−1] = 0, an exact subtraction.
-            return (close.value - 0.0, close.err_up());
+            return (close.value.minus(T::zero()), close.err_up());
         };
-        let s = close.value - before.value;
+        let s = close.value.minus(before.value);
         // The shared roundings of both prefixes cancel (Scan::diff_bound).
         let d = diff_bound();
-        let local = if f32_sum_is_exact(close.value, -before.value, s) {
+        let local = if T::sum_is_exact(close.value, T::zero().minus(before.value), s) {
             0.0
         } else {
-            times_u(s.abs() as f64)
+            local_charge(s)
         };
         (s, add_up(d, local))
     }

@@ -8,6 +8,7 @@ use super::*;
 use crate::orders::Walker;
 use crate::orders::contraction;
 use crate::orders::tree;
+use generators::Precision;
 
 /// What one walk of an order yields per node: the twin's f32 result (its additions replayed)
 /// and its four bounds side by side: the running error bound of that replay and the a
@@ -83,21 +84,69 @@ impl Walked {
     }
 }
 
-/// A replayed f32 sum and its a priori bound values, walked together.
-type Both = (Running, APriori);
+/// A replayed sum of the accumulation format `T` and the a priori bound values of its
+/// additions `R`, walked together.
+type Both<T, R> = (RunningIn<T>, APrioriIn<R>);
+
+/// `$body`, a walk generic over the accumulation format's values `$T` and additions `$R`,
+/// instantiated for `$arith`'s accumulation format.
+macro_rules! in_accumulation {
+    ($arith:expr, $T:ident, $R:ident => $body:expr) => {{
+        use crate::accumulate::{BFloat, Half, Narrow};
+        match $arith.accumulate {
+            Precision::F32 => {
+                type $T = f32;
+                type $R = F32Add;
+                $body
+            }
+            Precision::F64 => {
+                type $T = f64;
+                type $R = AddIn<f64>;
+                $body
+            }
+            Precision::F16 => {
+                type $T = Narrow<Half>;
+                type $R = AddIn<Narrow<Half>>;
+                $body
+            }
+            Precision::Bf16 => {
+                type $T = Narrow<BFloat>;
+                type $R = AddIn<Narrow<BFloat>>;
+                $body
+            }
+        }
+    }};
+}
 
 /// The tree orders (sequential, and parallel, which performs exactly the same additions one
 /// level at a time, docs/design.md §5): rootfix `r[v] = r[parent] + w[v]` and leaffix
 /// `((w[v] + l[c₁]) + l[c₂]) + …`, walked depth first (the path or the finished subtrees on
-/// a stack), each node's bounds written as it is reached.
-pub fn walk_tree(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
+/// a stack), each node's bounds written as it is reached; in `arith`, each result stored
+/// once.
+pub fn walk_tree(walker: &Walker, w: &[f32], op: Op, lambda: f64, arith: Arithmetic) -> Walked {
+    in_accumulation!(arith, T, R => walk_tree_as::<T, R>(walker, w, op, lambda, StoreTo::new(arith)))
+}
+
+fn walk_tree_as<T: Stored, R: Roundoff>(
+    walker: &Walker,
+    w: &[f32],
+    op: Op,
+    lambda: f64,
+    store: StoreTo,
+) -> Walked {
     walker.count_walk();
     let tree = walker.tree();
     assert_eq!(tree.len(), w.len(), "one weight per vertex");
-    let gammas = GammaTilde::new(lambda);
+    let gammas = GammaTilde::of::<R>(lambda);
     let mut out = Walked::zeros(tree.len());
     let ahead = out.ahead();
-    let emit = |v: usize, (r, a): Both| out.set(v, (r.value, r.err_up()), gammas.bounds(&a));
+    let emit = |v: usize, (r, a): Both<T, R>| {
+        out.set(
+            v,
+            store.running(r.value, r.err_up()),
+            store.bounds(&gammas, &a),
+        )
+    };
     match op {
         Op::Rootfix => tree::rootfix_sequential_each_ahead(tree, w, ahead, emit),
         Op::Leaffix => tree::leaffix_sequential_each_ahead(tree, w, ahead, emit),
@@ -106,20 +155,36 @@ pub fn walk_tree(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
 }
 
 /// Contraction's order (docs/design.md §5) on the tree's schedule, built once per tree
-/// ([`Walker::schedule`]). Its slots (64 bytes per vertex) live in pages, each given back as
-/// soon as its vertices' bounds are written, so the slots and the bounds (36 bytes per vertex)
-/// are not both held whole.
-pub fn walk_contraction(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walked {
+/// ([`Walker::schedule`]). Its slots (64 bytes per vertex in f32) live in pages, each given
+/// back as soon as its vertices' bounds are written, so the slots and the bounds (36 bytes
+/// per vertex) are not both held whole.
+pub fn walk_contraction(
+    walker: &Walker,
+    w: &[f32],
+    op: Op,
+    lambda: f64,
+    arith: Arithmetic,
+) -> Walked {
+    in_accumulation!(arith, T, R => walk_contraction_as::<T, R>(walker, w, op, lambda, StoreTo::new(arith)))
+}
+
+fn walk_contraction_as<T: Stored, R: Roundoff>(
+    walker: &Walker,
+    w: &[f32],
+    op: Op,
+    lambda: f64,
+    store: StoreTo,
+) -> Walked {
     walker.count_walk();
     let n = walker.tree().len();
     assert_eq!(n, w.len(), "one weight per vertex");
     let schedule = walker.schedule();
-    let mut slots = Paged::new(w.iter().map(|&x| Both::term(x)), n);
+    let mut slots = Paged::new(w.iter().map(|&x| Both::<T, R>::term(x)), n);
     match op {
         Op::Rootfix => contraction::rootfix_in(schedule, w, &mut slots),
         Op::Leaffix => contraction::leaffix_in(schedule, &mut slots),
     }
-    let gammas = GammaTilde::new(lambda);
+    let gammas = GammaTilde::of::<R>(lambda);
     let mut out = Walked {
         values: spare::take_empty(n),
         bounds: spare::take_empty(n),
@@ -128,9 +193,10 @@ pub fn walk_contraction(walker: &Walker, w: &[f32], op: Op, lambda: f64) -> Walk
     // are touched further.
     for page in slots.pages {
         for (r, a) in page {
-            out.values.push(r.value);
+            let (value, running) = store.running(r.value, r.err_up());
+            out.values.push(value);
             out.bounds
-                .push(FourBounds::new(r.err_up(), gammas.bounds(&a)));
+                .push(FourBounds::new(running, store.bounds(&gammas, &a)));
         }
     }
     out
@@ -171,28 +237,48 @@ impl<T> std::ops::IndexMut<usize> for Paged<T> {
     }
 }
 
-/// An Euler-tour order: E written with the replayed sums of f32 additions ([`Running`]) and
-/// a priori values beside them, scanned with `plan`, read per vertex.
-pub fn walk_tour(walker: &Walker, w: &[f32], plan: Plan, op: Op, lambda: f64) -> Walked {
-    walk_tour_in::<F32Add, Running>(walker, w, plan, op, lambda)
-}
-
-/// The float-float Euler-tour order (vectorial-compensated): the replayed float-float sums
-/// ([`RunningDw`]) and a priori values of float-float additions, the read's rounding to f32
-/// included.
-pub fn walk_tour_dw(walker: &Walker, w: &[f32], plan: Plan, op: Op, lambda: f64) -> Walked {
-    walk_tour_in::<DwAdd, RunningDw>(walker, w, plan, op, lambda)
-}
-
-fn walk_tour_in<R: Roundoff, V: Charged<Charge = f64>>(
+/// An Euler-tour order: E written with the replayed sums of the accumulation format's
+/// additions ([`RunningIn`]) and a priori values beside them, scanned with `plan`, read per
+/// vertex; in `arith`, each result stored once.
+pub fn walk_tour(
     walker: &Walker,
     w: &[f32],
     plan: Plan,
     op: Op,
     lambda: f64,
+    arith: Arithmetic,
+) -> Walked {
+    let store = StoreTo::new(arith);
+    in_accumulation!(arith, T, R => walk_tour_in::<R, RunningIn<T>>(walker, w, (plan, op), lambda, store))
+}
+
+/// The float-float Euler-tour order (vectorial-compensated): the replayed float-float sums
+/// ([`RunningDw`]) and a priori values of float-float additions, the read's rounding to f32
+/// included, then the store's to `arith`'s storage (it adds f32 pairs only).
+pub fn walk_tour_dw(
+    walker: &Walker,
+    w: &[f32],
+    plan: Plan,
+    op: Op,
+    lambda: f64,
+    arith: Arithmetic,
+) -> Walked {
+    let f32_result = Arithmetic {
+        storage: arith.storage,
+        accumulate: Precision::F32,
+    };
+    walk_tour_in::<DwAdd, RunningDw>(walker, w, (plan, op), lambda, StoreTo::new(f32_result))
+}
+
+fn walk_tour_in<R: Roundoff, V: Charged<Charge = f64> + Replayed>(
+    walker: &Walker,
+    w: &[f32],
+    (plan, op): (Plan, Op),
+    lambda: f64,
+    store: StoreTo,
 ) -> Walked
 where
-    ReadRunning: TourRead<V, Out = (f32, f64)>,
+    ReadRunning: TourRead<V, Out = (V::Value, f64)>,
 {
     walker.count_walk();
     let tree = walker.tree();
@@ -200,7 +286,7 @@ where
     let tour = TourVertices::new(tree, w);
     let reader = TwoReads(
         ReadRunning,
-        APrioriRead::<R>::new(&tour, op, GammaTilde::new(lambda)),
+        APrioriRead::<R>::new(&tour, op, GammaTilde::of::<R>(lambda)).stored(store),
     );
     let mut out = Walked::zeros(tree.len());
     read_tour::<(V, APrioriIn<R>), _>(
@@ -208,7 +294,20 @@ where
         (op, plan),
         &reader,
         batch_tiles(),
-        |v, (running, a)| out.set(v, running, a),
+        |v, ((value, running), a)| out.set(v, store.running(value, running), a),
     );
     out
+}
+
+/// A replayed value as the read yields it: the accumulation format's value.
+pub(super) trait Replayed {
+    type Value: Stored;
+}
+
+impl<T: Stored> Replayed for RunningIn<T> {
+    type Value = T;
+}
+
+impl Replayed for RunningDw {
+    type Value = f32;
 }

@@ -1,14 +1,15 @@
 //! `run --precision F [--accumulate A]` in a format other than f32: every algorithm's twin in
 //! that arithmetic, measured against the exact treefix rounded to the storage format (lost
-//! bits out of its p, distance in its ulps). Our bounds are written for f32 additions, so
-//! this table has no bound columns.
+//! bits out of its p, distance in its ulps), beside what its four bounds in that arithmetic
+//! allow (bits out of the same p) and how many nodes exceed any of them.
 
 use super::{RunArgs, subject};
-use analysis::measure_in::measure_in;
+use analysis::measure_in::{bounds_in, measure_in};
 use analysis::orders::Walker;
 use analysis::{Reference, ReferenceKind};
 use generators::Arithmetic;
 use treefix_accuracy::Error;
+use treefix_accuracy::error::Flagged;
 use treefix_accuracy::experiment::achieved_cond;
 use treefix_accuracy::format::sci;
 use treefix_accuracy::inputs::WeightChoice;
@@ -28,10 +29,102 @@ pub fn run(a: &RunArgs, arith: Arithmetic) -> Result<(), Error> {
             arith.storage
         )));
     }
-    let mut s = subject(a)?;
+    let s = subject_in(a, arith.storage)?;
     let storage = arith.storage;
-    // The kernel reads weights of its storage format: generated ones scaled into its range
-    // and rounded (κ checked); a file's own must be its values already.
+    let mut text = format!(
+        "{} height={} in {} achieved κ={} seed={}\n",
+        s.title,
+        s.tree.height(),
+        arith.describe(),
+        sci(achieved_cond(&s.weights)),
+        s.seed
+    );
+    text += &format!(
+        "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8} {:>8} {:>10} {:>10} {:>10} {:>9} {:>8}\n",
+        "op",
+        "algorithm",
+        "max rel",
+        "median",
+        "p99",
+        "max bits",
+        "max ulps",
+        "bound bits",
+        "sharp bits",
+        "violations",
+        "nonfinite",
+        "overflow"
+    );
+    let walker = Walker::new(&s.tree);
+    let mut skipped = Vec::new();
+    let mut violations = 0;
+    let mut flagged = Vec::new();
+    for &op in &a.ops.ops {
+        let reference = Reference::compute(ReferenceKind::Exact, &s.tree, &s.weights, op);
+        for &algo in &a.algos.algos {
+            if !algo.runs_in(arith) {
+                skipped.push(algo.name());
+                continue;
+            }
+            let values = algo.twin_in(&walker, &s.weights, op, arith);
+            let m = measure_in(&reference, &values, storage);
+            let b = bounds_in(&reference, (&walker, &s.weights, op), algo, arith, &values);
+            for x in &b.violations {
+                flagged.push(format!(
+                    "{op} {algo} vertex {}: error {} above its {} bound {}",
+                    x.vertex,
+                    sci(x.abs_error),
+                    x.bound_kind,
+                    sci(x.bound)
+                ));
+            }
+            violations += violated(&b);
+            let e = &m.summary;
+            text += &format!(
+                "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8.2} {:>8} {:>10.2} {:>10.2} {:>10} {:>9} {:>8}\n",
+                op.name(),
+                algo.name(),
+                sci(e.max_rel_error),
+                sci(e.median_rel_error),
+                sci(e.p99_rel_error),
+                e.max_lost_bits,
+                m.max_ulps,
+                b.max_bound_lost_bits,
+                b.max_sharp_lost_bits,
+                violated(&b),
+                e.nonfinite_nodes,
+                e.beyond_range_nodes
+            );
+        }
+    }
+    skipped.dedup();
+    if !skipped.is_empty() {
+        text += &format!(
+            "not run: {} (adds in f32 only, not in {})\n",
+            skipped.join(", "),
+            arith.accumulate
+        );
+    }
+    text += &format!(
+        "max bits: of {}'s {} (lost bits out of its precision); ulps of {}; bound bits: the most the a priori bounds allow, out of the same {}; violations: nodes outside a deterministic bound (a priori, sharp or running: a bug if not 0)\n",
+        storage,
+        storage.p(),
+        storage,
+        storage.p()
+    );
+    print!("{text}");
+    if violations > 0 {
+        return Err(Error::BoundViolation(Flagged {
+            count: violations,
+            lines: flagged,
+        }));
+    }
+    Ok(())
+}
+
+/// The tree and weights of `run`, the weights values of `storage`: generated ones scaled into
+/// its range and rounded (κ checked), a file's own its values already (the kernel reads them).
+fn subject_in(a: &RunArgs, storage: generators::Precision) -> Result<super::Subject, Error> {
+    let mut s = subject(a)?;
     let drawn = match a.instance.weights {
         WeightChoice::Model(m) if a.file_weights.weights_file.is_none() => Some(m),
         _ => None,
@@ -50,66 +143,11 @@ pub fn run(a: &RunArgs, arith: Arithmetic) -> Result<(), Error> {
             }
         }
     }
-    let mut text = format!(
-        "{} height={} in {} achieved κ={} seed={}\n",
-        s.title,
-        s.tree.height(),
-        arith.describe(),
-        sci(achieved_cond(&s.weights)),
-        s.seed
-    );
-    text += &format!(
-        "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8} {:>8} {:>9} {:>8}\n",
-        "op",
-        "algorithm",
-        "max rel",
-        "median",
-        "p99",
-        "max bits",
-        "max ulps",
-        "nonfinite",
-        "overflow"
-    );
-    let walker = Walker::new(&s.tree);
-    let mut skipped = Vec::new();
-    for &op in &a.ops.ops {
-        let reference = Reference::compute(ReferenceKind::Exact, &s.tree, &s.weights, op);
-        for &algo in &a.algos.algos {
-            if !algo.runs_in(arith) {
-                skipped.push(algo.name());
-                continue;
-            }
-            let values = algo.twin_in(&walker, &s.weights, op, arith);
-            let m = measure_in(&reference, &values, storage);
-            let e = &m.summary;
-            text += &format!(
-                "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8.2} {:>8} {:>9} {:>8}\n",
-                op.name(),
-                algo.name(),
-                sci(e.max_rel_error),
-                sci(e.median_rel_error),
-                sci(e.p99_rel_error),
-                e.max_lost_bits,
-                m.max_ulps,
-                e.nonfinite_nodes,
-                e.beyond_range_nodes
-            );
-        }
-    }
-    skipped.dedup();
-    if !skipped.is_empty() {
-        text += &format!(
-            "not run: {} (adds in f32 only, not in {})\n",
-            skipped.join(", "),
-            arith.accumulate
-        );
-    }
-    text += &format!(
-        "max bits: of {}'s {} (lost bits out of its precision); ulps of {}; bounds: f32 only\n",
-        storage,
-        storage.p(),
-        storage
-    );
-    print!("{text}");
-    Ok(())
+    Ok(s)
+}
+
+/// Nodes outside a deterministic bound: a priori, sharp or running (the probabilistic one may
+/// fail with the small probability it promises, and is not counted).
+fn violated(b: &analysis::bounds::BoundSummary) -> usize {
+    b.bound_violations + b.sharp_violations + b.running_violations
 }
