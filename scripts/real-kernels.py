@@ -28,7 +28,7 @@ import numpy as np
 import treefix_accuracy as ta
 
 CONDS = (1e2, 1e4, 1e6, 1e8)
-LIBRARIES = ("numpy", "jax", "polars", "torch")
+LIBRARIES = ("numpy", "jax", "polars", "torch", "ours")
 # Storage formats: (precision in bits, largest finite value, the wider format a kernel may
 # add in). bf16 is ml_dtypes' (numpy has none); it is added by formats() when it imports.
 FORMATS = {"f32": (24, float(np.finfo(np.float32).max), "f64"), "f16": (11, 65504.0, "f32")}
@@ -150,8 +150,26 @@ def torch_kernels(dtypes):
     return out, torch.__version__
 
 
+def our_kernels(dtypes):
+    """Three of this project's twins in f32, graded the same way, to read the libraries'
+    rows against: parallel (on a chain, the sequential order), vectorial (the Euler tour
+    scanned with the scan plan: 3 items per thread, 256-thread Kogge–Stone tiles, block sums)
+    and contraction (compresses and rakes: a tree of additions of O(log n) depth)."""
+    chains = {}
+
+    def twin(algo):
+        def kernel(w):
+            tree = chains.setdefault(len(w), chain(len(w)))
+            return ta.rootfix(tree, w, algo)
+
+        return kernel
+
+    algos = ("parallel", "vectorial", "contraction")
+    return [("ours", f"rootfix(…, \"{a}\")", "f32", twin(a)) for a in algos], ta.__version__
+
+
 LOADERS = {"numpy": numpy_kernels, "jax": jax_kernels, "polars": polars_kernels,
-           "torch": torch_kernels}
+           "torch": torch_kernels, "ours": our_kernels}
 
 
 def load(libraries, dtypes):
@@ -401,8 +419,8 @@ def report(a, rows, runs, versions, skipped, missing):
     khead = ["storage", *[f"κ = {sci(c)}" for c in CONDS]]
     fmts = sorted({r["storage"] for r in rows}, key=["f32", "f16", "bf16"].index)
     out += [render(khead, [kappa_cells(runs, f) for f in fmts], a.markdown), ""]
-    out.append("Versions: treefix_accuracy " + ta.__version__ + "; " + "; ".join(
-        f"{lib} {v}" if lib != "jax" else v for lib, v in versions.items()))
+    libs = [f"{lib} {v}" if lib != "jax" else v for lib, v in versions.items() if lib != "ours"]
+    out.append("Versions: " + "; ".join([f"treefix_accuracy {ta.__version__}", *libs]))
     for lib, why in skipped.items():
         out.append(f"Skipped {lib}: {why}")
     for fmt, why in missing.items():
