@@ -8,20 +8,24 @@ each κ over several seeds. Per kernel and κ the table gives the most bits any 
 (out of the storage format's precision: 24 for f32, 11 for f16, 8 for bf16) over the seeds;
 "within" says whether every run stayed within the order-independent (any-order) error bound;
 "bit for bit equal to" names those of this project's CPU twins (treefix_accuracy.rootfix,
-every algorithm, adding in the storage format or in a wider one) that gave the library's
-bits in every run — the order of additions the library follows, measured rather than assumed.
+every algorithm, adding in the storage format or in a wider one) and of two numpy models of
+the libraries' own orders (MODELS) that gave the library's bits in every run: the order of
+additions the library follows, measured rather than assumed.
 
 Libraries: numpy (f32, f16, and bf16 through ml_dtypes), JAX (jnp.cumsum and
 lax.associative_scan(jnp.add, ·), on CPU), polars (Series.cum_sum on Float32), torch (CPU
-torch.cumsum). One that does not import is listed as skipped with its ImportError.
+torch.cumsum); "ours" adds three of this project's twins, to read them against. A library
+that does not import is listed as skipped with its ImportError.
 
-    scripts/real-kernels.py [--only numpy,jax,polars,torch] [--n 10000] [--seeds 1-5] [--markdown]
+    scripts/real-kernels.py [--only numpy,jax,polars,torch,ours] [--n 10000] [--seeds 1-5]
+                            [--markdown]
 
 The output depends only on the arguments and the libraries' versions (no timings).
 """
 
 import argparse
 import sys
+import textwrap
 
 import numpy as np
 
@@ -29,9 +33,10 @@ import treefix_accuracy as ta
 
 CONDS = (1e2, 1e4, 1e6, 1e8)
 LIBRARIES = ("numpy", "jax", "polars", "torch", "ours")
-# Storage formats: (precision in bits, largest finite value, the wider format a kernel may
-# add in). bf16 is ml_dtypes' (numpy has none); it is added by formats() when it imports.
-FORMATS = {"f32": (24, float(np.finfo(np.float32).max), "f64"), "f16": (11, 65504.0, "f32")}
+# Storage formats: (largest finite value, the wider format a kernel may add in). bf16 is
+# ml_dtypes' (numpy has none): its rows run when that imports (formats()).
+FORMATS = {"f32": (float(np.finfo(np.float32).max), "f64"), "f16": (65504.0, "f32"),
+           "bf16": (float.fromhex("0x1.fep127"), "f32")}
 # A κ the rounded weights miss by more than this factor is not run: the cell would not be
 # about that κ (accuracy run --precision refuses the same targets).
 REACH = 10.0
@@ -50,13 +55,8 @@ def formats():
     return dtypes, missing
 
 
-def bf16_info():
-    # bf16 keeps f32's exponents with 8 bits of precision.
-    return (8, float.fromhex("0x1.fep127"), "f32")
-
-
 def fmt_info(fmt):
-    return bf16_info() if fmt == "bf16" else FORMATS[fmt]
+    return FORMATS[fmt]
 
 
 def chain(n):
@@ -74,7 +74,7 @@ def weights(n, cond, seed, fmt, dtype):
     w, _, _ = ta.gensum(n, cond, seed)
     if fmt == "f32":
         return w
-    _, big, _ = fmt_info(fmt)
+    big, _ = fmt_info(fmt)
     total = float(np.sum(np.abs(w.astype(np.float64))))
     scale = 2.0 ** np.floor(np.log2(big / 4.0 / total))
     scaled = w.astype(np.float64) * scale
@@ -226,7 +226,7 @@ def twins(tree, w, fmt):
     that does not run in this format (vectorial-compensated needs f32 additions) is left out."""
     out = {}
     for algo in ta.ALGORITHMS:
-        for acc in (None, fmt_info(fmt)[2]):
+        for acc in (None, fmt_info(fmt)[1]):
             try:
                 out[(algo, acc)] = ta.rootfix(tree, w, algo, accumulate=acc)
             except ta.InputError:
@@ -294,7 +294,7 @@ def grade_kernel(runs, kernel):
             by_value = near if by_value is None else by_value & near
     signs_only = not equal and bool(by_value)
     equal = (by_value if signs_only else equal) or set()
-    wider = fmt_info(fmt)[2]
+    wider = fmt_info(fmt)[1]
     # The bound is that of the additions the kernel makes where a twin shows which; without
     # one, that of additions in the storage format (the kernel's own dtype). vectorial-exact
     # shows none: its bits are the correctly rounded ones, whatever it adds in.
@@ -410,7 +410,9 @@ def report(a, rows, runs, versions, skipped, missing):
            f"vertex lost (of 24 in f32, 11 in f16, 8 in bf16) over the seeds; \"—\": κ out of the "
            f"format's reach (the second table); \"adds in\" with \"?\": no twin or model "
            f"shows which additions gave its bits, the bound is that of additions in the "
-           f"storage format.", ""]
+           f"storage format."]
+    # Prose wrapped at 100 columns: docs/findings.md pastes the output as it is.
+    out = textwrap.wrap(out[0], 100) + [""]
     header = ["library", "kernel", "storage", "adds in",
               *[f"κ = {sci(c)}" for c in CONDS],
               "within any-order", "bit for bit equal to"]
@@ -420,7 +422,12 @@ def report(a, rows, runs, versions, skipped, missing):
     fmts = sorted({r["storage"] for r in rows}, key=["f32", "f16", "bf16"].index)
     out += [render(khead, [kappa_cells(runs, f) for f in fmts], a.markdown), ""]
     libs = [f"{lib} {v}" if lib != "jax" else v for lib, v in versions.items() if lib != "ours"]
-    out.append("Versions: " + "; ".join([f"treefix_accuracy {ta.__version__}", *libs]))
+    if "bf16" not in missing:
+        import ml_dtypes  # imported by formats() already: the bf16 rows are its arithmetic
+
+        libs.append(f"ml_dtypes {ml_dtypes.__version__}")
+    out += textwrap.wrap("Versions: " + "; ".join([f"treefix_accuracy {ta.__version__}", *libs]),
+                         100)
     for lib, why in skipped.items():
         out.append(f"Skipped {lib}: {why}")
     for fmt, why in missing.items():
