@@ -74,6 +74,9 @@ pub trait Stored: ScanValue {
     fn store(self, storage: Precision) -> f32;
     /// The value as an f64 (exact).
     fn to_f64(self) -> f64;
+    /// The value as the f32 that carries it, where its format is the storage format (f32,
+    /// f16, bf16; an f64 is rounded, which no storage asks for).
+    fn as_f32(self) -> f32;
 }
 
 impl Stored for f32 {
@@ -95,6 +98,10 @@ impl Stored for f32 {
     #[inline(always)]
     fn to_f64(self) -> f64 {
         self as f64
+    }
+    #[inline(always)]
+    fn as_f32(self) -> f32 {
+        self
     }
 }
 
@@ -118,6 +125,10 @@ impl Stored for f64 {
     fn to_f64(self) -> f64 {
         self
     }
+    #[inline(always)]
+    fn as_f32(self) -> f32 {
+        self as f32
+    }
 }
 
 impl<F: NarrowFormat> Stored for Narrow<F> {
@@ -140,6 +151,10 @@ impl<F: NarrowFormat> Stored for Narrow<F> {
     #[inline(always)]
     fn to_f64(self) -> f64 {
         self.0 as f64
+    }
+    #[inline(always)]
+    fn as_f32(self) -> f32 {
+        self.0
     }
 }
 

@@ -228,6 +228,16 @@ impl Precision {
 /// odd loses no information a later rounding to nearest at 2 bits fewer needs.
 #[inline]
 pub fn odd_f32(x: f64) -> f32 {
+    // Within f32's normal exponents: truncate to 24 bits and set the last one if anything was
+    // dropped — bit operations only, where the general path below branches on whether x was
+    // exact and r even, a coin toss for the exact treefix's sums.
+    let bits = x.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i32 - 1023;
+    if (-126..=127).contains(&e) {
+        const DROPPED: u64 = (1 << 29) - 1;
+        let sticky = ((bits & DROPPED) != 0) as u64;
+        return f64::from_bits((bits & !DROPPED) | (sticky << 29)) as f32;
+    }
     let r = x as f32;
     if r as f64 == x || !r.is_finite() || r.to_bits() & 1 == 1 {
         return r;

@@ -29,12 +29,35 @@ fn ndarray<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     if obj.is_instance(&np.getattr("ndarray")?)? {
         return Ok(obj.clone());
     }
-    if obj.hasattr("__dlpack__")?
-        && let Ok(a) = np.call_method1("from_dlpack", (obj,))
-    {
-        return Ok(a);
+    if obj.hasattr("__dlpack__")? {
+        if let Ok(a) = np.call_method1("from_dlpack", (obj,)) {
+            return Ok(a);
+        }
+        if let Some(a) = torch_bfloat16(obj)? {
+            return Ok(a);
+        }
     }
     np.call_method1("asarray", (obj,))
+}
+
+/// A torch bfloat16 tensor as an ml_dtypes bfloat16 array over the same memory: numpy has no
+/// bfloat16 to take through DLPack, so the tensor's bits go as int16 and are viewed back.
+/// `None` for anything else.
+fn torch_bfloat16<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = obj.py();
+    let is_torch = obj
+        .get_type()
+        .module()
+        .is_ok_and(|m| m.to_string_lossy() == "torch");
+    if !is_torch || obj.getattr("dtype")?.str()?.to_string_lossy() != "torch.bfloat16" {
+        return Ok(None);
+    }
+    let int16 = py.import("torch")?.getattr("int16")?;
+    let bits = obj.call_method1("view", (int16,))?;
+    let np = py.import("numpy")?;
+    let bits = np.call_method1("from_dlpack", (bits,))?;
+    let bf16 = py.import("ml_dtypes")?.getattr("bfloat16")?;
+    Ok(Some(bits.call_method1("view", (bf16,))?))
 }
 
 /// A 1-d contiguous array of `dtype` (`"float32"`, `"int64"`) holding exactly `obj`'s values;

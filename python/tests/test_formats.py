@@ -103,3 +103,28 @@ def test_our_bounds_judge_kernels_in_their_own_format():
     mixed = ta.rootfix(chain, wb, "sequential", accumulate="f32")
     s = ta.score(chain, wb, rootfix=mixed, algorithms=["sequential"], accumulate="f32")
     assert s.rootfix.within["sequential"]
+
+
+def test_torch_tensors_of_every_format_through_dlpack():
+    torch = pytest.importorskip("torch", reason="torch is not installed (PyPI's wheel is 2.8 GB)")
+    chain = ta.generate_tree("chain", N)
+    for dtype, np_dtype in [
+        (torch.float32, np.float32),
+        (torch.float16, np.float16),
+        (torch.bfloat16, ml_dtypes.bfloat16),
+    ]:
+        w = torch.tensor(np.random.default_rng(3).uniform(-1.0, 4.0, N)).to(dtype)
+        mine = torch.cumsum(w, 0)
+        # The same bits as numpy arrays of the format (torch's bf16 has no numpy dtype).
+        def as_numpy(t):
+            return np.asarray(t.view(torch.int16)).view(np_dtype) if t.itemsize == 2 else t.numpy()
+
+        w_np, mine_np = as_numpy(w), as_numpy(mine)
+        assert ta.exact(chain, w, "rootfix").dtype == np_dtype
+        assert np.array_equal(ta.exact(chain, w, "rootfix"), ta.exact(chain, w_np, "rootfix"))
+        from_torch = ta.score(chain, w, rootfix=mine).rootfix
+        from_numpy = ta.score(chain, w_np, rootfix=mine_np).rootfix
+        assert (from_torch.max_ulps, from_torch.max_lost_bits) == (
+            from_numpy.max_ulps,
+            from_numpy.max_lost_bits,
+        ), dtype

@@ -206,3 +206,55 @@ fn self_contained_no_script_no_network_embedded_font() {
     assert_self_contained(&text);
     assert!(assert_every_char_in_the_font(&doc) > 500);
 }
+
+/// Each row of the answer tables ends with its choice: an algorithm of the table whose cell
+/// in that row is within the threshold, or, marked, the most accurate of the row.
+#[test]
+fn every_answer_row_names_its_choice() {
+    let (_, doc) = parse(&sweep_dir().join("report.html"));
+    for op in ["rootfix", "leaffix"] {
+        let table = doc.select(&sel(&format!("#answer-{op}"))).next().unwrap();
+        let heads: Vec<String> = table.select(&sel("thead th")).map(text_of).collect();
+        assert!(
+            heads.last().unwrap().starts_with("cheapest within"),
+            "{heads:?}"
+        );
+        let names = &heads[2..heads.len() - 1];
+        // "cheapest within B bit(s)": the threshold B.
+        let limit: f64 = heads.last().unwrap()["cheapest within ".len()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let rows: Vec<ElementRef> = table.select(&sel("tbody tr")).collect();
+        assert!(!rows.is_empty());
+        for row in rows {
+            let cells: Vec<String> = row.select(&sel("td")).map(text_of).collect();
+            let choice = cells.last().unwrap();
+            let name = choice
+                .strip_prefix("none; most accurate: ")
+                .unwrap_or(choice);
+            let i = names.iter().position(|n| n == name);
+            assert!(i.is_some(), "{op}: {choice} is no algorithm of {names:?}");
+            // Each algorithm's cell: its bits, the cell's first text (its ulps follow in a span).
+            let tds: Vec<ElementRef> = row.select(&sel("td")).collect();
+            let bits_of = |k: usize| -> f64 {
+                let first = tds[2 + k].text().next().unwrap_or("");
+                first.trim().parse().unwrap_or(f64::INFINITY)
+            };
+            let bits = bits_of(i.unwrap());
+            let every: Vec<f64> = (0..names.len()).map(bits_of).collect();
+            if choice.starts_with("none") {
+                assert!(every.iter().all(|&b| b > limit), "{op}: {cells:?}");
+                assert_eq!(
+                    bits,
+                    every.iter().cloned().fold(f64::INFINITY, f64::min),
+                    "{cells:?}"
+                );
+            } else {
+                assert!(bits <= limit, "{op}: {choice} loses {bits} > {limit}");
+            }
+        }
+    }
+}

@@ -340,8 +340,10 @@ pub struct APrioriBounds {
 /// step's peak, to save about 15 ns per read.
 pub(crate) struct GammaTilde {
     lambda: f64,
-    /// The unit roundoff of the additions (f32's for the shared table).
+    /// The unit roundoff of the additions.
     unit: f64,
+    /// Whether the shared table holds these γ̃ (λ = [`LAMBDA`], f32's u).
+    shared: bool,
 }
 
 /// Depths whose γ̃_D(λ) at λ = [`LAMBDA`] the shared table holds, in blocks of
@@ -355,14 +357,19 @@ static SHARED_GAMMAS: [std::sync::OnceLock<Box<[f64]>>; SHARED_DEPTHS / GAMMA_BL
 
 impl GammaTilde {
     pub(super) fn new(lambda: f64) -> Self {
-        GammaTilde { lambda, unit: U }
+        Self::with_unit(lambda, U)
     }
 
     /// γ̃ of the additions of `R`.
     pub(super) fn of<R: Roundoff>(lambda: f64) -> Self {
+        Self::with_unit(lambda, R::UNIT)
+    }
+
+    fn with_unit(lambda: f64, unit: f64) -> Self {
         GammaTilde {
             lambda,
-            unit: R::UNIT,
+            unit,
+            shared: lambda.to_bits() == LAMBDA.to_bits() && unit.to_bits() == U.to_bits(),
         }
     }
 
@@ -370,10 +377,7 @@ impl GammaTilde {
     #[inline]
     fn gamma(&self, depth: u32) -> f64 {
         let d = depth as usize;
-        if d < SHARED_DEPTHS
-            && self.lambda.to_bits() == LAMBDA.to_bits()
-            && self.unit.to_bits() == U.to_bits()
-        {
+        if d < SHARED_DEPTHS && self.shared {
             let block = SHARED_GAMMAS[d / GAMMA_BLOCK].get_or_init(|| {
                 let first = d - d % GAMMA_BLOCK;
                 (first..first + GAMMA_BLOCK)

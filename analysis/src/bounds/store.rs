@@ -19,36 +19,61 @@ use generators::{Arithmetic, Precision};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct StoreTo {
     storage: Precision,
-    /// Whether the result rounds at the store (the storage narrower than the accumulation).
-    rounds: bool,
+}
+
+/// What happens to a result at the store: nothing ([`Kept`], the storage is the accumulation
+/// format) or one rounding ([`StoreTo`]). A type, so that the f32 walks carry no test of it.
+pub(crate) trait Store: Copy + Send + Sync {
+    /// An a priori bound B of a result of magnitude at most M, after the store.
+    fn a_priori(&self, b: f64, m: f64) -> f64;
+    /// The stored value of an accumulated `value` with running bound `running`, and the
+    /// stored value's running bound.
+    fn running<T: Stored>(&self, value: T, running: f64) -> (f32, f64);
+    /// The three a priori bounds of one sum of `R`'s additions after the store: the
+    /// deterministic and probabilistic ones with M = Σ|t_i|, the sharp one with the
+    /// enclosure of |s|.
+    fn bounds<R: Roundoff>(&self, gammas: &GammaTilde, a: &APrioriIn<R>) -> (f64, f64, f64);
+}
+
+/// The storage format is the accumulation format: results are stored as computed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Kept;
+
+impl Store for Kept {
+    #[inline(always)]
+    fn a_priori(&self, b: f64, _m: f64) -> f64 {
+        b
+    }
+    #[inline(always)]
+    fn running<T: Stored>(&self, value: T, running: f64) -> (f32, f64) {
+        (value.as_f32(), running)
+    }
+    #[inline(always)]
+    fn bounds<R: Roundoff>(&self, gammas: &GammaTilde, a: &APrioriIn<R>) -> (f64, f64, f64) {
+        gammas.bounds(a)
+    }
 }
 
 impl StoreTo {
+    /// The store of `arith`, whose storage is narrower than its accumulation format.
     pub(crate) fn new(arith: Arithmetic) -> StoreTo {
+        assert!(arith.is_mixed(), "{} stores as it adds", arith.name());
         StoreTo {
             storage: arith.storage,
-            rounds: arith.storage != arith.accumulate,
         }
     }
+}
 
-    /// An a priori bound B, its result of magnitude at most M, after the store.
+impl Store for StoreTo {
     #[inline]
-    pub(crate) fn a_priori(&self, b: f64, m: f64) -> f64 {
-        if !self.rounds {
-            return b;
-        }
+    fn a_priori(&self, b: f64, m: f64) -> f64 {
         let u = self.storage.u();
         add_up_nonneg(add_up_nonneg(b, times_unit(b, u)), times_unit(m, u))
     }
 
-    /// The stored value of an accumulated `value` with running bound `running`, and the
-    /// stored value's running bound.
     #[inline(always)]
-    pub(crate) fn running<T: Stored>(&self, value: T, running: f64) -> (f32, f64) {
+    fn running<T: Stored>(&self, value: T, running: f64) -> (f32, f64) {
         let stored = value.store(self.storage);
-        if !self.rounds {
-            return (stored, running);
-        }
         // Exact: the two are within a factor 2 of each other (Sterbenz), or the stored one is 0.
         let moved = (stored as f64 - value.to_f64()).abs();
         let running = if moved.is_nan() {
@@ -59,19 +84,9 @@ impl StoreTo {
         (stored, add_up_nonneg(running, moved))
     }
 
-    /// The three a priori bounds of one sum of `R`'s additions after the store: the
-    /// deterministic and probabilistic ones with M = Σ|t_i|, the sharp one with the
-    /// enclosure of |s|.
     #[inline(always)]
-    pub(crate) fn bounds<R: Roundoff>(
-        &self,
-        gammas: &GammaTilde,
-        a: &APrioriIn<R>,
-    ) -> (f64, f64, f64) {
+    fn bounds<R: Roundoff>(&self, gammas: &GammaTilde, a: &APrioriIn<R>) -> (f64, f64, f64) {
         let (det, sharp, prob) = gammas.bounds(a);
-        if !self.rounds {
-            return (det, sharp, prob);
-        }
         let a = a.raised();
         let (mag, abs) = (a.mag_up(), a.abs_bound());
         (
@@ -97,7 +112,7 @@ mod tests {
             (1.0 + 2f32.powi(-7), 0.5 + 2f64.powi(-9))
         );
         // The same storage adding in its own format: nothing happens at the store.
-        let same = StoreTo::new(Arithmetic::same(Precision::F16));
-        assert_eq!(same.a_priori(3.0, 1e4), 3.0);
+        assert_eq!(Kept.a_priori(3.0, 1e4), 3.0);
+        assert_eq!(Kept.running(2.5f32, 1.0), (2.5, 1.0));
     }
 }

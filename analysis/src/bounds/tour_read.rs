@@ -213,15 +213,15 @@ fn read_a_priori<R: Roundoff>(
 }
 
 /// The vectorial read on a priori values: (deterministic, sharp, probabilistic) per vertex.
-pub(crate) struct APrioriRead<R: Roundoff> {
+pub(crate) struct APrioriRead<R: Roundoff, S: Store = Kept> {
     /// Σ|w| over every subtree, in postorder (leaffix only).
     sub: Vec<f64>,
     gammas: GammaTilde,
     /// Whether the read rounds the float-float value to f32 ([`Roundoff::READ_ROUNDS_TO_F32`];
     /// false also for [`compensated_float_float_bounds`]).
     round_to_f32: bool,
-    /// The store to the storage format after the read (none for f32 throughout).
-    store: StoreTo,
+    /// The store to the storage format after the read ([`Kept`]: none).
+    store: S,
     roundoff: PhantomData<R>,
 }
 
@@ -234,16 +234,24 @@ impl<R: Roundoff> APrioriRead<R> {
             },
             gammas,
             round_to_f32: R::READ_ROUNDS_TO_F32,
-            store: StoreTo::new(Arithmetic::F32),
+            store: Kept,
             roundoff: PhantomData,
         }
     }
 
     /// The same read, each result then stored as `store` says.
-    pub(super) fn stored(self, store: StoreTo) -> Self {
-        APrioriRead { store, ..self }
+    pub(super) fn stored<S2: Store>(self, store: S2) -> APrioriRead<R, S2> {
+        APrioriRead {
+            sub: self.sub,
+            gammas: self.gammas,
+            round_to_f32: self.round_to_f32,
+            store,
+            roundoff: PhantomData,
+        }
     }
+}
 
+impl<R: Roundoff, S: Store> APrioriRead<R, S> {
     /// (deterministic, sharp, probabilistic) after the store, for a result of magnitude at
     /// most `mag` (≥ |s|, as Σ|t_i|) and `abs` (the sharp enclosure of |s|).
     #[inline(always)]
@@ -282,7 +290,7 @@ impl<R: Roundoff> APrioriRead<R> {
     }
 }
 
-impl<R: Roundoff> TourRead<APrioriIn<R>> for APrioriRead<R> {
+impl<R: Roundoff, S: Store> TourRead<APrioriIn<R>> for APrioriRead<R, S> {
     type Out = (f64, f64, f64);
     fn prefix(&self, x: &APrioriIn<R>) -> Self::Out {
         self.read_one(x)

@@ -124,15 +124,18 @@ macro_rules! in_accumulation {
 /// a stack), each node's bounds written as it is reached; in `arith`, each result stored
 /// once.
 pub fn walk_tree(walker: &Walker, w: &[f32], op: Op, lambda: f64, arith: Arithmetic) -> Walked {
-    in_accumulation!(arith, T, R => walk_tree_as::<T, R>(walker, w, op, lambda, StoreTo::new(arith)))
+    in_accumulation!(arith, T, R => match arith.is_mixed() {
+        false => walk_tree_as::<T, R, _>(walker, w, op, lambda, Kept),
+        true => walk_tree_as::<T, R, _>(walker, w, op, lambda, StoreTo::new(arith)),
+    })
 }
 
-fn walk_tree_as<T: Stored, R: Roundoff>(
+fn walk_tree_as<T: Stored, R: Roundoff, S: Store>(
     walker: &Walker,
     w: &[f32],
     op: Op,
     lambda: f64,
-    store: StoreTo,
+    store: S,
 ) -> Walked {
     walker.count_walk();
     let tree = walker.tree();
@@ -165,15 +168,18 @@ pub fn walk_contraction(
     lambda: f64,
     arith: Arithmetic,
 ) -> Walked {
-    in_accumulation!(arith, T, R => walk_contraction_as::<T, R>(walker, w, op, lambda, StoreTo::new(arith)))
+    in_accumulation!(arith, T, R => match arith.is_mixed() {
+        false => walk_contraction_as::<T, R, _>(walker, w, op, lambda, Kept),
+        true => walk_contraction_as::<T, R, _>(walker, w, op, lambda, StoreTo::new(arith)),
+    })
 }
 
-fn walk_contraction_as<T: Stored, R: Roundoff>(
+fn walk_contraction_as<T: Stored, R: Roundoff, S: Store>(
     walker: &Walker,
     w: &[f32],
     op: Op,
     lambda: f64,
-    store: StoreTo,
+    store: S,
 ) -> Walked {
     walker.count_walk();
     let n = walker.tree().len();
@@ -248,8 +254,11 @@ pub fn walk_tour(
     lambda: f64,
     arith: Arithmetic,
 ) -> Walked {
-    let store = StoreTo::new(arith);
-    in_accumulation!(arith, T, R => walk_tour_in::<R, RunningIn<T>>(walker, w, (plan, op), lambda, store))
+    let at = (plan, op);
+    in_accumulation!(arith, T, R => match arith.is_mixed() {
+        false => walk_tour_in::<R, RunningIn<T>, _>(walker, w, at, lambda, Kept),
+        true => walk_tour_in::<R, RunningIn<T>, _>(walker, w, at, lambda, StoreTo::new(arith)),
+    })
 }
 
 /// The float-float Euler-tour order (vectorial-compensated): the replayed float-float sums
@@ -267,15 +276,21 @@ pub fn walk_tour_dw(
         storage: arith.storage,
         accumulate: Precision::F32,
     };
-    walk_tour_in::<DwAdd, RunningDw>(walker, w, (plan, op), lambda, StoreTo::new(f32_result))
+    let at = (plan, op);
+    match f32_result.is_mixed() {
+        false => walk_tour_in::<DwAdd, RunningDw, _>(walker, w, at, lambda, Kept),
+        true => {
+            walk_tour_in::<DwAdd, RunningDw, _>(walker, w, at, lambda, StoreTo::new(f32_result))
+        }
+    }
 }
 
-fn walk_tour_in<R: Roundoff, V: Charged<Charge = f64> + Replayed>(
+fn walk_tour_in<R: Roundoff, V: Charged<Charge = f64> + Replayed, S: Store>(
     walker: &Walker,
     w: &[f32],
     (plan, op): (Plan, Op),
     lambda: f64,
-    store: StoreTo,
+    store: S,
 ) -> Walked
 where
     ReadRunning: TourRead<V, Out = (V::Value, f64)>,

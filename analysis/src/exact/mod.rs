@@ -318,7 +318,9 @@ pub fn correctly_rounded_in(tree: &Tree, w: &[f32], op: Op, storage: Precision) 
     };
     let mut out = vec![0f32; w.len()];
     let to = Disjoint::new(&mut out);
-    let round = |odd: f64| storage.round(odd) as f32;
+    // Rounded to odd at f32's 24 bits (still ≥ p + 2), then to nearest in the storage
+    // format: one rounding of the exact value, without going back through f64.
+    let round = |odd: f64| storage.round_f32(generators::precision::odd_f32(odd));
     // Each vertex is finished once, by exactly one of the three hooks below.
     let put = |v: usize, x: f32| unsafe { to.set(v, x) };
     with_limbs!(scale.limbs(), L => walk_with_few_terms(

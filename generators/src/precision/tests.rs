@@ -252,3 +252,31 @@ fn odd_rounding_keeps_what_a_later_rounding_needs() {
     assert_eq!(odd_f32(1.0 + 2f64.powi(-40)), 1.0 + f32::EPSILON);
     assert_eq!(odd_f32(1e300), f32::INFINITY);
 }
+
+/// Rounding to odd at f32's precision, by MPFR: toward zero at 24 bits (f32's exponent range
+/// and subnormals), then the last bit set if that was inexact. Against `odd_f32` on random
+/// f64 of every f32 binade and those beside its ends, the fast path's and the general one's.
+#[test]
+fn odd_f32_is_mpfrs_rounding_to_odd() {
+    let oracle = |x: f64| -> f32 {
+        let (mut f, dir) = Float::with_val_round(24, x, Round::Zero);
+        let _ = f.subnormalize_ieee_round(dir, Round::Zero);
+        let t = f.to_f32();
+        let inexact = t as f64 != x;
+        if inexact && t.is_finite() && t.to_bits() & 1 == 0 {
+            f32::from_bits(t.to_bits() | 1)
+        } else if !t.is_finite() {
+            // Beyond f32's largest finite value rounding to odd is ±∞ (IEEE overflow).
+            f32::INFINITY.copysign(t)
+        } else {
+            t
+        }
+    };
+    let mut rng = crate::rng(11);
+    for _ in 0..200_000 {
+        let e = rng.random_range(-152..=129);
+        let m: f64 = rng.random_range(1.0..2.0);
+        let x = m * 2f64.powi(e) * if rng.random_bool(0.5) { -1.0 } else { 1.0 };
+        assert_eq!(odd_f32(x).to_bits(), oracle(x).to_bits(), "{x:e}");
+    }
+}

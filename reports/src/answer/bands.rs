@@ -23,7 +23,7 @@ pub struct BandPick {
 /// The cheapest algorithm within the threshold among `cells` (one per algorithm), by the
 /// op's compared times; else, with no time to compare, the first within it; else the most
 /// accurate.
-fn choose(a: &OpAnswer, cells: &[Option<Cell>]) -> (Option<usize>, bool) {
+pub fn choose(a: &OpAnswer, cells: &[Option<Cell>]) -> (Option<usize>, bool) {
     let within: Vec<usize> = (0..cells.len())
         .filter(|&i| cells[i].is_some_and(|c| c.bits <= a.threshold.bits))
         .collect();

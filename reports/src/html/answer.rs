@@ -104,6 +104,11 @@ fn table(h: &mut String, a: &OpAnswer) {
         let pick = if a.meets(i) { " meets" } else { "" };
         let _ = write!(h, "<th class=\"num{pick}\">{}</th>", escape(name));
     }
+    let _ = write!(
+        h,
+        "<th class=\"choice\">cheapest within {}</th>",
+        escape(&a.threshold.text())
+    );
     h.push_str("</tr></thead>\n<tbody>\n");
     let mut previous = "";
     for l in &a.lines {
@@ -123,9 +128,21 @@ fn table(h: &mut String, a: &OpAnswer) {
         for c in &l.cells {
             cell(h, *c, a.threshold);
         }
+        choice(h, a, &l.cells);
         h.push_str("</tr>\n");
     }
     footer(h, a);
+}
+
+/// The row's choice, as the answer's per-band advice makes it: the cheapest algorithm within
+/// the threshold by the op's compared times, else (marked) the most accurate.
+fn choice(h: &mut String, a: &OpAnswer, cells: &[Option<Cell>]) {
+    let text = match answer::bands::choose(a, cells) {
+        (Some(i), true) => escape(&a.algorithms[i]),
+        (Some(i), false) => format!("none; most accurate: {}", escape(&a.algorithms[i])),
+        (None, _) => "—".into(),
+    };
+    let _ = write!(h, "<td class=\"choice\">{text}</td>");
 }
 
 /// The table's foot: the worst cell, whether within the threshold, and the times.
