@@ -148,19 +148,10 @@ fn stdout_errors_are_one_line() {
     }));
 }
 
-/// Mesa's Vulkan loader prints "XDG_RUNTIME_DIR is invalid" on every device creation when the
-/// variable is unset (as in containers and CI); point it at a private directory instead.
+/// Mesa's Vulkan driver complains on every device creation without XDG_RUNTIME_DIR (as in
+/// containers and CI): point it at a private directory instead.
 fn quiet_mesa() {
-    if std::env::var_os("XDG_RUNTIME_DIR").is_some() {
-        return;
-    }
-    let dir = std::env::temp_dir().join("treefix-runtime");
-    if std::fs::create_dir_all(&dir).is_ok() {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700));
-        }
+    if let Some(dir) = treefix_accuracy::gpu::missing_runtime_dir() {
         // SAFETY: called first thing in main, before any other thread exists.
         unsafe { std::env::set_var("XDG_RUNTIME_DIR", &dir) };
     }

@@ -111,11 +111,25 @@ fn gensum(
 }
 
 /// The GPU, started once per process on first use.
-fn gpu() -> Result<&'static Gpu, String> {
+fn gpu(py: Python<'_>) -> Result<&'static Gpu, String> {
     static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
+    if GPU.get().is_none() {
+        quiet_mesa(py).map_err(|e| e.to_string())?;
+    }
     GPU.get_or_init(|| Gpu::new().map_err(|e| e.to_string()))
         .as_ref()
         .map_err(Clone::clone)
+}
+
+/// Before the first GPU: XDG_RUNTIME_DIR pointed at a private directory where it is unset, as
+/// the binary does, so that Mesa's driver does not print its complaint on every device it
+/// creates; set through `os.environ`, which Python and C both read.
+fn quiet_mesa(py: Python<'_>) -> PyResult<()> {
+    if let Some(dir) = treefix_accuracy::gpu::missing_runtime_dir() {
+        let environ = py.import("os")?.getattr("environ")?;
+        environ.set_item("XDG_RUNTIME_DIR", dir.to_string_lossy().as_ref())?;
+    }
+    Ok(())
 }
 
 /// "cpu" (the CPU twins), "gpu" (the kernels; GpuError without an adapter) or "auto", in any
@@ -127,7 +141,7 @@ fn backend(py: Python<'_>, name: &str) -> PyResult<&'static dyn Backend> {
         .select(
             || &Cpu as &'static dyn Backend,
             || {
-                gpu()
+                gpu(py)
                     .map(|g| g as &'static dyn Backend)
                     .map_err(treefix_accuracy::Error::Gpu)
             },

@@ -254,3 +254,30 @@ def test_spatial_lca_answers_with_their_cost():
         ta.spatial_lca(t, [0, 1], [1])
     with pytest.raises(ta.InputError, match="preorder"):
         ta.spatial_lca(t, [0], [1], order="breadth-first")
+
+
+def test_a_gpu_without_xdg_runtime_dir_is_quiet():
+    # Mesa's driver complains on stderr about every device it creates without the variable;
+    # the package points it at a private directory first, as the binary does.
+    import subprocess
+    import sys
+
+    code = """
+import os, numpy as np, treefix_accuracy as ta
+t = ta.generate_tree("chain", 100, seed=1)
+w, _, _ = ta.gensum(len(t), 1e4, seed=1)
+try:
+    ta.rootfix(t, w, "parallel", backend="gpu")
+except ta.GpuError as e:
+    print("no adapter:", e)
+print("runtime dir:", os.environ.get("XDG_RUNTIME_DIR"))
+"""
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    if "no adapter:" in done.stdout:
+        if gpu_required():
+            raise AssertionError(done.stdout)
+        pytest.skip(f"no GPU adapter: {done.stdout.strip()}")
+    assert "XDG_RUNTIME_DIR" not in done.stderr, done.stderr
+    assert "treefix-runtime" in done.stdout, done.stdout

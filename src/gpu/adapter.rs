@@ -45,6 +45,26 @@ fn adapter_label(info: &wgpu::AdapterInfo) -> String {
     format!("{} ({:?}, {driver})", info.name, info.backend)
 }
 
+/// Where `XDG_RUNTIME_DIR` should point when it is unset: Mesa's Vulkan driver prints
+/// "XDG_RUNTIME_DIR is invalid" on every instance and device it creates without it (as in
+/// containers and CI). A private directory under the temporary one, created with mode 0700;
+/// `None` when the variable is set, or the directory cannot be made. The caller sets the
+/// variable (the binary first thing in main, Python through `os.environ`): setting it here,
+/// with other threads running, would race their reads of the environment.
+pub fn missing_runtime_dir() -> Option<std::path::PathBuf> {
+    if std::env::var_os("XDG_RUNTIME_DIR").is_some() {
+        return None;
+    }
+    let dir = std::env::temp_dir().join("treefix-runtime");
+    std::fs::create_dir_all(&dir).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).ok()?;
+    }
+    Some(dir)
+}
+
 fn instance() -> (wgpu::Instance, wgpu::Backends) {
     // Honours WGPU_BACKEND (e.g. `vulkan`, `metal`, `dx12`, `gl`) and wgpu's WGPU_* flags.
     let desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();

@@ -50,7 +50,7 @@ mod types;
 mod variants;
 mod vectorial;
 
-pub use adapter::{AdapterReport, adapters, info_text};
+pub use adapter::{AdapterReport, adapters, info_text, missing_runtime_dir};
 pub use backend::select_backend;
 pub use timing::{Timing, TimingMethod};
 
