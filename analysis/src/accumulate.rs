@@ -66,6 +66,10 @@ pub trait Stored: ScanValue {
     const UNIT: f64;
     /// `self − rhs` rounded in the accumulation format.
     fn minus(self, rhs: Self) -> Self;
+    /// `−self`, exact.
+    fn neg(self) -> Self;
+    /// Whether the value is finite (no overflow on the way).
+    fn is_finite(self) -> bool;
     /// Whether `s`, the sum of `a` and `b` rounded in this format, is their exact sum (false
     /// after an overflow).
     fn sum_is_exact(a: Self, b: Self, s: Self) -> bool;
@@ -81,6 +85,14 @@ pub trait Stored: ScanValue {
 
 impl Stored for f32 {
     const UNIT: f64 = 1.0 / (1u64 << 24) as f64;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        -self
+    }
+    #[inline(always)]
+    fn is_finite(self) -> bool {
+        f32::is_finite(self)
+    }
     /// TwoSum in f32: the rounding error is representable and computed exactly.
     #[inline(always)]
     fn sum_is_exact(a: f32, b: f32, s: f32) -> bool {
@@ -107,6 +119,14 @@ impl Stored for f32 {
 
 impl Stored for f64 {
     const UNIT: f64 = f64::EPSILON / 2.0;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        -self
+    }
+    #[inline(always)]
+    fn is_finite(self) -> bool {
+        f64::is_finite(self)
+    }
     /// TwoSum in f64.
     #[inline(always)]
     fn sum_is_exact(a: f64, b: f64, s: f64) -> bool {
@@ -133,6 +153,14 @@ impl Stored for f64 {
 
 impl<F: NarrowFormat> Stored for Narrow<F> {
     const UNIT: f64 = 1.0 / (1u64 << F::PRECISION.p()) as f64;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Narrow(-self.0, PhantomData)
+    }
+    #[inline(always)]
+    fn is_finite(self) -> bool {
+        self.0.is_finite()
+    }
     /// The exact sum of two values of `F` is an f64 TwoSum away: `s` is exact when it equals
     /// the f64 sum and that sum is exact.
     #[inline(always)]

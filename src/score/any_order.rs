@@ -15,6 +15,7 @@ use analysis::bounds::{add_up, gamma_in, mul_up, next_up};
 use analysis::{Op, Reference, ReferenceKind};
 use generators::exact_sum::EXACT_PREC;
 use generators::{Arithmetic, Precision, Tree};
+use rayon::prelude::*;
 use rug::Float;
 use serde::Serialize;
 
@@ -95,7 +96,7 @@ pub fn node_bounds(
         ReferenceKind::Dd => 1.0 + 1.0 / (1u64 << 30) as f64,
     };
     terms
-        .iter()
+        .par_iter()
         .enumerate()
         .map(|(v, &m)| {
             let k = bound.chain(m);
@@ -145,29 +146,36 @@ pub fn verdict(
     storage: Precision,
 ) -> OrderVerdict {
     let overflow = storage.overflow_threshold();
+    // Per node: (left out, above its bound, the bits the bound allows); on every core.
+    let per_node = (0..bounds.len()).into_par_iter().map_init(
+        || Float::new(EXACT_PREC),
+        |scratch, v| {
+            let (b, e) = (bounds[v], abs_error[v]);
+            let abs = reference.abs_sum_f64(v);
+            if reference.rounded_in(v, storage).is_infinite() || abs + b >= overflow {
+                return (1, 0, 0.0);
+            }
+            let above = analysis::bounds::exceeds(reference, v, values[v], e, b, scratch);
+            let x = reference.value_f64(v);
+            let bits = if x != 0.0 {
+                storage.lost_bits(b / x.abs())
+            } else {
+                0.0
+            };
+            (0, usize::from(above), bits)
+        },
+    );
+    let (overflow_nodes, violations, max_bits) = per_node.reduce(
+        || (0, 0, 0.0f64),
+        |a, b| (a.0 + b.0, a.1 + b.1, a.2.max(b.2)),
+    );
     let mut out = OrderVerdict {
         bound,
-        violations: 0,
-        max_bound_lost_bits: 0.0,
-        overflow_nodes: 0,
+        violations,
+        max_bound_lost_bits: max_bits,
+        overflow_nodes,
         within: true,
     };
-    let mut scratch = Float::new(EXACT_PREC);
-    for (v, (&b, &e)) in bounds.iter().zip(abs_error).enumerate() {
-        let abs = reference.abs_sum_f64(v);
-        if reference.rounded_in(v, storage).is_infinite() || abs + b >= overflow {
-            out.overflow_nodes += 1;
-            continue;
-        }
-        if analysis::bounds::exceeds(reference, v, values[v], e, b, &mut scratch) {
-            out.violations += 1;
-        }
-        let x = reference.value_f64(v);
-        if x != 0.0 {
-            let bits = storage.lost_bits(b / x.abs());
-            out.max_bound_lost_bits = out.max_bound_lost_bits.max(bits);
-        }
-    }
     out.within = out.violations == 0;
     out
 }

@@ -279,16 +279,20 @@ fn score_op(
     let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
     let reference = Reference::compute(options.reference, tree, weights, op);
     let storage = options.arithmetic.storage;
+    // Every per-node pass on every core: the exact treefix it is priced against uses them all.
     let reference_f32: Vec<f32> = (0..n)
+        .into_par_iter()
         .map(|v| reference.rounded_in(v, storage) as f32)
         .collect();
     let errors: Vec<_> = (0..n)
+        .into_par_iter()
         .map(|v| reference.error_at(v, values[v], (reference.value_f64(v), reference_f32[v])))
         .collect();
     let mut summary = ErrorSummary::from_errors(&errors);
     summary.max_lost_bits = storage.lost_bits(summary.max_rel_error);
     let lost_bits = |rel| storage.lost_bits(rel);
     let ulps: Vec<Option<u64>> = (0..n)
+        .into_par_iter()
         .map(|v| metrics::ulps_in(storage, values[v], reference_f32[v]))
         .collect();
     // A flagged node's relative error is |x̂| / 0: every bit is lost.
@@ -305,7 +309,7 @@ fn score_op(
         })
         .unwrap_or(0);
     let terms = any_order::terms(tree, op);
-    let abs_error: Vec<f64> = errors.iter().map(|e| e.abs).collect();
+    let abs_error: Vec<f64> = errors.par_iter().map(|e| e.abs).collect();
     let order_node_bounds: Vec<Vec<f64>> = OrderBound::ALL
         .iter()
         .map(|&b| any_order::node_bounds(b, &terms, &reference, options.arithmetic))

@@ -52,7 +52,7 @@ impl<T: Stored> RunningIn<T> {
     /// operation.
     #[inline(always)]
     pub(super) fn combine(a: Self, b: Self, b_value: T, s: T) -> Self {
-        if !s.to_f64().is_finite() {
+        if !s.is_finite() {
             // Overflow (the weights are finite): no bound, and NaN never enters the sums.
             return RunningIn {
                 value: s,

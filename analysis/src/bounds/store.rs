@@ -26,6 +26,21 @@ pub(crate) struct StoreTo {
 pub(crate) trait Store: Copy + Send + Sync {
     /// An a priori bound B of a result of magnitude at most M, after the store.
     fn a_priori(&self, b: f64, m: f64) -> f64;
+    /// The (deterministic, sharp, probabilistic) bounds of a result after the store, the
+    /// magnitudes (M = Σ|t_i| ≥ |s|, the sharp enclosure of |s|) formed only if it rounds.
+    #[inline(always)]
+    fn after(
+        &self,
+        (det, sharp, prob): (f64, f64, f64),
+        m: impl FnOnce() -> (f64, f64),
+    ) -> (f64, f64, f64) {
+        let (mag, abs) = m();
+        (
+            self.a_priori(det, mag),
+            self.a_priori(sharp, abs),
+            self.a_priori(prob, mag),
+        )
+    }
     /// The stored value of an accumulated `value` with running bound `running`, and the
     /// stored value's running bound.
     fn running<T: Stored>(&self, value: T, running: f64) -> (f32, f64);
@@ -43,6 +58,10 @@ impl Store for Kept {
     #[inline(always)]
     fn a_priori(&self, b: f64, _m: f64) -> f64 {
         b
+    }
+    #[inline(always)]
+    fn after(&self, bounds: (f64, f64, f64), _m: impl FnOnce() -> (f64, f64)) -> (f64, f64, f64) {
+        bounds
     }
     #[inline(always)]
     fn running<T: Stored>(&self, value: T, running: f64) -> (f32, f64) {
@@ -86,14 +105,10 @@ impl Store for StoreTo {
 
     #[inline(always)]
     fn bounds<R: Roundoff>(&self, gammas: &GammaTilde, a: &APrioriIn<R>) -> (f64, f64, f64) {
-        let (det, sharp, prob) = gammas.bounds(a);
-        let a = a.raised();
-        let (mag, abs) = (a.mag_up(), a.abs_bound());
-        (
-            self.a_priori(det, mag),
-            self.a_priori(sharp, abs),
-            self.a_priori(prob, mag),
-        )
+        self.after(gammas.bounds(a), || {
+            let a = a.raised();
+            (a.mag_up(), a.abs_bound())
+        })
     }
 }
 

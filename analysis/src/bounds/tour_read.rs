@@ -252,30 +252,15 @@ impl<R: Roundoff> APrioriRead<R> {
 }
 
 impl<R: Roundoff, S: Store> APrioriRead<R, S> {
-    /// (deterministic, sharp, probabilistic) after the store, for a result of magnitude at
-    /// most `mag` (≥ |s|, as Σ|t_i|) and `abs` (the sharp enclosure of |s|).
-    #[inline(always)]
-    fn after_store(
-        &self,
-        (det, sharp, prob): (f64, f64, f64),
-        mag: f64,
-        abs: f64,
-    ) -> (f64, f64, f64) {
-        (
-            self.store.a_priori(det, mag),
-            self.store.a_priori(sharp, abs),
-            self.store.a_priori(prob, mag),
-        )
-    }
-
     /// The bounds of a vertex read from one scanned value `x`. f32: the value itself.
     /// Float-float: rounded once to f32, (1 + u)·B + u·|s|; its probabilistic bound is the
     /// deterministic one (rigorous, so valid under any model). A single term (depth 0: no
     /// addition with a nonzero operand) is (w, 0), whose hi is exact.
     fn read_one(&self, x: &APrioriIn<R>) -> (f64, f64, f64) {
-        let bounds = self.read_one_unstored(x);
-        let raised = x.raised();
-        self.after_store(bounds, raised.mag_up(), raised.abs_bound())
+        self.store.after(self.read_one_unstored(x), || {
+            let raised = x.raised();
+            (raised.mag_up(), raised.abs_bound())
+        })
     }
 
     fn read_one_unstored(&self, x: &APrioriIn<R>) -> (f64, f64, f64) {
@@ -334,7 +319,7 @@ impl<R: Roundoff, S: Store> TourRead<APrioriIn<R>> for APrioriRead<R, S> {
             );
             (det, sharp, prob)
         };
-        self.after_store(bounds, sub_v, l_abs)
+        self.store.after(bounds, || (sub_v, l_abs))
     }
 }
 
@@ -361,7 +346,7 @@ impl<T: Stored> TourRead<RunningIn<T>> for ReadRunning {
         let s = close.value.minus(before.value);
         // The shared roundings of both prefixes cancel (Scan::diff_bound).
         let d = diff_bound();
-        let local = if T::sum_is_exact(close.value, T::zero().minus(before.value), s) {
+        let local = if T::sum_is_exact(close.value, before.value.neg(), s) {
             0.0
         } else {
             local_charge(s)
