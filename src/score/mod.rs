@@ -267,6 +267,8 @@ pub fn score(
     })
 }
 
+/// One op's score. Every per-node pass runs on every core: the exact treefix it is priced
+/// against uses them all.
 fn score_op(
     tree: &Tree,
     weights: &[f32],
@@ -279,7 +281,6 @@ fn score_op(
     let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
     let reference = Reference::compute(options.reference, tree, weights, op);
     let storage = options.arithmetic.storage;
-    // Every per-node pass on every core: the exact treefix it is priced against uses them all.
     let reference_f32: Vec<f32> = (0..n)
         .into_par_iter()
         .map(|v| reference.rounded_in(v, storage) as f32)
