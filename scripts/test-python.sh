@@ -20,9 +20,10 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --upgrade "maturin>=1.9.4,<2" "numpy>=1.21" "pytest>=7" "mypy>=1.8" "ml_dtypes>=0.3"
-# `maturin develop` builds the extension with the workspace's dev profile, in target/, so it
+# `maturin develop --profile dev` builds the extension with the workspace's dev profile (the
+# package's own is the wheel profile, for pip), in target/, so it
 # reuses what `cargo test` built.
-(cd python && VIRTUAL_ENV="$PWD/../$venv" "../$venv/bin/maturin" develop --quiet)
+(cd python && VIRTUAL_ENV="$PWD/../$venv" "../$venv/bin/maturin" develop --quiet --profile dev)
 # `cargo test --workspace` built target/debug/accuracy for the CLI tests, with the workspace's
 # features; `cargo build --bin accuracy` would resolve them again and rebuild the dependencies.
 test -x target/debug/accuracy

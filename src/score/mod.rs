@@ -267,6 +267,30 @@ pub fn score(
     })
 }
 
+/// Each node's exact value rounded to f64 and to the storage format, once (every pass of the
+/// score reads them), and the error of its value.
+fn exact_and_errors(
+    reference: &Reference,
+    values: &[f32],
+    storage: Precision,
+) -> (Vec<(f64, f32)>, Vec<analysis::NodeError>) {
+    let exact: Vec<(f64, f32)> = (0..values.len())
+        .into_par_iter()
+        .map(|v| match storage {
+            Precision::F32 => reference.roundings(v),
+            _ => (
+                reference.value_f64(v),
+                reference.rounded_in(v, storage) as f32,
+            ),
+        })
+        .collect();
+    let errors = (0..values.len())
+        .into_par_iter()
+        .map(|v| reference.error_at(v, values[v], exact[v]))
+        .collect();
+    (exact, errors)
+}
+
 /// One op's score. Every per-node pass runs on every core: the exact treefix it is priced
 /// against uses them all.
 fn score_op(
@@ -281,14 +305,8 @@ fn score_op(
     let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
     let reference = Reference::compute(options.reference, tree, weights, op);
     let storage = options.arithmetic.storage;
-    let reference_f32: Vec<f32> = (0..n)
-        .into_par_iter()
-        .map(|v| reference.rounded_in(v, storage) as f32)
-        .collect();
-    let errors: Vec<_> = (0..n)
-        .into_par_iter()
-        .map(|v| reference.error_at(v, values[v], (reference.value_f64(v), reference_f32[v])))
-        .collect();
+    let (exact, errors) = exact_and_errors(&reference, values, storage);
+    let reference_f32: Vec<f32> = exact.par_iter().map(|e| e.1).collect();
     let mut summary = ErrorSummary::from_errors(&errors);
     summary.max_lost_bits = storage.lost_bits(summary.max_rel_error);
     let lost_bits = |rel| storage.lost_bits(rel);
@@ -318,7 +336,9 @@ fn score_op(
     let order_bounds = OrderBound::ALL
         .iter()
         .zip(&order_node_bounds)
-        .map(|(&b, nb)| any_order::verdict(b, nb, values, &abs_error, &reference, storage))
+        .map(|(&b, nb)| {
+            any_order::verdict(b, nb, (values, &abs_error), (&reference, &exact), storage)
+        })
         .collect();
     let algorithms = options
         .algorithms
