@@ -320,7 +320,9 @@ fn score_op(
         .map(|e| if e.flagged() { f64::INFINITY } else { e.rel })
         .collect();
     let node_bits: Vec<f64> = rel_error.par_iter().map(|&r| lost_bits(r)).collect();
+    // A total order (ties to the lower vertex): the same worst vertex on any number of cores.
     let worst = (0..n)
+        .into_par_iter()
         .max_by(|&x, &y| {
             (node_bits[x].total_cmp(&node_bits[y]))
                 .then(rel_error[x].total_cmp(&rel_error[y]))

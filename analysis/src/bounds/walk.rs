@@ -88,10 +88,31 @@ impl Walked {
 /// additions `R`, walked together.
 type Both<T, R> = (RunningIn<T>, APrioriIn<R>);
 
-/// `$body`, a walk generic over the accumulation format's values `$T` and additions `$R`,
-/// instantiated for `$arith`'s accumulation format.
+/// `$body` with `$store` the store of `$arith` ([`Kept`] where it adds in its storage
+/// format, else [`StoreTo`]): one instance per kind of store.
+macro_rules! in_store {
+    ($arith:expr, $store:ident => $body:expr) => {{
+        let arith: Arithmetic = $arith;
+        match arith.is_mixed() {
+            false => {
+                let $store = Kept;
+                $body
+            }
+            true => {
+                let $store = StoreTo::new(arith);
+                $body
+            }
+        }
+    }};
+}
+
+/// `$body`, a walk generic over the accumulation format's values `$T`, its additions `$R`
+/// and the store `$store`, instantiated for `$arith`.
 macro_rules! in_accumulation {
-    ($arith:expr, $T:ident, $R:ident => $body:expr) => {{
+    ($arith:expr, $T:ident, $R:ident, $store:ident => $body:expr) => {
+        in_accumulation!(@format $arith, $T, $R => in_store!($arith, $store => $body))
+    };
+    (@format $arith:expr, $T:ident, $R:ident => $body:expr) => {{
         use crate::accumulate::{BFloat, Half, Narrow};
         match $arith.accumulate {
             Precision::F32 => {
@@ -124,10 +145,7 @@ macro_rules! in_accumulation {
 /// a stack), each node's bounds written as it is reached; in `arith`, each result stored
 /// once.
 pub fn walk_tree(walker: &Walker, w: &[f32], op: Op, lambda: f64, arith: Arithmetic) -> Walked {
-    in_accumulation!(arith, T, R => match arith.is_mixed() {
-        false => walk_tree_as::<T, R, _>(walker, w, op, lambda, Kept),
-        true => walk_tree_as::<T, R, _>(walker, w, op, lambda, StoreTo::new(arith)),
-    })
+    in_accumulation!(arith, T, R, store => walk_tree_as::<T, R, _>(walker, w, op, lambda, store))
 }
 
 fn walk_tree_as<T: Stored, R: Roundoff, S: Store>(
@@ -168,9 +186,8 @@ pub fn walk_contraction(
     lambda: f64,
     arith: Arithmetic,
 ) -> Walked {
-    in_accumulation!(arith, T, R => match arith.is_mixed() {
-        false => walk_contraction_as::<T, R, _>(walker, w, op, lambda, Kept),
-        true => walk_contraction_as::<T, R, _>(walker, w, op, lambda, StoreTo::new(arith)),
+    in_accumulation!(arith, T, R, store => {
+        walk_contraction_as::<T, R, _>(walker, w, op, lambda, store)
     })
 }
 
@@ -255,9 +272,8 @@ pub fn walk_tour(
     arith: Arithmetic,
 ) -> Walked {
     let at = (plan, op);
-    in_accumulation!(arith, T, R => match arith.is_mixed() {
-        false => walk_tour_in::<R, RunningIn<T>, _>(walker, w, at, lambda, Kept),
-        true => walk_tour_in::<R, RunningIn<T>, _>(walker, w, at, lambda, StoreTo::new(arith)),
+    in_accumulation!(arith, T, R, store => {
+        walk_tour_in::<R, RunningIn<T>, _>(walker, w, at, lambda, store)
     })
 }
 
@@ -277,12 +293,9 @@ pub fn walk_tour_dw(
         accumulate: Precision::F32,
     };
     let at = (plan, op);
-    match f32_result.is_mixed() {
-        false => walk_tour_in::<DwAdd, RunningDw, _>(walker, w, at, lambda, Kept),
-        true => {
-            walk_tour_in::<DwAdd, RunningDw, _>(walker, w, at, lambda, StoreTo::new(f32_result))
-        }
-    }
+    in_store!(f32_result, store => {
+        walk_tour_in::<DwAdd, RunningDw, _>(walker, w, at, lambda, store)
+    })
 }
 
 fn walk_tour_in<R: Roundoff, V: Charged<Charge = f64> + Replayed, S: Store>(
