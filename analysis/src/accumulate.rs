@@ -191,6 +191,32 @@ pub fn store<T: Stored>(arith: Arithmetic, values: Vec<T>) -> Vec<f32> {
     values.into_iter().map(|x| x.store(arith.storage)).collect()
 }
 
+/// `$body`, generic over the type `$T`, instantiated with the partial sums of the
+/// accumulation format `$accumulate`: the one place that maps a format to its values.
+#[macro_export]
+macro_rules! in_accumulation_format {
+    ($accumulate:expr, $T:ident => $body:expr) => {{
+        match $accumulate {
+            generators::Precision::F32 => {
+                type $T = f32;
+                $body
+            }
+            generators::Precision::F64 => {
+                type $T = f64;
+                $body
+            }
+            generators::Precision::F16 => {
+                type $T = $crate::accumulate::Narrow<$crate::accumulate::Half>;
+                $body
+            }
+            generators::Precision::Bf16 => {
+                type $T = $crate::accumulate::Narrow<$crate::accumulate::BFloat>;
+                $body
+            }
+        }
+    }};
+}
+
 /// `$body`, an order generic over the type `$T`, instantiated with the partial sums of
 /// `$arith`'s accumulation format and stored in its storage format: the twin of an algorithm
 /// in any arithmetic whose storage is carried as f32.
@@ -198,24 +224,9 @@ pub fn store<T: Stored>(arith: Arithmetic, values: Vec<T>) -> Vec<f32> {
 macro_rules! in_arithmetic {
     ($arith:expr, $T:ident => $body:expr) => {{
         let arith: generators::Arithmetic = $arith;
-        match arith.accumulate {
-            generators::Precision::F32 => {
-                type $T = f32;
-                $crate::accumulate::store(arith, $body)
-            }
-            generators::Precision::F64 => {
-                type $T = f64;
-                $crate::accumulate::store(arith, $body)
-            }
-            generators::Precision::F16 => {
-                type $T = $crate::accumulate::Narrow<$crate::accumulate::Half>;
-                $crate::accumulate::store(arith, $body)
-            }
-            generators::Precision::Bf16 => {
-                type $T = $crate::accumulate::Narrow<$crate::accumulate::BFloat>;
-                $crate::accumulate::store(arith, $body)
-            }
-        }
+        $crate::in_accumulation_format!(arith.accumulate, $T => {
+            $crate::accumulate::store(arith, $body)
+        })
     }};
 }
 

@@ -136,13 +136,13 @@ pub struct OrderVerdict {
     pub within: bool,
 }
 
-/// The results against `bounds` (one per node), with `abs_error` the f64 errors and `exact`
-/// each node's exact value rounded to f64 and to the storage format.
+/// The results against `bounds` (one per node), with `abs_error` the f64 errors and each
+/// node's exact value rounded to f64 (`exact_f64`) and to the storage format (`rounded`).
 pub fn verdict(
     bound: OrderBound,
     bounds: &[f64],
     (values, abs_error): (&[f32], &[f64]),
-    (reference, exact): (&Reference, &[(f64, f32)]),
+    (reference, exact_f64, rounded): (&Reference, &[f64], &[f32]),
     storage: Precision,
 ) -> OrderVerdict {
     let overflow = storage.overflow_threshold();
@@ -152,8 +152,8 @@ pub fn verdict(
         |scratch, v| {
             let (b, e) = (bounds[v], abs_error[v]);
             let abs = reference.abs_sum_f64(v);
-            let (x, rounded) = exact[v];
-            if rounded.is_infinite() || abs + b >= overflow {
+            let x = exact_f64[v];
+            if rounded[v].is_infinite() || abs + b >= overflow {
                 return (1, 0, 0.0);
             }
             let above = analysis::bounds::exceeds(reference, v, values[v], e, b, scratch);

@@ -273,8 +273,8 @@ fn exact_and_errors(
     reference: &Reference,
     values: &[f32],
     storage: Precision,
-) -> (Vec<(f64, f32)>, Vec<analysis::NodeError>) {
-    let exact: Vec<(f64, f32)> = (0..values.len())
+) -> (Vec<f64>, Vec<f32>, Vec<analysis::NodeError>) {
+    let (exact_f64, reference_f32): (Vec<f64>, Vec<f32>) = (0..values.len())
         .into_par_iter()
         .map(|v| match storage {
             Precision::F32 => reference.roundings(v),
@@ -283,12 +283,12 @@ fn exact_and_errors(
                 reference.rounded_in(v, storage) as f32,
             ),
         })
-        .collect();
+        .unzip();
     let errors = (0..values.len())
         .into_par_iter()
-        .map(|v| reference.error_at(v, values[v], exact[v]))
+        .map(|v| reference.error_at(v, values[v], (exact_f64[v], reference_f32[v])))
         .collect();
-    (exact, errors)
+    (exact_f64, reference_f32, errors)
 }
 
 /// One op's score. Every per-node pass runs on every core: the exact treefix it is priced
@@ -305,8 +305,7 @@ fn score_op(
     let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
     let reference = Reference::compute(options.reference, tree, weights, op);
     let storage = options.arithmetic.storage;
-    let (exact, errors) = exact_and_errors(&reference, values, storage);
-    let reference_f32: Vec<f32> = exact.par_iter().map(|e| e.1).collect();
+    let (exact_f64, reference_f32, errors) = exact_and_errors(&reference, values, storage);
     let mut summary = ErrorSummary::from_errors(&errors);
     summary.max_lost_bits = storage.lost_bits(summary.max_rel_error);
     let lost_bits = |rel| storage.lost_bits(rel);
@@ -339,7 +338,8 @@ fn score_op(
         .iter()
         .zip(&order_node_bounds)
         .map(|(&b, nb)| {
-            any_order::verdict(b, nb, (values, &abs_error), (&reference, &exact), storage)
+            let exact = (&reference, exact_f64.as_slice(), reference_f32.as_slice());
+            any_order::verdict(b, nb, (values, &abs_error), exact, storage)
         })
         .collect();
     let algorithms = options

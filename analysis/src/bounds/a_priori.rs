@@ -89,6 +89,23 @@ impl<T: Stored + std::fmt::Debug + PartialEq + Send + Sync> Roundoff for AddIn<T
     const READ_ROUNDS_TO_F32: bool = false;
 }
 
+/// The additions of an accumulation format's values: how a walk in that format charges them.
+pub trait Additions: Stored {
+    type Add: Roundoff;
+}
+
+impl Additions for f32 {
+    type Add = F32Add;
+}
+
+impl Additions for f64 {
+    type Add = AddIn<f64>;
+}
+
+impl<F: crate::accumulate::NarrowFormat> Additions for crate::accumulate::Narrow<F> {
+    type Add = AddIn<crate::accumulate::Narrow<F>>;
+}
+
 /// (1 + unit)·x for x ≥ 0, rounded upward.
 #[inline]
 pub(super) fn one_plus_unit_times<R: Roundoff>(x: f64) -> f64 {

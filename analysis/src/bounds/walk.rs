@@ -109,33 +109,12 @@ macro_rules! in_store {
 /// `$body`, a walk generic over the accumulation format's values `$T`, its additions `$R`
 /// and the store `$store`, instantiated for `$arith`.
 macro_rules! in_accumulation {
-    ($arith:expr, $T:ident, $R:ident, $store:ident => $body:expr) => {
-        in_accumulation!(@format $arith, $T, $R => in_store!($arith, $store => $body))
-    };
-    (@format $arith:expr, $T:ident, $R:ident => $body:expr) => {{
-        use crate::accumulate::{BFloat, Half, Narrow};
-        match $arith.accumulate {
-            Precision::F32 => {
-                type $T = f32;
-                type $R = F32Add;
-                $body
-            }
-            Precision::F64 => {
-                type $T = f64;
-                type $R = AddIn<f64>;
-                $body
-            }
-            Precision::F16 => {
-                type $T = Narrow<Half>;
-                type $R = AddIn<Narrow<Half>>;
-                $body
-            }
-            Precision::Bf16 => {
-                type $T = Narrow<BFloat>;
-                type $R = AddIn<Narrow<BFloat>>;
-                $body
-            }
-        }
+    ($arith:expr, $T:ident, $R:ident, $store:ident => $body:expr) => {{
+        let arith: Arithmetic = $arith;
+        crate::in_accumulation_format!(arith.accumulate, $T => {
+            type $R = <$T as Additions>::Add;
+            in_store!(arith, $store => $body)
+        })
     }};
 }
 
