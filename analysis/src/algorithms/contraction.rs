@@ -26,6 +26,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
             })
         },
         accumulates_in: ANY_ACCUMULATION,
+        twin_f64: None,
         walk: bounds::walk_contraction,
     },
     gpu: Some(GpuKernel {

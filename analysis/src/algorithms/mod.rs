@@ -109,10 +109,16 @@ pub struct Hooks {
     pub twin_in: fn(&Walker, &[f32], Op, Arithmetic) -> Vec<f32>,
     /// The accumulation formats its order is written for.
     pub accumulates_in: &'static [Precision],
+    /// The twin on f64 weights, adding in f64 (f64 storage, CPU only: WGSL has no f64); None
+    /// where its order is not written for f64 weights yet.
+    pub twin_f64: Option<TwinF64>,
     /// The order walked once on bound values: the twin's additions replayed with their
     /// running bounds, and the a priori bounds at λ, per node (`crate::bounds::walk`).
     pub walk: fn(&Walker, &[f32], Op, f64, Arithmetic) -> Walked,
 }
+
+/// A twin on f64 weights, adding in f64.
+pub type TwinF64 = fn(&Walker, &[f64], Op) -> Vec<f64>;
 
 /// Every accumulation format: the orders generic over the partial sums' type run in each.
 pub const ANY_ACCUMULATION: &[Precision] = &Precision::ALL;
@@ -283,12 +289,24 @@ impl Algorithm {
         walker.count_twin();
         (self.0.hooks.twin)(walker, w, op)
     }
-    /// Whether the algorithm runs in `arith`: its order is written for the accumulation
-    /// format, and the storage format travels as f32 (f64 storage does not yet: its weights
-    /// are no f32).
+    /// Whether the algorithm runs in `arith` on weights carried as f32: its order is written
+    /// for the accumulation format, and the storage format travels as f32 (f64 storage is
+    /// [`Algorithm::twin_f64`]'s).
     pub fn runs_in(self, arith: Arithmetic) -> bool {
         arith.storage.fits_in(Precision::F32)
             && self.0.hooks.accumulates_in.contains(&arith.accumulate)
+    }
+    /// Whether the algorithm runs on f64 weights, storing and adding f64 (on the CPU only).
+    pub fn runs_in_f64(self) -> bool {
+        self.0.hooks.twin_f64.is_some()
+    }
+    /// The results of `op` on f64 weights when the algorithm stores and adds f64; None where
+    /// its order is not written for f64 weights ([`Algorithm::runs_in_f64`]).
+    pub fn twin_f64(self, walker: &Walker, w: &[f64], op: Op) -> Option<Vec<f64>> {
+        assert_eq!(walker.tree().len(), w.len(), "one weight per vertex");
+        let twin = self.0.hooks.twin_f64?;
+        walker.count_twin();
+        Some(twin(walker, w, op))
     }
     /// The results of `op` when the algorithm adds in `arith` (weights of its storage format,
     /// carried as f32; results likewise): in f32 its twin, bit for bit.
@@ -442,5 +460,7 @@ fn exact_traffic(op: Op, w: &[f32]) -> Vec<(&'static str, u64)> {
     scan_traffic_of(4 * limbs, op, w.len() as u64)
 }
 
+#[cfg(test)]
+mod binary64_tests;
 #[cfg(test)]
 mod formats_tests;

@@ -21,6 +21,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         twin: |t, w, op| tree::parallel(t.tree(), w, op),
         twin_in: |t, w, op, a| crate::in_arithmetic!(a, T => tree::parallel::<T>(t.tree(), w, op)),
         accumulates_in: ANY_ACCUMULATION,
+        // Sequential's additions, one level at a time: in f64 too, the same values.
+        twin_f64: Some(|t, w, op| tree::sequential_f64(t.tree(), w, op)),
         // The same additions as sequential's, per vertex and in the same pairing (only their
         // schedule differs): its summation tree, walked depth first.
         walk: bounds::walk_tree,

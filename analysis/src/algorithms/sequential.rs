@@ -16,6 +16,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         twin: |t, w, op| tree::sequential(t.tree(), w, op),
         twin_in: |t, w, op, a| crate::in_arithmetic!(a, T => tree::sequential::<T>(t.tree(), w, op)),
         accumulates_in: ANY_ACCUMULATION,
+        twin_f64: Some(|t, w, op| tree::sequential_f64(t.tree(), w, op)),
         walk: bounds::walk_tree,
     },
     gpu: None,

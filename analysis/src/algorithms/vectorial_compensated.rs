@@ -24,6 +24,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
             crate::accumulate::store(a, pairs)
         },
         accumulates_in: &[generators::Precision::F32],
+        twin_f64: None,
         walk: |t, w, op, lambda, a| bounds::walk_tour_dw(t, w, Plan::Tiled, op, lambda, a),
     },
     gpu: Some(GpuKernel {

@@ -48,6 +48,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         twin: |t, w, op| exact::correctly_rounded(t.tree(), w, op),
         twin_in: |t, w, op, a| exact::correctly_rounded_in(t.tree(), w, op, a.storage),
         accumulates_in: ANY_ACCUMULATION,
+        twin_f64: Some(|t, w, op| exact::correctly_rounded_f64(t.tree(), w, op)),
         // The result is RN(x), a function of the weights alone: its rounding error is known
         // before any f32 arithmetic, and holds with certainty (so also as the probabilistic
         // bound), and the running bound is the same.

@@ -17,6 +17,7 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
         twin: |t, w, op| euler::vectorial(t.tree(), w, Plan::Sequential, op),
         twin_in: |t, w, op, a| crate::in_arithmetic!(a, T => euler::vectorial_in::<T>(t.tree(), w, Plan::Sequential, op)),
         accumulates_in: ANY_ACCUMULATION,
+        twin_f64: Some(|t, w, op| euler::vectorial_f64(t.tree(), w, Plan::Sequential, op)),
         walk: |t, w, op, lambda, a| bounds::walk_tour(t, w, Plan::Sequential, op, lambda, a),
     },
     gpu: None,

@@ -15,11 +15,13 @@
 //! [`treefix`] returns what the exact reference needs besides ([`ExactTreefix`]);
 //! [`correctly_rounded`] only the rounded results (`vectorial-exact`'s CPU twin).
 
+mod binary64;
 #[cfg(test)]
 mod format_tests;
 mod values;
 mod walk;
 
+pub use binary64::{ExactSumsF64, correctly_rounded_f64, sums_f64};
 pub use values::ExactValues;
 
 use crate::Op;
@@ -31,7 +33,7 @@ use generators::fixed::{Fixed, Scale};
 use generators::{Precision, Tree};
 use rayon::prelude::*;
 use values::Held;
-use walk::{Disjoint, Exact, WithAbs};
+use walk::{Disjoint, Exact, Weight, WithAbs};
 
 /// Calls `$body` with the limb count `$limbs` (1 to 5) as the const generic `$l`.
 #[macro_export]
@@ -241,11 +243,11 @@ pub fn half_ulp(x: f32) -> f64 {
 }
 
 /// The walk of `op` on the integers `term` makes, each vertex's value handed to `finish`.
-fn walk<T: Exact>(
+fn walk<W: Weight, T: Exact>(
     tree: &Tree,
-    w: &[f32],
+    w: &[W],
     op: Op,
-    term: impl Fn(f32) -> T + Sync,
+    term: impl Fn(W) -> T + Sync,
     finish: impl Fn(usize, T) + Sync,
 ) {
     walk_with_few_terms(tree, w, op, term, finish, |_, _, _| false, |_, _| false)
@@ -255,14 +257,14 @@ fn walk<T: Exact>(
 /// with them instead of making its integer (each returns true if it took the vertex):
 /// rootfix hands `pair` a childless vertex of depth 1 with the root's weight and its own;
 /// leaffix hands `leaf` a leaf with its weight.
-fn walk_with_few_terms<T: Exact>(
+fn walk_with_few_terms<W: Weight, T: Exact>(
     tree: &Tree,
-    w: &[f32],
+    w: &[W],
     op: Op,
-    term: impl Fn(f32) -> T + Sync,
+    term: impl Fn(W) -> T + Sync,
     finish: impl Fn(usize, T) + Sync,
-    pair: impl Fn(usize, f32, f32) -> bool + Sync,
-    leaf: impl Fn(usize, f32) -> bool + Sync,
+    pair: impl Fn(usize, W, W) -> bool + Sync,
+    leaf: impl Fn(usize, W) -> bool + Sync,
 ) {
     let len = walk::block_len(tree.len());
     match op {
@@ -423,7 +425,7 @@ where
 
 /// The vertices whose sum is −0: every term −0. Counts, by the same walk, each vertex's terms
 /// that are not −0.
-fn negative_zeros(tree: &Tree, w: &[f32], op: Op) -> Vec<u32> {
+fn negative_zeros<W: Weight>(tree: &Tree, w: &[W], op: Op) -> Vec<u32> {
     let not_negative_zero = Fixed::<1>::from_words_u32(&[1], 0);
     let mut all_negative = vec![false; w.len()];
     {
@@ -433,7 +435,7 @@ fn negative_zeros(tree: &Tree, w: &[f32], op: Op) -> Vec<u32> {
             w,
             op,
             |x| {
-                if x.to_bits() == 0x8000_0000 {
+                if x.is_negative_zero() {
                     Fixed::ZERO
                 } else {
                     not_negative_zero

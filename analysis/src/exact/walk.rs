@@ -27,6 +27,24 @@ use rayon::prelude::*;
 use std::marker::PhantomData;
 use std::ops::{Add, Sub};
 
+/// A weight the walks read: an f32 or an f64, each an integer on its weights' scale.
+pub(crate) trait Weight: Copy + Default + Send + Sync {
+    /// Whether the weight is −0 (a sum of −0s only is −0, IEEE's sign of zero).
+    fn is_negative_zero(self) -> bool;
+}
+impl Weight for f32 {
+    #[inline]
+    fn is_negative_zero(self) -> bool {
+        self.to_bits() == 0x8000_0000
+    }
+}
+impl Weight for f64 {
+    #[inline]
+    fn is_negative_zero(self) -> bool {
+        self.to_bits() == 1 << 63
+    }
+}
+
 /// A value the walks add: a fixed-point integer, or a pair of them.
 pub(crate) trait Exact:
     Copy + Send + Sync + Add<Output = Self> + Sub<Output = Self>
@@ -118,12 +136,12 @@ impl<'a, T: Copy> Disjoint<'a, T> {
 /// Every vertex's rootfix (the sum of the weights on its root path), handed to `finish` once
 /// per vertex (from any thread), `term` making each weight's integer; blocks of `len`
 /// vertices of the preorder ([`block_len`]).
-pub(crate) fn rootfix<T: Exact>(
+pub(crate) fn rootfix<W: Weight, T: Exact>(
     tree: &Tree,
-    w: &[f32],
-    term: impl Fn(f32) -> T + Sync,
+    w: &[W],
+    term: impl Fn(W) -> T + Sync,
     finish: impl Fn(usize, T) + Sync,
-    pair: impl Fn(usize, f32, f32) -> bool + Sync,
+    pair: impl Fn(usize, W, W) -> bool + Sync,
     len: usize,
 ) {
     assert_eq!(tree.len(), w.len());
@@ -232,7 +250,7 @@ const GATHER: usize = 512;
 
 /// The weight and depth of each vertex of `vertices` (at most [`GATHER`]), in order.
 #[inline(always)]
-fn gather(w: &[f32], depth: &[u32], vertices: &[u32], into: &mut [(f32, u32)]) -> usize {
+fn gather<W: Weight>(w: &[W], depth: &[u32], vertices: &[u32], into: &mut [(W, u32)]) -> usize {
     for (slot, &v) in into.iter_mut().zip(vertices) {
         *slot = (w[v as usize], depth[v as usize]);
     }
@@ -242,22 +260,22 @@ fn gather(w: &[f32], depth: &[u32], vertices: &[u32], into: &mut [(f32, u32)]) -
 /// Where rootfix hands its vertices: `value` takes each vertex's integer, except that `pair`
 /// may take a childless vertex of depth 1, whose sum has two terms (the root's weight and its
 /// own), from the two weights instead (true if it did: then its integer is not made).
-struct Finish<V, P> {
+struct Finish<V, P, W> {
     value: V,
     pair: P,
-    root_weight: f32,
+    root_weight: W,
 }
 
 /// Rootfix on the block `block` of the preorder, whose first vertex's ancestors from the
 /// depth above the block's shallowest vertex down have the values `above` (none for the block
 /// of the root): each vertex's value handed to `finish`.
-fn rootfix_block<T: Exact>(
+fn rootfix_block<W: Weight, T: Exact>(
     tree: &Tree,
-    w: &[f32],
-    term: &impl Fn(f32) -> T,
+    w: &[W],
+    term: &impl Fn(W) -> T,
     block: &[u32],
     above: &[T],
-    finish: &Finish<impl Fn(usize, T), impl Fn(usize, f32, f32) -> bool>,
+    finish: &Finish<impl Fn(usize, T), impl Fn(usize, W, W) -> bool, W>,
 ) {
     let depth = tree.depths();
     // The values on the current root path by depth, from the depth of above[0] (0 for the
@@ -273,7 +291,7 @@ fn rootfix_block<T: Exact>(
     };
     let mut path = vec![T::ZERO; (block.len() + above.len()).min(tree.height() as usize + 1)];
     path[..above.len()].copy_from_slice(above);
-    let mut inputs = [(0f32, 0u32); GATHER + 1];
+    let mut inputs = [(W::default(), 0u32); GATHER + 1];
     for (c, chunk) in block.chunks(GATHER).enumerate() {
         let n = gather(w, depth, chunk, &mut inputs);
         // The depth after the chunk's last vertex (0 after the block's: what the next block
@@ -301,12 +319,12 @@ fn rootfix_block<T: Exact>(
 /// Every vertex's leaffix (the sum of its subtree's weights), handed to `finish` once per
 /// vertex (from any thread), `term` making each weight's integer; blocks of `len` vertices of
 /// the preorder ([`block_len`]).
-pub(crate) fn leaffix<T: Exact>(
+pub(crate) fn leaffix<W: Weight, T: Exact>(
     tree: &Tree,
-    w: &[f32],
-    term: impl Fn(f32) -> T + Sync,
+    w: &[W],
+    term: impl Fn(W) -> T + Sync,
     finish: impl Fn(usize, T) + Sync,
-    leaf: impl Fn(usize, f32) -> bool + Sync,
+    leaf: impl Fn(usize, W) -> bool + Sync,
     len: usize,
 ) {
     assert_eq!(tree.len(), w.len());
@@ -386,13 +404,13 @@ struct LeafBlock<T> {
 /// block-local subtree sum, handed to `finish` unless the vertex is on the spine (an ancestor
 /// of `next`, the first vertex of the block after it), whose sums are kept instead, or is a
 /// leaf that `leaf` takes from its weight (its sum's one term; true if it did).
-fn leaffix_block<T: Exact>(
+fn leaffix_block<W: Weight, T: Exact>(
     tree: &Tree,
-    w: &[f32],
-    term: &impl Fn(f32) -> T,
+    w: &[W],
+    term: &impl Fn(W) -> T,
     block: &[u32],
     next: Option<u32>,
-    (finish, leaf): (&impl Fn(usize, T), &impl Fn(usize, f32) -> bool),
+    (finish, leaf): (&impl Fn(usize, T), &impl Fn(usize, W) -> bool),
 ) -> LeafBlock<T> {
     let depth = tree.depths();
     // Finished subtrees whose parent is not reached yet, summed by depth (depths ascending
@@ -404,7 +422,7 @@ fn leaffix_block<T: Exact>(
     // first vertex of that depth met backwards.
     let mut wanted = next.map_or(-1, |y| depth[y as usize] as i64 - 1);
     let mut min_depth = u32::MAX;
-    let mut inputs = [(0f32, 0u32); GATHER];
+    let mut inputs = [(W::default(), 0u32); GATHER];
     let mut end = block.len();
     while end > 0 {
         let from = end.saturating_sub(GATHER);

@@ -17,7 +17,12 @@ pub fn write<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
 }
 
 /// [`fn@write`] with the terms made by `term` (the exact scan's terms depend on its scale).
-pub fn write_with<T: ScanValue>(tree: &Tree, w: &[f32], op: Op, term: impl Fn(f32) -> T) -> Vec<T> {
+pub fn write_with<W: Copy + std::ops::Neg<Output = W>, T: ScanValue>(
+    tree: &Tree,
+    w: &[W],
+    op: Op,
+    term: impl Fn(W) -> T,
+) -> Vec<T> {
     let mut e = vec![T::zero(); 2 * tree.len()];
     for (v, &x) in w.iter().enumerate() {
         e[tree.open()[v] as usize] = term(x);
@@ -83,6 +88,13 @@ pub fn vectorial(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> Vec<f32> {
 /// [`vectorial`] with the partial sums of any accumulation format (`crate::accumulate`).
 pub fn vectorial_in<T: Stored>(tree: &Tree, w: &[f32], plan: Plan, op: Op) -> Vec<T> {
     let mut e: Vec<T> = write(tree, w, op);
+    plan.scan(&mut e);
+    read(tree, op, &e[..])
+}
+
+/// [`vectorial`] on f64 weights, adding in f64 (f64 storage): the same write, scan and read.
+pub fn vectorial_f64(tree: &Tree, w: &[f64], plan: Plan, op: Op) -> Vec<f64> {
+    let mut e: Vec<f64> = write_with(tree, w, op, |x| x);
     plan.scan(&mut e);
     read(tree, op, &e[..])
 }

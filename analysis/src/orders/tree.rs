@@ -14,6 +14,18 @@ pub fn sequential<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
     }
 }
 
+/// The sequential order of `op` on f64 weights, adding in f64: the CPU baseline of a kernel
+/// that stores and adds f64 (the same additions as [`sequential`]).
+pub fn sequential_f64(tree: &Tree, w: &[f64], op: Op) -> Vec<f64> {
+    let mut r = vec![0.0; tree.len()];
+    let (term, plus) = (|x: f64| x, |a: f64, b: f64| a + b);
+    match op {
+        Op::Rootfix => rootfix_sequential_each_with(tree, w, term, plus, |_| {}, |v, x| r[v] = x),
+        Op::Leaffix => leaffix_sequential_each_with(tree, w, term, plus, |_| {}, |v, x| r[v] = x),
+    }
+    r
+}
+
 /// The level-synchronous order of `op`: [`rootfix_parallel`] or [`leaffix_parallel`].
 pub fn parallel<T: ScanValue>(tree: &Tree, w: &[f32], op: Op) -> Vec<T> {
     match op {
@@ -59,10 +71,10 @@ pub fn rootfix_sequential_each_ahead<T: ScanValue>(
 /// [`rootfix_sequential_each`] with the term and the addition given instead of a
 /// [`ScanValue`]: the same order on a value whose terms need context (the exact reference's
 /// fixed point, whose unit depends on the weights).
-pub fn rootfix_sequential_each_with<T: Copy>(
+pub fn rootfix_sequential_each_with<W: Copy + Default, T: Copy>(
     tree: &Tree,
-    w: &[f32],
-    term: impl Fn(f32) -> T,
+    w: &[W],
+    term: impl Fn(W) -> T,
     plus: impl Fn(T, T) -> T,
     mut ahead: impl FnMut(usize),
     mut emit: impl FnMut(usize, T),
@@ -70,12 +82,12 @@ pub fn rootfix_sequential_each_with<T: Copy>(
     // The inputs in preorder first: a gather whose loads overlap, instead of one cache miss
     // per vertex inside the chain of additions on large trees.
     let depths = tree.depths();
-    let inputs: Vec<(u32, f32, u32)> = tree
+    let inputs: Vec<(u32, W, u32)> = tree
         .preorder()
         .iter()
         .map(|&v| (v, w[v as usize], depths[v as usize]))
         .collect();
-    let mut path = vec![term(0.0); tree.height() as usize + 1];
+    let mut path = vec![term(W::default()); tree.height() as usize + 1];
     for (i, &(v, x, d)) in inputs.iter().enumerate() {
         if let Some(&(u, ..)) = inputs.get(i + AHEAD) {
             ahead(u as usize);
@@ -133,15 +145,15 @@ pub fn leaffix_sequential_each_ahead<T: ScanValue>(
 
 /// [`leaffix_sequential_each`] with the term and the addition given (see
 /// [`rootfix_sequential_each_with`]).
-pub fn leaffix_sequential_each_with<T: Copy>(
+pub fn leaffix_sequential_each_with<W: Copy, T: Copy>(
     tree: &Tree,
-    w: &[f32],
-    term: impl Fn(f32) -> T,
+    w: &[W],
+    term: impl Fn(W) -> T,
     plus: impl Fn(T, T) -> T,
     mut ahead: impl FnMut(usize),
     mut emit: impl FnMut(usize, T),
 ) {
-    let inputs: Vec<(u32, f32, u32)> = tree
+    let inputs: Vec<(u32, W, u32)> = tree
         .postorder()
         .iter()
         .map(|&v| (v, w[v as usize], tree.children(v).len() as u32))

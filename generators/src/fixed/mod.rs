@@ -10,8 +10,10 @@
 //! whoever holds the value ([`Scale`] for one weight vector). Conversions round as MPFR does
 //! (to nearest, ties to even).
 
+mod binary64;
 mod scale;
 
+pub use binary64::{MAX_F64_LIMBS, bit_range_f64};
 pub use scale::{MAX_GPU_WORDS, MAX_LIMBS, Scale};
 
 use std::ops::{Add, Neg, Sub};
@@ -67,12 +69,12 @@ impl<const L: usize> Fixed<L> {
         // unit, clamped to 0).
         let m = (bits & 0x7f_ffff) | ((biased != 0) as u32) << 23;
         let shift = (biased.max(1) as i32 - 150 - unit).max(0) as u32;
-        Self::signed(m, shift, ((bits as i32) >> 31) as i64)
+        Self::signed(m as u64, shift, ((bits as i32) >> 31) as i64)
     }
 
-    /// (m·2^shift ^ s) − s: m·2^shift, negated where s is all ones.
+    /// (m·2^shift ^ s) − s: m·2^shift, negated where s is all ones (m below 2^53).
     #[inline(always)]
-    fn signed(m: u32, shift: u32, s: i64) -> Fixed<L> {
+    fn signed(m: u64, shift: u32, s: i64) -> Fixed<L> {
         if L == 1 {
             let k = (m as i64) << shift;
             let mut limbs = [0u64; L];
@@ -121,7 +123,7 @@ impl<const L: usize> Fixed<L> {
         let shift = (low - unit) as u32;
         // The sign applied without a branch: the signs of ill-conditioned weights are random,
         // and a mispredicted branch per term cost more than the rest of the addition.
-        Self::signed(m, shift, ((x.to_bits() as i32) >> 31) as i64)
+        Self::signed(m as u64, shift, ((x.to_bits() as i32) >> 31) as i64)
     }
 
     /// The limbs, least significant first (two's complement).

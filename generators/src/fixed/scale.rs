@@ -43,8 +43,8 @@ fn shift_right(k: &[u32], bits: usize, out: &mut [u32]) {
 /// The fixed point of one weight vector: its unit's exponent and the bits its results need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Scale {
-    unit: i32,
-    bits: u32,
+    pub(super) unit: i32,
+    pub(super) bits: u32,
 }
 
 impl Scale {
