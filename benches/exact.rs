@@ -27,7 +27,10 @@
 //! `-- --formats` measures instead, per storage format (f16, bf16, f32), the exact treefix
 //! rounded to it (`exact::correctly_rounded_in`) against the sequential twin adding in it
 //! (`Algorithm::twin_in`), alternating, on chain, star and random-recursive trees of 2^20
-//! vertices with uniform weights in [−1, 1) rounded to the format.
+//! vertices with uniform weights in [−1, 1) rounded to the format; and for f64 the same
+//! (`exact::correctly_rounded_f64` against `Algorithm::twin_f64`) on uniform weights of 53
+//! bits and on gensum weights at κ = 1e8 and 1e16 (the generator's values, which are f32's,
+//! widened).
 
 use analysis::orders::Walker;
 use analysis::{Algorithm, Op, exact};
@@ -299,7 +302,7 @@ fn format_ratios() {
         "\nformats, 2^20 vertices, medians of {ROUNDS} alternating rounds, {threads} threads (exact: every core; sequential: one):"
     );
     println!(
-        "{:<18} {:>6} {:>8} {:>10} {:>10} {:>10}",
+        "{:<18} {:>10} {:>8} {:>10} {:>10} {:>10}",
         "tree", "format", "op", "seq ns/v", "exact ns/v", "exact/seq"
     );
     let uniform = WeightModel::Uniform
@@ -334,18 +337,61 @@ fn format_ratios() {
                         }),
                     ),
                 ];
-                let times = alternating(&c);
-                let ns = |i: usize| times[i] * 1e9 / n as f64;
-                println!(
-                    "{topology:<18} {storage:>6} {:>8} {:>10.2} {:>10.2} {:>10.2}",
-                    op.name(),
-                    ns(0),
-                    ns(1),
-                    times[1] / times[0]
-                );
+                print_pair(topology, storage.name(), op, &c, n);
+            }
+        }
+        for (what, w) in f64_weights(n) {
+            for op in Op::ALL {
+                let (t, w, walker) = (&tree, &w[..], &walker);
+                let c: Contenders<'_> = vec![
+                    (
+                        "sequential".into(),
+                        Box::new(move || {
+                            black_box(Algorithm::SEQUENTIAL.twin_f64(walker, w, op));
+                        }),
+                    ),
+                    (
+                        "exact".into(),
+                        Box::new(move || {
+                            black_box(exact::correctly_rounded_f64(black_box(t), w, op));
+                        }),
+                    ),
+                ];
+                print_pair(topology, &what, op, &c, n);
             }
         }
     }
+}
+
+/// One line of the formats table: the two contenders' medians per vertex and their ratio.
+fn print_pair(topology: &str, format: &str, op: Op, c: &Contenders<'_>, n: usize) {
+    let times = alternating(c);
+    let ns = |i: usize| times[i] * 1e9 / n as f64;
+    println!(
+        "{topology:<18} {format:>10} {:>8} {:>10.2} {:>10.2} {:>10.2}",
+        op.name(),
+        ns(0),
+        ns(1),
+        times[1] / times[0]
+    );
+}
+
+/// f64 weights: uniform in [−1, 1) with 53-bit fractions, and gensum's at κ = 1e8 and 1e16.
+fn f64_weights(n: usize) -> Vec<(String, Vec<f64>)> {
+    use rand::RngExt;
+    let mut rng = generators::rng(7);
+    let uniform = (0..n).map(|_| rng.random_range(-1.0..1.0)).collect();
+    let mut out = vec![("f64".to_string(), uniform)];
+    for cond in [1e8, 1e16] {
+        let w = WeightModel::Gensum
+            .weights(n, cond, &mut generators::rng(8))
+            .expect("weights");
+        out.push((
+            format!("f64 κ{cond:.0e}"),
+            w.into_iter().map(f64::from).collect(),
+        ));
+    }
+    out
 }
 
 fn main() {

@@ -1,9 +1,9 @@
-"""Grading kernels that store float16 or bfloat16, in their own format.
+"""Grading kernels that store float16, bfloat16 or float64, in their own format.
 
-The format is read from the arrays' dtype (numpy float16, ml_dtypes bfloat16); `accumulate`
-names a wider format the kernel adds in. The reference is the exact sum of every prefix,
-rounded once to the storage format: lost bits are out of its precision (11 bits for f16, 8
-for bf16) and ulps are its own. Run: python examples/grade_formats.py
+The format is read from the arrays' dtype (numpy float16, ml_dtypes bfloat16, float64);
+`accumulate` names a wider format the kernel adds in. The reference is the exact sum of every
+prefix, rounded once to the storage format: lost bits are out of its precision (11 bits for
+f16, 8 for bf16, 53 for f64) and ulps are its own. Run: python examples/grade_formats.py
 """
 
 import ml_dtypes
@@ -25,3 +25,11 @@ wb = w.astype(ml_dtypes.bfloat16)
 mine = np.cumsum(wb, dtype=np.float32).astype(ml_dtypes.bfloat16)
 print("bfloat16, f32 additions:")
 print(ta.score(chain, wb, rootfix=mine, accumulate="f32").summary)
+
+# An f64 kernel: numpy's float64 cumsum of ill-conditioned f64 weights (the f32 generator's
+# values, each given 30 more random bits, then cancelled to a small total).
+g, _, _ = ta.gensum(n, 1e12, seed=1)
+w64 = g.astype(np.float64) * (1 + np.random.default_rng(2).uniform(-1e-9, 1e-9, n))
+w64[-1] -= np.sum(w64) - 0.5
+print("float64, f64 additions:")
+print(ta.score(chain, w64, rootfix=np.cumsum(w64)).summary)

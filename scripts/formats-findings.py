@@ -10,7 +10,8 @@ import subprocess
 import sys
 
 BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/accuracy"
-FORMATS = [("f16", None), ("f16", "f32"), ("bf16", None), ("bf16", "f32"), ("f32", None), ("f32", "f64")]
+FORMATS = [("f16", None), ("f16", "f32"), ("bf16", None), ("bf16", "f32"), ("f32", None), ("f32", "f64"),
+           ("f64", None)]
 CONDS = ["1e1", "1e2", "1e3"]
 SEEDS = range(1, 6)
 ALGOS = ["sequential", "parallel", "vectorial", "vectorial-chained", "vectorial-compensated",
@@ -57,3 +58,22 @@ for cond in CONDS:
             print(f"| {op} | {algo} | " + " | ".join(cells) + " |")
     for n in sorted(set(notes)):
         print(f"\n{n}")
+
+# f64 alone, where its range and 53 bits reach: the paper's κ up to 1e10 and beyond.
+F64_CONDS = ["1e2", "1e6", "1e10", "1e16"]
+F64_ALGOS = [a for a in ALGOS if a not in ("vectorial-compensated", "contraction")]
+print("\nf64 storage and additions (chain, 10 000 vertices, gensum weights, seeds 1–5: the most "
+      "bits out of 53 any node lost)\n")
+print("| op | algorithm | " + " | ".join(f"κ = {c}" for c in F64_CONDS) + " |")
+print("|---|---|" + "---|" * len(F64_CONDS))
+f64 = {}
+for cond in F64_CONDS:
+    for seed in SEEDS:
+        bits, err = run("f64", None, cond, seed)
+        if bits is None:
+            sys.exit(f"f64 κ={cond} seed {seed}: {err}")
+        for k, b in bits.items():
+            f64[(k, cond)] = max(f64.get((k, cond), 0.0), b)
+for op in ("rootfix", "leaffix"):
+    for algo in F64_ALGOS:
+        print(f"| {op} | {algo} | " + " | ".join(f"{f64[((op, algo), c)]:.1f}" for c in F64_CONDS) + " |")

@@ -118,3 +118,59 @@ fn pairs_that_make_no_sense_and_f32_only_outputs_are_refused() {
         assert!(e.contains(why), "{args:?}: {e}");
     }
 }
+
+/// `run --precision f64`: the algorithms whose orders read f64 weights, in f64 on the CPU,
+/// out of 53 bits; vectorial-exact loses nothing, and the f32 paper's chains still cost the
+/// sequential order most of the bits κ names. `score --precision f64` says where f64 is graded.
+#[test]
+fn f64_runs_on_the_cpu_out_of_53_bits() {
+    let o = accuracy(&[
+        "run",
+        "--topology",
+        "chain",
+        "--nodes",
+        "4000",
+        "--cond",
+        "1e10",
+        "--precision",
+        "f64",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("in f64 achieved κ=1e10"), "{out}");
+    let rows = rows(&out);
+    let runs: Vec<&str> = treefix_accuracy::Algorithm::ALL
+        .iter()
+        .filter(|a| a.runs_in_f64())
+        .map(|a| a.name())
+        .collect();
+    assert_eq!(rows.len(), 2 * runs.len(), "{out}");
+    for (op, algo, bits, ulps) in &rows {
+        assert!(runs.contains(&algo.as_str()));
+        if algo == "vectorial-exact" {
+            assert_eq!((*bits, *ulps), (0.0, 0.0), "{op}");
+        } else if algo == "sequential" {
+            // κ = 1e10 is 33 bits: the chain's prefixes lose about that many of 53.
+            assert!((20.0..=53.0).contains(bits), "{op} sequential: {bits} bits");
+        }
+    }
+    assert!(
+        out.contains("not run: vectorial-compensated, contraction"),
+        "{out}"
+    );
+    let o = accuracy(&[
+        "score",
+        "--tree",
+        "t.nwk",
+        "--precision",
+        "f64",
+        "--results",
+        "r.csv",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("grade f64 results from Python"),
+        "{}",
+        text(&o.stderr)
+    );
+}

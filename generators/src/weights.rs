@@ -85,7 +85,7 @@ impl WeightModel {
         w: &[f32],
         storage: crate::Precision,
     ) -> Result<(), GenError> {
-        if self != Self::Gensum || storage == crate::Precision::F32 {
+        if self != Self::Gensum || storage.p() >= crate::Precision::F32.p() {
             return Ok(());
         }
         let achieved = crate::exact_sum::condition_number(w);
@@ -107,7 +107,8 @@ impl WeightModel {
 /// them overflows, and the small ones keep as many bits as the range allows), then rounded to
 /// nearest. Scaling by 2^k leaves κ as it was; rounding to p bits moves it. f32: unchanged.
 pub fn in_format(w: Vec<f32>, storage: crate::Precision) -> Vec<f32> {
-    if storage == crate::Precision::F32 {
+    // f32 values are f64 values, and f64's range holds every sum of them.
+    if storage.p() >= crate::Precision::F32.p() {
         return w;
     }
     let abs: f64 = w.iter().map(|&x| (x as f64).abs()).sum();

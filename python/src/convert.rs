@@ -2,8 +2,8 @@
 //! numpy. Arrays come in without a copy when they already are contiguous float32 (int64 for
 //! parent arrays); anything else that numpy can read — a list, an object with `__array__`
 //! (a CPU torch tensor, a CuPy array after `.get()`), one with `__dlpack__` — is converted
-//! once. Values must survive the conversion exactly: float64 weights or results that are no
-//! f32 are refused, never rounded behind the caller's back. Results go out as numpy arrays
+//! once. Values must survive the conversion exactly: the dtype names the format (float16,
+//! bfloat16, float32, float64), and values are never rounded behind the caller's back. Results go out as numpy arrays
 //! that own the Rust vectors (no copy).
 
 use crate::error::input;
@@ -120,32 +120,49 @@ pub fn f32s<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Borrowed<'py, 
     exact_1d(obj, "float32", what)
 }
 
-/// Values of a storage format, carried as f32: float32 arrays borrowed, float16 and
-/// bfloat16 ones widened (exactly).
+/// Values of a storage format: float32 and float64 arrays borrowed, float16 and bfloat16 ones
+/// widened to the f32 that carries them (exactly).
 pub enum Values<'py> {
     Borrowed(Borrowed<'py, f32>),
     Owned(Vec<f32>),
+    F64(Borrowed<'py, f64>),
 }
 
 impl Values<'_> {
+    /// Values of a format f32 carries (f16, bf16, f32).
+    ///
+    /// # Panics
+    /// For f64 values ([`Values::as_f64`]).
     pub fn as_slice(&self) -> &[f32] {
         match self {
             Values::Borrowed(b) => b.as_slice(),
             Values::Owned(v) => v,
+            Values::F64(_) => panic!("f64 values are read by as_f64"),
+        }
+    }
+
+    /// f64 values; None for the formats f32 carries.
+    pub fn as_f64(&self) -> Option<&[f64]> {
+        match self {
+            Values::F64(b) => Some(b.as_slice()),
+            _ => None,
         }
     }
 }
 
 /// Weights or results and their format, read from the dtype: numpy float16, ml_dtypes
-/// bfloat16 (and torch tensors of either, through DLPack), float32; anything else as
-/// [`f32s`] takes it (float64 values that are f32 values included; others are refused: an
-/// f64 treefix is not graded yet).
+/// bfloat16 (and torch tensors of either, through DLPack), float32, float64; anything else
+/// (integers, lists of them) as [`f32s`] takes it.
 pub fn values<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<(Values<'py>, Precision)> {
     let arr = ndarray(obj)?;
     let name: String = arr.getattr("dtype")?.getattr("name")?.extract()?;
     let narrow = match name.as_str() {
         "float16" => Precision::F16,
         "bfloat16" => Precision::Bf16,
+        "float64" => {
+            let v = exact_1d::<f64>(&arr, "float64", what)?;
+            return Ok((Values::F64(v), Precision::F64));
+        }
         _ => return Ok((Values::Borrowed(f32s(&arr, what)?), Precision::F32)),
     };
     // Both are 2-byte formats: their bits, read as uint16 without a copy.

@@ -171,6 +171,17 @@ fn treefix<'py>(
     let (w, storage) = convert::values(w, "w")?;
     let arith = arithmetic(storage, accumulate)?;
     let algo = algorithm(algo)?;
+    if let Some(w) = w.as_f64() {
+        if on.eq_ignore_ascii_case("gpu") {
+            return Err(input(
+                "WGSL has no f64: float64 weights run on backend='cpu'",
+            ));
+        }
+        let out = py
+            .detach(|| treefix_accuracy::treefix_f64(t, w, op, algo))
+            .map_err(to_py)?;
+        return Ok(convert::array(py, out).into_any());
+    }
     let slice = w.as_slice();
     if arith != generators::Arithmetic::F32 {
         if on.eq_ignore_ascii_case("gpu") {
@@ -223,8 +234,8 @@ fn leaffix<'py>(
 }
 
 /// The correctly rounded treefix: every vertex's exact rootfix or leaffix (op, any case),
-/// rounded once to the nearest value of w's dtype (float32, float16, ml_dtypes bfloat16),
-/// and returned in that dtype.
+/// rounded once to the nearest value of w's dtype (float32, float64, float16, ml_dtypes
+/// bfloat16), and returned in that dtype.
 #[pyfunction]
 fn exact<'py>(
     py: Python<'py>,
@@ -236,6 +247,12 @@ fn exact<'py>(
     let t = &tree.get().tree;
     preflight::exact(t.len())?;
     let (w, storage) = convert::values(w, "w")?;
+    if let Some(w) = w.as_f64() {
+        let out = py
+            .detach(|| treefix_accuracy::exact_f64(t, w, op))
+            .map_err(to_py)?;
+        return Ok(convert::array(py, out).into_any());
+    }
     let slice = w.as_slice();
     let out = py
         .detach(|| treefix_accuracy::exact_in(t, slice, op, storage))
@@ -307,24 +324,33 @@ fn judge(
         algorithms,
         arithmetic: arithmetic(storage, accumulate)?,
     };
-    let mut results = Vec::new();
-    if let Some(r) = &r {
-        results.push((Op::Rootfix, r.as_slice()));
-    }
-    if let Some(l) = &l {
-        results.push((Op::Leaffix, l.as_slice()));
-    }
-    if results.is_empty() {
+    let given: Vec<(Op, &convert::Values)> = [(Op::Rootfix, &r), (Op::Leaffix, &l)]
+        .into_iter()
+        .filter_map(|(op, v)| v.as_ref().map(|v| (op, v)))
+        .collect();
+    if given.is_empty() {
         return Err(input("no results: give rootfix=..., leaffix=... or both"));
     }
     let t = tree.get();
-    preflight::score(t.tree.len(), results.len(), reference)?;
-    let slice = w.as_slice();
+    preflight::score(t.tree.len(), given.len(), reference)?;
     let label = |v: usize| t.label_of(v);
-    let score = py
-        .detach(|| treefix_accuracy::score(&t.tree, slice, &results, &options, &label))
-        .map_err(to_py)?;
-    let given: Vec<String> = results
+    let score = match w.as_f64() {
+        Some(w) => {
+            let results: Vec<(Op, &[f64])> = given
+                .iter()
+                .map(|(op, v)| (*op, v.as_f64().expect("checked: the same format as w")))
+                .collect();
+            py.detach(|| treefix_accuracy::score_f64(&t.tree, w, &results, &options, &label))
+        }
+        None => {
+            let results: Vec<(Op, &[f32])> =
+                given.iter().map(|(op, v)| (*op, v.as_slice())).collect();
+            let w = w.as_slice();
+            py.detach(|| treefix_accuracy::score(&t.tree, w, &results, &options, &label))
+        }
+    }
+    .map_err(to_py)?;
+    let given: Vec<String> = given
         .iter()
         .map(|(op, _)| format!("{op}=<array>"))
         .collect();
@@ -499,8 +525,8 @@ fn assert_accurate(
                  lost, {} ulps",
                 o.op,
                 why.join(", "),
-                o.nodes.values[v],
-                o.nodes.reference_f32[v],
+                shown(o.arithmetic.storage, o.nodes.values[v]),
+                shown(o.arithmetic.storage, o.nodes.reference[v]),
                 o.nodes.lost_bits[v],
                 treefix_accuracy::score::print::ulps_text(o.nodes.ulps[v])
             ));
@@ -510,6 +536,14 @@ fn assert_accurate(
         scored::to_py(py, &j.score, j.names.clone())
     } else {
         Err(AccuracyError::new_err(problems.join("; ")))
+    }
+}
+
+/// A value of `storage` as Python would print its float (f32 ones as the f32 they are).
+fn shown(storage: Precision, x: f64) -> String {
+    match storage {
+        Precision::F64 => x.to_string(),
+        _ => (x as f32).to_string(),
     }
 }
 

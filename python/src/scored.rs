@@ -43,8 +43,8 @@ pub struct OpScore {
     pub rel_error: Owned<f64>,
     /// Per node: |result - exact|.
     pub abs_error: Owned<f64>,
-    /// Per node: the correctly rounded result (float32).
-    pub reference: Owned<f32>,
+    /// Per node: the correctly rounded result (float64 for f64 results, else float32).
+    pub reference: Py<PyAny>,
     /// Per node: κ_v = Σ|terms| / |Σ terms| (inf where the sum is 0).
     pub cond: Owned<f64>,
     /// Per node flags (bool): exact value 0 and a non-zero result; NaN or ±inf where a
@@ -212,7 +212,14 @@ fn op_score(py: Python<'_>, o: &treefix_accuracy::OpScore) -> PyResult<OpScore> 
         ),
         rel_error: convert::owned(py, nodes.rel_error.clone()),
         abs_error: convert::owned(py, nodes.abs_error.clone()),
-        reference: convert::owned(py, nodes.reference_f32.clone()),
+        reference: match o.arithmetic.storage {
+            generators::Precision::F64 => convert::array(py, nodes.reference.clone()).into_any(),
+            _ => {
+                let carried: Vec<f32> = nodes.reference.iter().map(|&x| x as f32).collect();
+                convert::array(py, carried).into_any()
+            }
+        }
+        .unbind(),
         cond: convert::owned(py, nodes.cond.clone()),
         flagged: flag(ErrorClass::Flagged),
         nonfinite: flag(ErrorClass::NonFinite),

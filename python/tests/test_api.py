@@ -50,15 +50,16 @@ def test_arguments_that_do_not_fit_raise_input_errors():
     with pytest.raises(ta.InputError, match="2 weights for a tree of 3 vertices"):
         ta.rootfix(t, np.ones(2, dtype=np.float32))
     with pytest.raises(ta.InputError, match="no float32"):
-        ta.rootfix(t, np.array([0.1, 0.2, 0.3]))  # float64 values that are no f32
+        ta.rootfix(t, np.array([0.1, 0.2, 0.3], dtype=np.longdouble))
     with pytest.raises(ta.InputError, match="1-d"):
         ta.rootfix(t, np.ones((3, 1), dtype=np.float32))
     with pytest.raises(ta.InputError, match="unknown algorithm"):
         ta.rootfix(t, np.ones(3, dtype=np.float32), algorithm="magic")
     with pytest.raises(ta.InputError, match="condition number"):
         ta.gensum(10, 0.5)
-    # float64 holding f32 values, and integers, are taken exactly.
-    assert ta.rootfix(t, np.array([0.5, 1.0, 2.0])).tolist() == [0.5, 1.5, 2.5]
+    # float64 is f64 (added in f64, returned as float64); integers are taken exactly as f32.
+    r = ta.rootfix(t, np.array([0.1, 0.2, 0.3]))
+    assert r.dtype == np.float64 and r.tolist() == [0.1, 0.1 + 0.2, 0.1 + 0.3]
     assert ta.rootfix(t, [1, 2, 3]).tolist() == [1, 3, 4]
     assert isinstance(ta.InputError("x"), ta.TreefixError)
 

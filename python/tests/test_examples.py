@@ -49,13 +49,19 @@ def test_readme_mixed_precision_example_grades_a_bfloat16_kernel_adding_in_f32(c
     s = ta.score(scope["chain"], scope["wb"], rootfix=scope["mine"], accumulate="f32").rootfix
     # bf16 has 8 bits: f32 additions rounded once lose few of them on a chain.
     assert s.max_ulps is not None and s.max_lost_bits < 8
-    assert "bf16" in capsys.readouterr().out
+    # The f64 kernel: numpy's float64 cumsum, graded out of 53 bits.
+    assert scope["w64"].dtype == np.float64
+    f64 = ta.score(scope["chain"], scope["w64"], rootfix=np.cumsum(scope["w64"])).rootfix
+    assert f64.reference.dtype == np.float64 and 0 < f64.max_lost_bits < 53
+    out = capsys.readouterr().out
+    assert "bf16" in out and "out of f64's 53 bits" in out
 
 
 def test_grade_formats_example_runs(capsys):
     runpy.run_path(str(ROOT / "examples" / "grade_formats.py"), run_name="__main__")
     out = capsys.readouterr().out
     assert "float16, f16 additions:" in out and "bfloat16, f32 additions:" in out
+    assert "float64, f64 additions:" in out and "out of f64's 53 bits" in out
 
 
 def test_grade_kernel_example_runs(capsys):

@@ -148,7 +148,7 @@ pub fn treefix_in(
             "{algorithm} does not add in {}{}",
             arith.accumulate,
             if arith.storage == Precision::F64 {
-                " (f64 storage is not run yet: its weights are no f32)"
+                " (f64 weights: treefix_f64)"
             } else {
                 ""
             }
@@ -167,7 +167,7 @@ pub fn exact_in(tree: &Tree, w: &[f32], op: Op, storage: Precision) -> Result<Ve
     check_storage(w, storage)?;
     if storage == Precision::F64 {
         return Err(Error::Usage(
-            "the exact treefix rounds to f16, bf16 and f32 (not f64 yet)".into(),
+            "f64 weights are given as f64 values: exact_f64".into(),
         ));
     }
     if let Some(v) = w.iter().position(|x| !x.is_finite()) {
@@ -177,6 +177,55 @@ pub fn exact_in(tree: &Tree, w: &[f32], op: Op, storage: Precision) -> Result<Ve
         )));
     }
     Ok(analysis::exact::correctly_rounded_in(tree, w, op, storage))
+}
+
+/// The treefix of f64 weights by `algorithm` storing and adding f64, on the CPU (WGSL has no
+/// f64): for the algorithms whose order is written for f64 weights
+/// ([`Algorithm::runs_in_f64`]).
+///
+/// ```
+/// use treefix_accuracy::{Algorithm, Op};
+///
+/// let chain = treefix_accuracy::tree_from_parents(&[-1, 0, 1])?;
+/// let w = [1e16, 1.0, -1e16];
+/// let seq = treefix_accuracy::treefix_f64(&chain, &w, Op::Rootfix, Algorithm::SEQUENTIAL)?;
+/// assert_eq!(seq[2], 0.0); // 1e16 + 1 rounds to 1e16 in f64
+/// assert_eq!(treefix_accuracy::exact_f64(&chain, &w, Op::Rootfix)?[2], 1.0);
+/// # Ok::<(), treefix_accuracy::Error>(())
+/// ```
+pub fn treefix_f64(
+    tree: &Tree,
+    w: &[f64],
+    op: Op,
+    algorithm: Algorithm,
+) -> Result<Vec<f64>, Error> {
+    check_len(tree, w.len())?;
+    algorithm
+        .twin_f64(&analysis::orders::Walker::new(tree), w, op)
+        .ok_or_else(|| {
+            let runs: Vec<&str> = Algorithm::ALL
+                .iter()
+                .filter(|a| a.runs_in_f64())
+                .map(|a| a.name())
+                .collect();
+            Error::Usage(format!(
+                "{algorithm} does not run on f64 weights (those that do: {})",
+                runs.join(", ")
+            ))
+        })
+}
+
+/// The correctly rounded treefix of finite f64 weights: every vertex's exact rootfix or
+/// leaffix rounded once to the nearest f64 (f64's subnormals; ±∞ beyond its range).
+pub fn exact_f64(tree: &Tree, w: &[f64], op: Op) -> Result<Vec<f64>, Error> {
+    check_len(tree, w.len())?;
+    if let Some(v) = w.iter().position(|x| !x.is_finite()) {
+        return Err(Error::Usage(format!(
+            "the weight of vertex {v} is {}: the exact treefix takes finite weights",
+            w[v]
+        )));
+    }
+    Ok(analysis::exact::correctly_rounded_f64(tree, w, op))
 }
 
 /// Every weight a value of `storage`.
@@ -190,10 +239,13 @@ fn check_storage(w: &[f32], storage: Precision) -> Result<(), Error> {
 }
 
 fn check_weights(tree: &Tree, w: &[f32]) -> Result<(), Error> {
-    if w.len() != tree.len() {
+    check_len(tree, w.len())
+}
+
+fn check_len(tree: &Tree, weights: usize) -> Result<(), Error> {
+    if weights != tree.len() {
         return Err(Error::Usage(format!(
-            "{} weights for a tree of {} vertices: one weight per vertex",
-            w.len(),
+            "{weights} weights for a tree of {} vertices: one weight per vertex",
             tree.len()
         )));
     }

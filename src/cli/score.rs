@@ -91,6 +91,13 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         arithmetic: a.arithmetic.arithmetic()?,
     };
     options.check()?;
+    if options.arithmetic.storage == generators::Precision::F64 {
+        return Err(Error::Usage(
+            "--precision f64: the command line reads weights as f32; grade f64 results from \
+             Python (float64 arrays) or the library (score_f64)"
+                .into(),
+        ));
+    }
     check_outputs(&a)?;
     let file = inputs::load(
         &a.tree,

@@ -11,8 +11,9 @@
 //! narrower format, the store rounds the sum s̃ once more: |RN_S(s̃) − x| ≤ |s̃ − x| + u_S·|s̃|
 //! ≤ γ·Σ + u_S·(1 + γ)·Σ, since |x| ≤ Σ|terms|. A single term is stored as given: no error.
 
+use super::graded::Graded;
 use analysis::bounds::{add_up, gamma_in, mul_up, next_up};
-use analysis::{Op, Reference, ReferenceKind};
+use analysis::{Op, ReferenceKind};
 use generators::exact_sum::EXACT_PREC;
 use generators::{Arithmetic, Precision, Tree};
 use rayon::prelude::*;
@@ -88,7 +89,7 @@ pub fn terms(tree: &Tree, op: Op) -> Vec<u64> {
 pub fn node_bounds(
     bound: OrderBound,
     terms: &[u64],
-    reference: &Reference,
+    reference: &impl Graded,
     arith: Arithmetic,
 ) -> Vec<f64> {
     let slack = match reference.kind() {
@@ -100,7 +101,7 @@ pub fn node_bounds(
         .enumerate()
         .map(|(v, &m)| {
             let k = bound.chain(m);
-            let abs = reference.abs_sum_f64(v);
+            let abs = reference.abs_sum(v);
             if k == 0 || abs == 0.0 {
                 return 0.0;
             }
@@ -141,8 +142,8 @@ pub struct OrderVerdict {
 pub fn verdict(
     bound: OrderBound,
     bounds: &[f64],
-    (values, abs_error): (&[f32], &[f64]),
-    (reference, exact_f64, rounded): (&Reference, &[f64], &[f32]),
+    abs_error: &[f64],
+    (reference, exact_f64, rounded): (&impl Graded, &[f64], &[f64]),
     storage: Precision,
 ) -> OrderVerdict {
     let overflow = storage.overflow_threshold();
@@ -151,12 +152,12 @@ pub fn verdict(
         || Float::new(EXACT_PREC),
         |scratch, v| {
             let (b, e) = (bounds[v], abs_error[v]);
-            let abs = reference.abs_sum_f64(v);
+            let abs = reference.abs_sum(v);
             let x = exact_f64[v];
             if rounded[v].is_infinite() || abs + b >= overflow {
                 return (1, 0, 0.0);
             }
-            let above = analysis::bounds::exceeds(reference, v, values[v], e, b, scratch);
+            let above = reference.exceeds(v, e, b, scratch);
             let bits = if x != 0.0 {
                 storage.lost_bits(b / x.abs())
             } else {

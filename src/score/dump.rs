@@ -2,7 +2,7 @@
 
 use super::Score;
 use super::any_order::OrderBound;
-use crate::format::f32_shortest;
+use super::value_text;
 use analysis::ErrorClass;
 use serde::Serialize;
 use std::io::Write;
@@ -15,7 +15,7 @@ pub struct ScoreRow<'a> {
     pub op: &'static str,
     /// The result judged, printed to round-trip.
     pub result: String,
-    /// The correctly rounded result.
+    /// The correctly rounded result (in the storage format, whatever the column's name).
     pub reference_f32: String,
     pub abs_error: f64,
     /// `inf` where the exact value is 0 and the result is not (`flagged` = 1).
@@ -54,6 +54,7 @@ pub fn write(
         .expect("listed");
     for s in &score.ops {
         let nodes = &s.nodes;
+        let text = |x: f64| value_text(s.arithmetic.storage, x);
         for v in 0..score.n {
             let name = label(v).unwrap_or_default();
             let class = nodes.class[v];
@@ -62,8 +63,8 @@ pub fn write(
                 vertex: v,
                 label: &name,
                 op: s.op.name(),
-                result: f32_shortest(nodes.values[v]),
-                reference_f32: f32_shortest(nodes.reference_f32[v]),
+                result: text(nodes.values[v]),
+                reference_f32: text(nodes.reference[v]),
                 abs_error: nodes.abs_error[v],
                 rel_error: nodes.rel_error[v],
                 lost_bits: nodes.lost_bits[v],

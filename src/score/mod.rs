@@ -6,6 +6,7 @@
 
 pub mod any_order;
 pub mod dump;
+pub mod graded;
 pub mod json;
 pub mod precision;
 pub mod print;
@@ -14,12 +15,13 @@ pub mod results;
 use crate::Error;
 use analysis::bounds;
 use analysis::measure_in::bits_out_of;
-use analysis::metrics::{self, ErrorSummary};
+use analysis::metrics::ErrorSummary;
 use analysis::orders::Walker;
 use analysis::records::fields::number_or_string;
 use analysis::{Algorithm, ErrorClass, Op, Reference, ReferenceKind};
 use any_order::{OrderBound, OrderVerdict};
 use generators::{Arithmetic, Precision, Tree};
+use graded::{CarriedAsF32, Graded};
 use rayon::prelude::*;
 use rug::Float;
 use serde::Serialize;
@@ -63,9 +65,9 @@ impl ScoreOptions {
             )));
         }
         let storage = self.arithmetic.storage;
-        if storage == Precision::F64 {
+        if storage == Precision::F64 && !self.algorithms.is_empty() {
             return Err(Error::Usage(
-                "f64 results are not graded yet: the exact treefix reads f16, bf16 and f32 weights"
+                "our algorithms' bounds judge results of f16, bf16 and f32 weights: f64 results are judged by the order-independent bounds (any-order, balanced)"
                     .into(),
             ));
         }
@@ -155,11 +157,11 @@ pub struct OpScore {
 /// Per-node figures of one op, indexed by vertex.
 #[derive(Debug, Clone, Default)]
 pub struct Nodes {
-    /// The results judged.
-    pub values: Vec<f32>,
+    /// The results judged (each exact as an f64).
+    pub values: Vec<f64>,
     /// The exact value rounded to nearest in the storage format (the correctly rounded
-    /// result), carried as f32.
-    pub reference_f32: Vec<f32>,
+    /// result).
+    pub reference: Vec<f64>,
     /// |x̂ − x| (+∞ for a non-finite result).
     pub abs_error: Vec<f64>,
     /// |x̂ − x| / |x|: +∞ for a non-finite result and for a non-zero result where x = 0; 0 for
@@ -210,8 +212,9 @@ fn ulps_or_inf<S: serde::Serializer>(x: &Option<u64>, s: S) -> Result<S::Ok, S::
     }
 }
 
-/// Judges `results` (per op, one f32 per vertex) computed on `tree` from `weights`. `label`
-/// names a vertex for the worst-node line (a tree file's label).
+/// Judges `results` (per op, one value per vertex, of the storage format f32 carries: f16,
+/// bf16 or f32) computed on `tree` from `weights`. `label` names a vertex for the worst-node
+/// line (a tree file's label). f64 results are [`score_f64`]'s.
 pub fn score(
     tree: &Tree,
     weights: &[f32],
@@ -220,25 +223,17 @@ pub fn score(
     label: &dyn Fn(usize) -> Option<String>,
 ) -> Result<Score, Error> {
     options.check()?;
-    let n = tree.len();
-    if weights.len() != n {
-        return Err(Error::Usage(format!(
-            "{} weights for a tree of {n} vertices: one weight per vertex",
-            weights.len()
-        )));
-    }
-    for (i, (op, values)) in results.iter().enumerate() {
-        if values.len() != n {
-            return Err(Error::Usage(format!(
-                "{} {op} results for a tree of {n} vertices: one result per vertex",
-                values.len()
-            )));
-        }
-        if results[..i].iter().any(|(o, _)| o == op) {
-            return Err(Error::Usage(format!("two sets of {op} results")));
-        }
-    }
     let storage = options.arithmetic.storage;
+    if storage == Precision::F64 {
+        return Err(Error::Usage(
+            "f64 results are graded from f64 values: score_f64 (Python: float64 arrays)".into(),
+        ));
+    }
+    check_shapes(
+        tree,
+        weights.len(),
+        results.iter().map(|(op, v)| (*op, v.len())),
+    )?;
     if let Some((v, x)) = storage.first_outside(weights) {
         return Err(Error::Usage(format!(
             "the weight of vertex {v}, {x}, is no {storage} value: give the weights the kernel read"
@@ -253,10 +248,19 @@ pub fn score(
     }
     let ops = results
         .iter()
-        .map(|&(op, values)| score_op(tree, weights, op, values, options, label))
+        .map(|&(op, values)| {
+            let graded = CarriedAsF32 {
+                reference: Reference::compute(options.reference, tree, weights, op),
+                values,
+            };
+            let ours = |errors: &[analysis::NodeError]| {
+                our_bounds(tree, weights, op, (&graded, errors), options)
+            };
+            score_op(tree, op, &graded, options, ours, label)
+        })
         .collect();
     Ok(Score {
-        n,
+        n: tree.len(),
         height: tree.height(),
         achieved_cond: crate::experiment::achieved_cond(weights),
         reference: options.reference,
@@ -267,51 +271,157 @@ pub fn score(
     })
 }
 
-/// Each node's exact value rounded to f64 and to the storage format, once (every pass of the
-/// score reads them), and the error of its value.
-fn exact_and_errors(
-    reference: &Reference,
-    values: &[f32],
-    storage: Precision,
-) -> (Vec<f64>, Vec<f32>, Vec<analysis::NodeError>) {
-    let (exact_f64, reference_f32): (Vec<f64>, Vec<f32>) = (0..values.len())
-        .into_par_iter()
-        .map(|v| match storage {
-            Precision::F32 => reference.roundings(v),
-            _ => (
-                reference.value_f64(v),
-                reference.rounded_in(v, storage) as f32,
-            ),
+/// [`score`] for f64 results of f64 weights (a kernel that stores and adds f64), against the
+/// exact reference: errors, lost bits out of 53, f64 ulps and the order-independent bounds
+/// with f64's u. Our algorithms' bounds are not judged (they are written for weights f32
+/// carries), nor the double-double reference (it rounds correctly to f32 only).
+pub fn score_f64(
+    tree: &Tree,
+    weights: &[f64],
+    results: &[(Op, &[f64])],
+    options: &ScoreOptions,
+    label: &dyn Fn(usize) -> Option<String>,
+) -> Result<Score, Error> {
+    options.check()?;
+    if options.arithmetic != Arithmetic::same(Precision::F64) {
+        return Err(Error::Usage(format!(
+            "f64 values given for results stored as {}: give them as the kernel stored them",
+            options.arithmetic.describe()
+        )));
+    }
+    check_shapes(
+        tree,
+        weights.len(),
+        results.iter().map(|(op, v)| (*op, v.len())),
+    )?;
+    let ops = results
+        .iter()
+        .map(|&(op, values)| {
+            let graded = graded::F64 {
+                reference: analysis::exact::sums_f64(tree, weights, op),
+                values,
+            };
+            score_op(tree, op, &graded, options, |_| Vec::new(), label)
         })
-        .unzip();
-    let errors = (0..values.len())
-        .into_par_iter()
-        .map(|v| reference.error_at(v, values[v], (exact_f64[v], reference_f32[v])))
         .collect();
-    (exact_f64, reference_f32, errors)
+    Ok(Score {
+        n: tree.len(),
+        height: tree.height(),
+        achieved_cond: analysis::exact::cond_f64(weights),
+        reference: options.reference,
+        arithmetic: options.arithmetic.name(),
+        max_lost_bits_gate: options.max_lost_bits,
+        max_ulps_gate: options.max_ulps,
+        ops,
+    })
 }
 
-/// One op's score. Every per-node pass runs on every core: the exact treefix it is priced
-/// against uses them all.
-fn score_op(
+/// A value of `storage` printed to round-trip: as the f32 that carries it, or as an f64.
+pub fn value_text(storage: Precision, x: f64) -> String {
+    match storage {
+        Precision::F64 => crate::format::f64_shortest(x),
+        _ => crate::format::f32_shortest(x as f32),
+    }
+}
+
+/// One weight and one result per vertex, each op given once.
+fn check_shapes(
+    tree: &Tree,
+    weights: usize,
+    results: impl Iterator<Item = (Op, usize)>,
+) -> Result<(), Error> {
+    let n = tree.len();
+    if weights != n {
+        return Err(Error::Usage(format!(
+            "{weights} weights for a tree of {n} vertices: one weight per vertex"
+        )));
+    }
+    let mut seen = Vec::new();
+    for (op, len) in results {
+        if len != n {
+            return Err(Error::Usage(format!(
+                "{len} {op} results for a tree of {n} vertices: one result per vertex"
+            )));
+        }
+        if seen.contains(&op) {
+            return Err(Error::Usage(format!("two sets of {op} results")));
+        }
+        seen.push(op);
+    }
+    Ok(())
+}
+
+/// Our algorithms' a priori bounds in the kernel's arithmetic, judged on the other program's
+/// errors; where an algorithm's own order overflows (its replay is not finite), no bound of
+/// it applies.
+fn our_bounds(
     tree: &Tree,
     weights: &[f32],
     op: Op,
-    values: &[f32],
+    (graded, errors): (&CarriedAsF32<'_>, &[analysis::NodeError]),
     options: &ScoreOptions,
+) -> Vec<Verdict> {
+    let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
+    let storage = options.arithmetic.storage;
+    options
+        .algorithms
+        .iter()
+        .map(|&algorithm| {
+            let walker = Walker::new(tree);
+            let arith = options.arithmetic;
+            let twin = algorithm.twin_in(&walker, weights, op, arith);
+            let walked = algorithm.walk_in(&walker, weights, op, bounds::LAMBDA, arith);
+            let b = bounds::NodeBounds::of(walked, &twin);
+            let sum = bounds::summarize(&graded.reference, graded.values, errors, &b, &mut scratch);
+            Verdict {
+                algorithm,
+                a_priori_violations: sum.bound_violations,
+                sharp_violations: sum.sharp_violations,
+                max_bound_lost_bits: bits_out_of(sum.max_bound_lost_bits, storage),
+                overflow_nodes: sum.overflow.total(),
+                within: sum.bound_violations == 0 && sum.sharp_violations == 0,
+            }
+        })
+        .collect()
+}
+
+/// Each node's exact value rounded to f64 and to the storage format, once (every pass of the
+/// score reads them), and the error of its value.
+fn exact_and_errors(
+    graded: &impl Graded,
+    n: usize,
+    storage: Precision,
+) -> (Vec<f64>, Vec<f64>, Vec<analysis::NodeError>) {
+    let (exact_f64, rounded): (Vec<f64>, Vec<f64>) = (0..n)
+        .into_par_iter()
+        .map(|v| graded.roundings(v, storage))
+        .unzip();
+    let errors = (0..n)
+        .into_par_iter()
+        .map(|v| graded.error(v, (exact_f64[v], rounded[v])))
+        .collect();
+    (exact_f64, rounded, errors)
+}
+
+/// One op's score. Every per-node pass runs on every core: the exact treefix it is priced
+/// against uses them all. `ours` judges the errors by our algorithms' bounds.
+fn score_op<G: Graded>(
+    tree: &Tree,
+    op: Op,
+    graded: &G,
+    options: &ScoreOptions,
+    ours: impl FnOnce(&[analysis::NodeError]) -> Vec<Verdict>,
     label: &dyn Fn(usize) -> Option<String>,
 ) -> OpScore {
     let n = tree.len();
-    let mut scratch = Float::new(generators::exact_sum::EXACT_PREC);
-    let reference = Reference::compute(options.reference, tree, weights, op);
     let storage = options.arithmetic.storage;
-    let (exact_f64, reference_f32, errors) = exact_and_errors(&reference, values, storage);
+    let (exact_f64, rounded, errors) = exact_and_errors(graded, n, storage);
     let mut summary = ErrorSummary::from_errors(&errors);
     summary.max_lost_bits = storage.lost_bits(summary.max_rel_error);
     let lost_bits = |rel| storage.lost_bits(rel);
     let ulps: Vec<Option<u64>> = (0..n)
         .into_par_iter()
-        .map(|v| metrics::ulps_in(storage, values[v], reference_f32[v]))
+        .map(|v| graded.ulps(v, rounded[v], storage))
         .collect();
     // A flagged node's relative error is |x̂| / 0: every bit is lost.
     let rel_error: Vec<f64> = errors
@@ -332,39 +442,16 @@ fn score_op(
     let abs_error: Vec<f64> = errors.par_iter().map(|e| e.abs).collect();
     let order_node_bounds: Vec<Vec<f64>> = OrderBound::ALL
         .iter()
-        .map(|&b| any_order::node_bounds(b, &terms, &reference, options.arithmetic))
+        .map(|&b| any_order::node_bounds(b, &terms, graded, options.arithmetic))
         .collect();
     let order_bounds = OrderBound::ALL
         .iter()
         .zip(&order_node_bounds)
         .map(|(&b, nb)| {
-            let exact = (&reference, exact_f64.as_slice(), reference_f32.as_slice());
-            any_order::verdict(b, nb, (values, &abs_error), exact, storage)
+            any_order::verdict(b, nb, &abs_error, (graded, &exact_f64, &rounded), storage)
         })
         .collect();
-    let algorithms = options
-        .algorithms
-        .iter()
-        .map(|&algorithm| {
-            // Our algorithm's a priori bounds in the kernel's arithmetic, judged on the other
-            // program's errors; where its own order overflows (its replay is not finite), no
-            // bound applies.
-            let walker = Walker::new(tree);
-            let arith = options.arithmetic;
-            let twin = algorithm.twin_in(&walker, weights, op, arith);
-            let walked = algorithm.walk_in(&walker, weights, op, bounds::LAMBDA, arith);
-            let b = bounds::NodeBounds::of(walked, &twin);
-            let sum = bounds::summarize(&reference, values, &errors, &b, &mut scratch);
-            Verdict {
-                algorithm,
-                a_priori_violations: sum.bound_violations,
-                sharp_violations: sum.sharp_violations,
-                max_bound_lost_bits: bits_out_of(sum.max_bound_lost_bits, storage),
-                overflow_nodes: sum.overflow.total(),
-                within: sum.bound_violations == 0 && sum.sharp_violations == 0,
-            }
-        })
-        .collect();
+    let algorithms = ours(&errors);
     let max_ulps = ulps.iter().try_fold(0u64, |m, &u| u.map(|u| m.max(u)));
     let max_lost_bits = if summary.flagged_nodes > 0 {
         f64::INFINITY
@@ -383,11 +470,11 @@ fn score_op(
         flagged_nodes: summary.flagged_nodes,
         max_flagged_abs_error: summary.max_flagged_abs_error,
         nonfinite_nodes: summary.nonfinite_nodes,
-        overflow_nodes: reference_f32.iter().filter(|x| x.is_infinite()).count(),
+        overflow_nodes: rounded.iter().filter(|x| x.is_infinite()).count(),
         worst: Worst {
             vertex: worst,
             label: label(worst),
-            cond: reference.cond(worst),
+            cond: graded.cond(worst),
         },
         nodes_over_max_lost_bits: options
             .max_lost_bits
@@ -399,14 +486,14 @@ fn score_op(
         algorithms,
         arithmetic: options.arithmetic,
         nodes: Nodes {
-            values: values.to_vec(),
-            reference_f32,
+            values: (0..n).into_par_iter().map(|v| graded.value(v)).collect(),
+            reference: rounded,
             abs_error,
             rel_error,
             lost_bits: node_bits,
             ulps,
             class: errors.iter().map(|e| e.class).collect(),
-            cond: (0..n).into_par_iter().map(|v| reference.cond(v)).collect(),
+            cond: (0..n).into_par_iter().map(|v| graded.cond(v)).collect(),
             order_bounds: order_node_bounds,
         },
     }

@@ -22,9 +22,14 @@ impl Score {
 pub fn errors_table(scores: &[OpScore]) -> String {
     let mut out = match scores.first().map(|s| s.arithmetic) {
         Some(a) if a != Arithmetic::F32 => format!(
-            "in {}: lost bits out of {s}'s {} bits, ulps of {s}; our algorithms' bounds with its additions and its store\n",
+            "in {}: lost bits out of {s}'s {} bits, ulps of {s}; {}\n",
             a.describe(),
             a.storage.p(),
+            if a.storage == generators::Precision::F64 {
+                "the order-independent bounds with f64's u"
+            } else {
+                "our algorithms' bounds with its additions and its store"
+            },
             s = a.storage
         ),
         _ => String::new(),

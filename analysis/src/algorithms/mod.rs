@@ -461,6 +461,7 @@ fn exact_traffic(op: Op, w: &[f32]) -> Vec<(&'static str, u64)> {
 }
 
 #[cfg(test)]
+#[path = "tests/binary64.rs"]
 mod binary64_tests;
 #[cfg(test)]
 mod formats_tests;

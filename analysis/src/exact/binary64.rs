@@ -79,6 +79,20 @@ pub fn correctly_rounded_f64(tree: &Tree, w: &[f64], op: Op) -> Vec<f64> {
     out
 }
 
+/// κ = Σ|w| / |Σw| of f64 weights, both sums exact, then rounded to f64 (∞ where Σw = 0; NaN
+/// where a weight is not finite).
+pub fn cond_f64(w: &[f64]) -> f64 {
+    let Some(scale) = Scale::for_f64_weights(w) else {
+        return f64::NAN;
+    };
+    with_f64_limbs!(scale.limbs(), L => {
+        let (sum, abs) = w.iter().fold((Fixed::<L>::ZERO, Fixed::<L>::ZERO), |(s, a), &x| {
+            (s + scale.term_f64(x), a + scale.term_f64(x.abs()))
+        });
+        scale.round_f64(abs) / scale.round_f64(sum).abs()
+    })
+}
+
 /// The exact treefix of f64 weights as the grading of f64 results reads it: each exact value
 /// as the unevaluated sum of two f64, its correct rounding and the rounding of what is left
 /// (an error is formed from both, to about 2^-106 of the value), and Σ|terms|.
