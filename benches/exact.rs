@@ -29,8 +29,7 @@
 //! (`Algorithm::twin_in`), alternating, on chain, star and random-recursive trees of 2^20
 //! vertices with uniform weights in [−1, 1) rounded to the format; and for f64 the same
 //! (`exact::correctly_rounded_f64` against `Algorithm::twin_f64`) on uniform weights of 53
-//! bits and on gensum weights at κ = 1e8 and 1e16 (the generator's values, which are f32's,
-//! widened).
+//! bits and on gensum weights drawn in f64 at κ = 1e8 and 1e16.
 
 use analysis::orders::Walker;
 use analysis::{Algorithm, Op, exact};
@@ -376,20 +375,19 @@ fn print_pair(topology: &str, format: &str, op: Op, c: &Contenders<'_>, n: usize
     );
 }
 
-/// f64 weights: uniform in [−1, 1) with 53-bit fractions, and gensum's at κ = 1e8 and 1e16.
+/// f64 weights: uniform in [−1, 1) with 53-bit fractions, and gensum's drawn in f64 at
+/// κ = 1e8 and 1e16.
 fn f64_weights(n: usize) -> Vec<(String, Vec<f64>)> {
-    use rand::RngExt;
-    let mut rng = generators::rng(7);
-    let uniform = (0..n).map(|_| rng.random_range(-1.0..1.0)).collect();
-    let mut out = vec![("f64".to_string(), uniform)];
-    for cond in [1e8, 1e16] {
-        let w = WeightModel::Gensum
-            .weights(n, cond, &mut generators::rng(8))
+    let mut out = Vec::new();
+    for (what, model, cond) in [
+        ("f64", WeightModel::Uniform, 1.0),
+        ("f64 κ1e8", WeightModel::Gensum, 1e8),
+        ("f64 κ1e16", WeightModel::Gensum, 1e16),
+    ] {
+        let w = model
+            .weights_f64(n, cond, &mut generators::rng(8))
             .expect("weights");
-        out.push((
-            format!("f64 κ{cond:.0e}"),
-            w.into_iter().map(f64::from).collect(),
-        ));
+        out.push((what.to_string(), w));
     }
     out
 }

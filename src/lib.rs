@@ -53,9 +53,9 @@ pub fn versioned_json<T: serde::Serialize>(value: &T) -> serde_json::Result<Stri
 
 pub use analysis::{Algorithm, Op, ReferenceKind};
 pub use api::{
-    GenSum, exact, exact_f64, exact_in, generate_tree, gensum, leaffix, read_tree, read_tree_with,
-    rootfix, tree_from_edges, tree_from_parents, treefix, treefix_f64, treefix_in, write_results,
-    write_tree, write_weights,
+    GenSum, exact, exact_f64, exact_in, generate_tree, gensum, gensum_f64, leaffix, read_tree,
+    read_tree_with, rootfix, tree_from_edges, tree_from_parents, treefix, treefix_f64, treefix_in,
+    write_results, write_tree, write_weights,
 };
 pub use device::Device;
 pub use error::Error;

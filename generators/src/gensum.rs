@@ -65,8 +65,10 @@
 //! `2r − 1` below 2^-24 in magnitude are redrawn, which keeps the TwoProduct tails far from
 //! the subnormal range.
 
+mod drawn;
+
 use crate::Rng;
-use crate::exact_sum::EXACT_PREC;
+use drawn::Drawn;
 use rand::RngExt as _;
 use rand::seq::SliceRandom;
 use rug::{Assign, Float};
@@ -134,6 +136,31 @@ pub fn gensum_with_info(
     cond: f64,
     rng: &mut Rng,
 ) -> Result<(Vec<f32>, GenSumInfo), GenError> {
+    drawn_with_info(n, cond, rng)
+}
+
+/// `n` f64 values (all normal or zero, 53 bits each) whose exact sum has condition number
+/// close to `cond`: the same generator in f64, whose TwoProduct tails and steps have f64's
+/// precision, so that κ = c·(1 ± n·2^-52) (its running Σ|z| in f64 sets the limit), where
+/// f32's is c·(1 ± 2^-22). Targets up to [`COND_MAX`], as for f32.
+pub fn gensum_f64(n: usize, cond: f64, rng: &mut Rng) -> Result<Vec<f64>, GenError> {
+    gensum_f64_with_info(n, cond, rng).map(|(z, _)| z)
+}
+
+/// [`gensum_f64`], with diagnostics.
+pub fn gensum_f64_with_info(
+    n: usize,
+    cond: f64,
+    rng: &mut Rng,
+) -> Result<(Vec<f64>, GenSumInfo), GenError> {
+    drawn_with_info(n, cond, rng)
+}
+
+fn drawn_with_info<V: Drawn>(
+    n: usize,
+    cond: f64,
+    rng: &mut Rng,
+) -> Result<(Vec<V>, GenSumInfo), GenError> {
     check_args(n, cond)?;
     draw_valid(n, cond, rng, MAX_ATTEMPTS, |rng| {
         if cond - 1.0 <= ONE_TOL {
@@ -147,13 +174,13 @@ pub fn gensum_with_info(
 /// Draws until one passes its validity check, at most `attempts` times; then a random global
 /// sign and a shuffle. Never falls back to another distribution: a sweep must not silently
 /// measure κ = 1 where it asked for κ = c.
-fn draw_valid(
+fn draw_valid<V: Drawn>(
     n: usize,
     cond: f64,
     rng: &mut Rng,
     attempts: u32,
-    mut draw: impl FnMut(&mut Rng) -> Option<(Vec<f32>, f64, f64)>,
-) -> Result<(Vec<f32>, GenSumInfo), GenError> {
+    mut draw: impl FnMut(&mut Rng) -> Option<(Vec<V>, f64, f64)>,
+) -> Result<(Vec<V>, GenSumInfo), GenError> {
     for attempt in 1..=attempts {
         if let Some((mut z, bias, design_cond)) = draw(rng) {
             if rng.random::<bool>() {
@@ -195,7 +222,7 @@ pub fn gensum_published(n: usize, cond: f64, rng: &mut Rng) -> Result<Vec<f32>, 
     let b = log2(c);
     let m = n / 2;
     let m2 = round_half(m as f64 / 2.0) as usize;
-    let mut acc = Acc::new();
+    let mut acc = Acc::new(f32::EXACT_BITS);
     let mut z = Vec::with_capacity(n);
     let nonzero = |rng: &mut Rng| loop {
         let u = 2.0 * rng.random::<f64>() - 1.0;
@@ -213,9 +240,9 @@ pub fn gensum_published(n: usize, cond: f64, rng: &mut Rng) -> Result<Vec<f32>, 
         }
         let x = (nonzero(rng) * exp2i(e)) as f32;
         let y = (nonzero(rng) * exp2i(e)) as f32;
-        let (p, q) = two_product(x, y);
-        acc.add(p);
-        acc.add(q);
+        let (p, q) = f32::two_product(x, y);
+        acc.add(p.into());
+        acc.add(q.into());
         z.extend([p, q]);
     }
     let k = m - m2;
@@ -229,9 +256,9 @@ pub fn gensum_published(n: usize, cond: f64, rng: &mut Rng) -> Result<Vec<f32>, 
         let x = (nonzero(rng) * a) as f32;
         let t = (2.0 * rng.random::<f64>() - 1.0) * a;
         let y = (acc.minus_from(t) / x as f64) as f32;
-        let (p, q) = two_product(x, y);
-        acc.add(p);
-        acc.add(q);
+        let (p, q) = f32::two_product(x, y);
+        acc.add(p.into());
+        acc.add(q.into());
         z.extend([p, q]);
     }
     if n % 2 == 1 {
@@ -248,15 +275,16 @@ struct Acc {
 }
 
 impl Acc {
-    fn new() -> Self {
+    /// A sum exact at `bits` bits.
+    fn new(bits: u32) -> Self {
         Acc {
-            sum: Float::new(EXACT_PREC),
+            sum: Float::new(bits),
             tmp: Float::new(53),
         }
     }
-    /// Adds an f32 exactly (any sum of up to 2^40 f32 fits EXACT_PREC bits).
-    fn add(&mut self, v: f32) {
-        self.sum += v as f64;
+    /// Adds a value exactly (the format's `EXACT_BITS` hold any sum of them).
+    fn add(&mut self, v: f64) {
+        self.sum += v;
     }
     fn value(&self) -> f64 {
         self.sum.to_f64()
@@ -272,43 +300,39 @@ impl Acc {
 }
 
 /// Values drawn so far, with Σ|z|.
-struct Out {
-    z: Vec<f32>,
+struct Out<V> {
+    z: Vec<V>,
     acc: Acc,
     abs: f64,
     ok: bool,
 }
 
-impl Out {
+impl<V: Drawn> Out<V> {
     fn new(n: usize) -> Self {
         Out {
             z: Vec::with_capacity(n),
-            acc: Acc::new(),
+            acc: Acc::new(V::EXACT_BITS),
             abs: 0.0,
             ok: true,
         }
     }
-    fn push(&mut self, v: f32) {
-        self.ok &= v.is_finite() && !v.is_subnormal();
-        self.acc.add(v);
-        self.abs += v.abs() as f64;
+    fn push(&mut self, v: V) {
+        self.ok &= v.usable();
+        self.acc.add(v.wide());
+        self.abs += v.wide().abs();
         self.z.push(v);
     }
     /// The product x·y, split by TwoProduct.
-    fn push_product(&mut self, x: f32, y: f32) {
-        let (p, q) = two_product(x, y);
+    fn push_product(&mut self, x: V, y: V) {
+        let (p, q) = V::two_product(x, y);
         self.push(p);
         self.push(q);
     }
 }
 
-/// TwoProduct for f32: x·y is exact in f64, p = fl32(x·y) and q = x·y − p are both f32 and
-/// p + q = x·y exactly (barring overflow/underflow, which the validity check catches).
-fn two_product(x: f32, y: f32) -> (f32, f32) {
-    let xy = x as f64 * y as f64;
-    let p = xy as f32;
-    let q = (xy - p as f64) as f32;
-    (p, q)
+/// `v` with the sign of `s` (±1).
+fn signed<V: Drawn>(s: f64, v: V) -> V {
+    if s < 0.0 { -v } else { v }
 }
 
 /// 2r − 1, redrawn when tiny.
@@ -401,7 +425,7 @@ impl Schedule {
 }
 
 /// The refined generator (module docs). None when a validity check fails.
-fn refined(n: usize, c: f64, rng: &mut Rng) -> Option<(Vec<f32>, f64, f64)> {
+fn refined<V: Drawn>(n: usize, c: f64, rng: &mut Rng) -> Option<(Vec<V>, f64, f64)> {
     let b = log2(c);
     let m = n / 2;
     let odd = n % 2 == 1;
@@ -446,19 +470,19 @@ fn refined(n: usize, c: f64, rng: &mut Rng) -> Option<(Vec<f32>, f64, f64)> {
             e = 0;
         }
         let a = exp2i(e + off);
-        let x = (unit(rng) * a) as f32;
-        let y = (unit(rng) * a) as f32;
-        let xy = x as f64 * y as f64;
+        let x = V::of(unit(rng) * a);
+        let y = V::of(unit(rng) * a);
+        let xy = x.wide() * y.wide();
         let s = sign(rng, xy.abs()) * xy.signum();
-        out.push_product(x, s as f32 * y);
+        out.push_product(x, signed(s, y));
         big = big.max(xy.abs());
     }
     if odd && k >= 1 {
         let e = round_half(rng.random::<f64>() * b / 2.0) as i32;
-        let v = (unit(rng).abs() * exp2i(2 * (e + off))) as f32;
-        let v = sign(rng, v as f64) as f32 * v;
+        let v = V::of(unit(rng).abs() * exp2i(2 * (e + off)));
+        let v = signed(sign(rng, v.wide()), v);
         out.push(v);
-        big = big.max(v.abs() as f64);
+        big = big.max(v.wide().abs());
     }
     let a1 = out.abs;
     let d1 = out.acc.value();
@@ -477,8 +501,8 @@ fn refined(n: usize, c: f64, rng: &mut Rng) -> Option<(Vec<f32>, f64, f64)> {
                 break delta;
             }
         };
-        let x = (unit(rng) * half_scale(delta)) as f32;
-        let y = (delta / x as f64) as f32;
+        let x = V::of(unit(rng) * half_scale(delta));
+        let y = V::of(delta / x.wide());
         out.push_product(x, y);
     }
     // Final correction: set the exact sum to the residual that gives κ = c.
@@ -486,11 +510,11 @@ fn refined(n: usize, c: f64, rng: &mut Rng) -> Option<(Vec<f32>, f64, f64)> {
         let t = solve_residual(out.abs, out.acc.value(), c);
         let delta = out.acc.minus_from(t);
         if k >= 1 {
-            let x = (unit(rng) * half_scale(delta)) as f32;
-            let y = (delta / x as f64) as f32;
+            let x = V::of(unit(rng) * half_scale(delta));
+            let y = V::of(delta / x.wide());
             out.push_product(x, y);
         } else {
-            out.push(delta as f32);
+            out.push(V::of(delta));
         }
     }
     if !out.ok || out.acc.is_zero() {
@@ -502,19 +526,19 @@ fn refined(n: usize, c: f64, rng: &mut Rng) -> Option<(Vec<f32>, f64, f64)> {
 }
 
 /// c ≈ 1: all values positive, with q ≥ 0 in every TwoProduct, so κ = 1 exactly.
-fn positive(n: usize, rng: &mut Rng) -> Option<(Vec<f32>, f64, f64)> {
+fn positive<V: Drawn>(n: usize, rng: &mut Rng) -> Option<(Vec<V>, f64, f64)> {
     let mut out = Out::new(n);
     for _ in 0..n / 2 {
-        let x = unit(rng).abs() as f32;
-        let mut y = unit(rng).abs() as f32;
+        let x = V::of(unit(rng).abs());
+        let mut y = V::of(unit(rng).abs());
         // Lower y by one ulp until fl(x·y) ≤ x·y, i.e. q ≥ 0 (each try succeeds w.p. ~1/2).
-        while two_product(x, y).1 < 0.0 {
-            y = f32::from_bits(y.to_bits() - 1);
+        while V::two_product(x, y).1 < V::default() {
+            y = y.below();
         }
         out.push_product(x, y);
     }
     if n % 2 == 1 {
-        out.push(unit(rng).abs() as f32);
+        out.push(V::of(unit(rng).abs()));
     }
     if !out.ok || out.acc.is_zero() {
         return None;
@@ -525,24 +549,24 @@ fn positive(n: usize, rng: &mut Rng) -> Option<(Vec<f32>, f64, f64)> {
 /// Scales by a power of two (exact, κ-invariant) so that the largest exponent is `top` (the
 /// published spread: values up to 2^(b+2)) but at most 60, then raised if needed so that the
 /// smallest is at least -110; None when that puts the largest above 100.
-fn rescale(mut z: Vec<f32>, top: i32) -> Option<Vec<f32>> {
+fn rescale<V: Drawn>(mut z: Vec<V>, top: i32) -> Option<Vec<V>> {
     let (mut lo, mut hi) = (i32::MAX, i32::MIN);
     for &v in &z {
-        if v != 0.0 {
-            let e = ((v as f64).to_bits() >> 52 & 0x7ff) as i32 - 1023;
+        if v.wide() != 0.0 {
+            let e = (v.wide().to_bits() >> 52 & 0x7ff) as i32 - 1023;
             lo = lo.min(e);
             hi = hi.max(e);
         }
     }
-    let mut s = top.min(60) - hi;
-    if lo + s < -110 {
-        s = -110 - lo;
+    let mut s = top.min(V::TOP) - hi;
+    if lo + s < V::LOW {
+        s = V::LOW - lo;
     }
-    if hi + s > 100 {
+    if hi + s > V::HIGH {
         return None;
     }
     let f = exp2i(s);
-    z.iter_mut().for_each(|v| *v = (*v as f64 * f) as f32);
+    z.iter_mut().for_each(|v| *v = V::of(v.wide() * f));
     Some(z)
 }
 

@@ -77,6 +77,31 @@ impl WeightModel {
 }
 
 impl WeightModel {
+    /// `n` f64 weights of this model: gensum's drawn in f64 ([`crate::gensum::gensum_f64`], 53
+    /// bits each), the random models' samples without their rounding to f32 (subnormals, which
+    /// no sample here comes near, flushed as for f32), the integer ones as they are.
+    pub fn weights_f64(self, n: usize, cond: f64, rng: &mut Rng) -> Result<Vec<f64>, GenError> {
+        let flush = |x: f64| if x.is_subnormal() { 0.0 } else { x };
+        let mut w: Vec<f64> = match self {
+            Self::Gensum => return crate::gensum::gensum_f64(n, cond, rng),
+            Self::Uniform => (0..n)
+                .map(|_| flush(rng.random_range(-1.0f64..1.0)))
+                .collect(),
+            Self::Normal => {
+                let d = Normal::new(0.0f64, 1.0).unwrap();
+                (0..n).map(|_| flush(d.sample(rng))).collect()
+            }
+            Self::Lognormal => {
+                let d = LogNormal::new(0.0f64, 1.0).unwrap();
+                (0..n).map(|_| flush(d.sample(rng))).collect()
+            }
+            Self::Integers => (0..n).map(|_| rng.random_range(-8i32..=8) as f64).collect(),
+            Self::Ones => vec![1.0; n],
+        };
+        w.shuffle(rng);
+        Ok(w)
+    }
+
     /// Whether weights of `storage` drawn by this model for `cond` reach it (within a factor
     /// of 10): always for the models that take no κ and in f32.
     pub fn check_reach(

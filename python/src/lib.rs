@@ -15,7 +15,6 @@ mod tree;
 use analysis::{Algorithm, Op, ReferenceKind};
 use error::{AccuracyError, input, to_py};
 use generators::Precision;
-use numpy::PyArray1;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -91,23 +90,47 @@ fn generate_tree(py: Python<'_>, topology: &str, n: usize, seed: u64) -> PyResul
     Ok(Tree::plain(t, Some(topology.to_string())))
 }
 
-/// n float32 weights whose sum has condition number close to cond (Ogita-Rump-Oishi's
-/// GenSum, refined to hit the target), seeded: returns (weights, exact_sum, achieved_cond)
+/// n float32 weights (precision="f64": float64 ones of 53 bits, drawn in f64) whose sum has
+/// condition number close to cond (Ogita-Rump-Oishi's GenSum, refined to hit the target),
+/// seeded: returns (weights, exact_sum, achieved_cond)
 /// as accupy's generate_ill_conditioned_sum does; exact_sum is the exact sum rounded once to
 /// float64.
 #[pyfunction]
-#[pyo3(signature = (n, cond, seed=1))]
-fn gensum(
-    py: Python<'_>,
+#[pyo3(signature = (n, cond, seed=1, precision="f32"))]
+fn gensum<'py>(
+    py: Python<'py>,
     n: usize,
     cond: f64,
     seed: u64,
-) -> PyResult<(Bound<'_, PyArray1<f32>>, f64, f64)> {
+    precision: &str,
+) -> PyResult<(Bound<'py, PyAny>, f64, f64)> {
     preflight::gensum(n)?;
-    let g = py
-        .detach(|| treefix_accuracy::gensum(n, cond, seed))
-        .map_err(to_py)?;
-    Ok((convert::array(py, g.weights), g.exact_sum, g.cond))
+    match precision.parse::<Precision>().map_err(input)? {
+        Precision::F32 => {
+            let g = py
+                .detach(|| treefix_accuracy::gensum(n, cond, seed))
+                .map_err(to_py)?;
+            Ok((
+                convert::array(py, g.weights).into_any(),
+                g.exact_sum,
+                g.cond,
+            ))
+        }
+        Precision::F64 => {
+            let g = py
+                .detach(|| treefix_accuracy::gensum_f64(n, cond, seed))
+                .map_err(to_py)?;
+            Ok((
+                convert::array(py, g.weights).into_any(),
+                g.exact_sum,
+                g.cond,
+            ))
+        }
+        p => Err(input(format!(
+            "precision {p}: gensum draws f32 or f64 values (f16 and bf16 weights: round f32 \
+             ones with .astype, and read the κ score reports)"
+        ))),
+    }
 }
 
 /// The GPU, started once per process on first use.

@@ -82,3 +82,14 @@ def test_f64_runs_where_it_can_and_says_where_it_cannot():
         ta.score(chain, w, rootfix=np.cumsum(w), algorithms=["sequential"])
     with pytest.raises(ta.InputError, match="f32"):
         ta.score(chain, w, rootfix=np.cumsum(w), accumulate="f32")
+
+
+def test_gensum_draws_f64_weights_that_hit_the_condition_number():
+    w, exact_sum, cond = ta.gensum(5000, 1e14, seed=3, precision="f64")
+    assert w.dtype == np.float64 and abs(cond / 1e14 - 1) < 1e-12
+    assert np.count_nonzero(w.astype(np.float32).astype(np.float64) != w) > 2500
+    total = sum(Fraction(float(x)) for x in w)
+    assert exact_sum == float(total)
+    assert cond == float(sum(abs(Fraction(float(x))) for x in w)) / abs(float(total))
+    with pytest.raises(ta.InputError, match="f32 or f64"):
+        ta.gensum(10, 1e3, precision="f16")

@@ -48,7 +48,7 @@ mod weights;
 
 pub use files::{write_results, write_tree, write_weights};
 pub use trees::{generate_tree, read_tree, read_tree_with, tree_from_edges, tree_from_parents};
-pub use weights::{GenSum, gensum};
+pub use weights::{GenSum, gensum, gensum_f64};
 
 use crate::Error;
 use crate::experiment::Backend;

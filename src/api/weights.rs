@@ -3,10 +3,11 @@
 use crate::Error;
 use generators::exact_sum::ExactSum;
 
-/// Weights from [`gensum`], with their exact sum and condition number.
+/// Weights from [`gensum`] (f32) or [`gensum_f64`], with their exact sum and condition
+/// number.
 #[derive(Debug, Clone, PartialEq)]
-pub struct GenSum {
-    pub weights: Vec<f32>,
+pub struct GenSum<W = f32> {
+    pub weights: Vec<W>,
     /// Σ weights, exactly, rounded once to the nearest f64.
     pub exact_sum: f64,
     /// The achieved condition number Σ|w| / |Σw|, from exact sums.
@@ -33,6 +34,26 @@ pub fn gensum(n: usize, cond: f64, seed: u64) -> Result<GenSum, Error> {
     Ok(GenSum {
         exact_sum: exact.to_f64(),
         cond: crate::experiment::achieved_cond(&weights),
+        weights,
+    })
+}
+
+/// [`gensum`] in f64: `n` weights of 53 bits each, the generator's TwoProduct tails and steps
+/// in f64, κ = `cond`·(1 ± n·2^-52).
+///
+/// ```
+/// let g = treefix_accuracy::gensum_f64(1000, 1e14, 1)?;
+/// assert!((g.cond / 1e14 - 1.0).abs() < 1e-12);
+/// assert!(g.weights.iter().any(|&x| x as f32 as f64 != x)); // no f32 values
+/// # Ok::<(), treefix_accuracy::Error>(())
+/// ```
+pub fn gensum_f64(n: usize, cond: f64, seed: u64) -> Result<GenSum<f64>, Error> {
+    let weights = generators::gensum::gensum_f64(n, cond, &mut generators::rng(seed))?;
+    let (exact_sum, abs) =
+        analysis::exact::sums_of_f64(&weights).expect("the generator's values are finite");
+    Ok(GenSum {
+        exact_sum,
+        cond: abs / exact_sum.abs(),
         weights,
     })
 }

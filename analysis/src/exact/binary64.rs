@@ -79,18 +79,22 @@ pub fn correctly_rounded_f64(tree: &Tree, w: &[f64], op: Op) -> Vec<f64> {
     out
 }
 
-/// κ = Σ|w| / |Σw| of f64 weights, both sums exact, then rounded to f64 (∞ where Σw = 0; NaN
-/// where a weight is not finite).
-pub fn cond_f64(w: &[f64]) -> f64 {
-    let Some(scale) = Scale::for_f64_weights(w) else {
-        return f64::NAN;
-    };
-    with_f64_limbs!(scale.limbs(), L => {
+/// Σw and Σ|w| of f64 weights, both exact, then rounded to the nearest f64 (±∞ beyond its
+/// range); None where a weight is not finite.
+pub fn sums_of_f64(w: &[f64]) -> Option<(f64, f64)> {
+    let scale = Scale::for_f64_weights(w)?;
+    Some(with_f64_limbs!(scale.limbs(), L => {
         let (sum, abs) = w.iter().fold((Fixed::<L>::ZERO, Fixed::<L>::ZERO), |(s, a), &x| {
             (s + scale.term_f64(x), a + scale.term_f64(x.abs()))
         });
-        scale.round_f64(abs) / scale.round_f64(sum).abs()
-    })
+        (scale.round_f64(sum), scale.round_f64(abs))
+    }))
+}
+
+/// κ = Σ|w| / |Σw| of f64 weights, both sums exact, then rounded to f64 (∞ where Σw = 0; NaN
+/// where a weight is not finite).
+pub fn cond_f64(w: &[f64]) -> f64 {
+    sums_of_f64(w).map_or(f64::NAN, |(sum, abs)| abs / sum.abs())
 }
 
 /// The exact treefix of f64 weights as the grading of f64 results reads it: each exact value

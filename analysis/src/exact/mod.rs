@@ -21,7 +21,7 @@ mod format_tests;
 mod values;
 mod walk;
 
-pub use binary64::{ExactSumsF64, cond_f64, correctly_rounded_f64, sums_f64};
+pub use binary64::{ExactSumsF64, cond_f64, correctly_rounded_f64, sums_f64, sums_of_f64};
 pub use values::ExactValues;
 
 use crate::Op;

@@ -44,7 +44,7 @@ fn hits_the_target() {
 /// A draw that never validates is an error, not a silent κ = 1 fallback.
 #[test]
 fn failing_draws_are_an_error() {
-    let r = draw_valid(10, 1e5, &mut crate::rng(0), 3, |_| None);
+    let r = draw_valid::<f32>(10, 1e5, &mut crate::rng(0), 3, |_| None);
     assert_eq!(
         r.unwrap_err(),
         GenError::NoValidDraw {
@@ -54,7 +54,7 @@ fn failing_draws_are_an_error() {
         }
     );
     let mut calls = 0;
-    let ok = draw_valid(4, 1e5, &mut crate::rng(0), 3, |_| {
+    let ok = draw_valid::<f32>(4, 1e5, &mut crate::rng(0), 3, |_| {
         calls += 1;
         (calls == 3).then(|| (vec![1.0, -1.0, 2.0, 3.0], 0.0, 7.0 / 5.0))
     })
@@ -124,4 +124,53 @@ fn published_runs() {
     let z = gensum_published(1000, 1e10, &mut crate::rng(1)).unwrap();
     assert_eq!(z.len(), 1000);
     assert!(condition_number(&z).is_finite());
+}
+
+/// κ of f64 values, exactly: Σ|z| and Σz in MPFR (every f64 the generator makes lies within
+/// 2^-400 … 2^400), then divided.
+fn condition_number_f64(z: &[f64]) -> f64 {
+    let (mut sum, mut abs) = (rug::Float::new(1200), rug::Float::new(1200));
+    for &v in z {
+        sum += v;
+        abs += v.abs();
+    }
+    (abs / sum.abs()).to_f64()
+}
+
+/// The f64 generator hits the target to the precision of its running Σ|z| in f64
+/// (κ = c·(1 ± n·2^-52)), with values of 53 bits (most of them no f32), normal, the same
+/// bytes for the same seed.
+#[test]
+fn f64_hits_the_target_with_53_bit_values() {
+    let mut worst = 0.0f64;
+    for n in [16, 1000, 1001, 10_000] {
+        for c in [1e1, 1e5, 1e10, 1e16, 1e20, 1e30] {
+            for seed in 0..10 {
+                let (z, info) = gensum_f64_with_info(n, c, &mut crate::rng(seed)).unwrap();
+                assert_eq!(z.len(), n);
+                assert!(z.iter().all(|v| v.is_finite() && !v.is_subnormal()));
+                let k = condition_number_f64(&z);
+                assert!((info.design_cond / k - 1.0).abs() < 1e-9, "{info:?} vs {k}");
+                let miss = (k / c - 1.0).abs();
+                assert!(
+                    miss <= n as f64 * 2f64.powi(-52),
+                    "n={n} c={c} seed {seed}: {miss:e}"
+                );
+                worst = worst.max(miss);
+                let wide = z.iter().filter(|&&v| v as f32 as f64 != v).count();
+                assert!(
+                    wide > n / 2,
+                    "n={n} c={c}: only {wide} values need more than f32"
+                );
+            }
+        }
+    }
+    // Far closer than f32's 2^-22 (about 2.4e-7).
+    assert!(worst <= 1e-12, "worst |κ/c − 1| = {worst:e}");
+    let a = gensum_f64(1000, 1e12, &mut crate::rng(5)).unwrap();
+    let b = gensum_f64(1000, 1e12, &mut crate::rng(5)).unwrap();
+    assert_eq!(a, b);
+    let one = gensum_f64(1001, 1.0, &mut crate::rng(5)).unwrap();
+    assert!(one.iter().all(|&v| v >= 0.0) || one.iter().all(|&v| v <= 0.0));
+    assert_eq!(condition_number_f64(&one), 1.0);
 }

@@ -127,10 +127,16 @@ pub fn run(a: &RunArgs, arith: Arithmetic) -> Result<(), Error> {
 
 /// `run --precision f64`: every algorithm whose order runs on f64 weights, storing and adding
 /// f64 (on the CPU: WGSL has no f64), measured against the exact treefix rounded to f64: lost
-/// bits out of 53, f64 ulps. Generated weights are the f32 generator's values, which are f64
-/// values with the κ asked for. Our bounds are not walked on f64 weights: no bound columns.
+/// bits out of 53, f64 ulps. Generated weights are drawn in f64 from the run's seed (53 bits
+/// each; gensum's hit κ to f64's precision); a file's are its f32 values. Our bounds are not
+/// walked on f64 weights: no bound columns.
 fn run_f64(a: &RunArgs, s: &super::Subject) -> Result<(), Error> {
-    let w: Vec<f64> = s.weights.iter().map(|&x| f64::from(x)).collect();
+    let w: Vec<f64> = match a.instance.weights {
+        WeightChoice::Model(m) if a.file_weights.weights_file.is_none() => m
+            .weights_f64(s.tree.len(), a.cond, &mut generators::rng(s.seed))
+            .map_err(|e| Error::Usage(format!("{m} weights in f64: {e}")))?,
+        _ => s.weights.iter().map(|&x| f64::from(x)).collect(),
+    };
     let f64 = generators::Precision::F64;
     let mut text = format!(
         "{} height={} in f64 achieved κ={} seed={}\n{:<8} {:<21} {:>10} {:>10} {:>10} {:>8} {:>12} {:>9}\n",
