@@ -119,8 +119,8 @@ pub struct OpsArgs {
 /// The formats a kernel stores and adds in.
 #[derive(Args, Clone)]
 pub struct ArithmeticArgs {
-    /// The format the weights and results are stored in: f16, bf16, f32 or f64 (run: f64 on the
-    /// CPU, WGSL has no f64; score: f64 from Python).
+    /// The format the weights and results are stored in: f16, bf16, f32 or f64 (f64 on the
+    /// CPU, WGSL has no f64; score: f64 weights drawn by a model, or from Python).
     #[arg(long, default_value = "f32", value_name = "FORMAT")]
     precision: generators::Precision,
     /// The format the additions are made in, as wide as --precision or wider (default: the

@@ -91,10 +91,12 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         arithmetic: a.arithmetic.arithmetic()?,
     };
     options.check()?;
-    if options.arithmetic.storage == generators::Precision::F64 {
+    let f64_storage = options.arithmetic.storage == generators::Precision::F64;
+    if f64_storage && (a.file_weights.weights_file.is_some() || a.weights == WeightChoice::File) {
         return Err(Error::Usage(
-            "--precision f64: the command line reads weights as f32; grade f64 results from \
-             Python (float64 arrays) or the library (score_f64)"
+            "--precision f64 takes weights drawn by a model (--weights gensum --cond C --seed S: \
+             Python's gensum(n, C, S, precision=\"f64\")): tree and weights files are read as \
+             f32; f64 weights of your own are graded from Python (float64 arrays)"
                 .into(),
         ));
     }
@@ -117,6 +119,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     let tree = file.tree(generators::ChildOrder::Natural);
     let storage = options.arithmetic.storage;
     let weights = match a.weights {
+        _ if f64_storage => Vec::new(),
         _ if a.file_weights.weights_file.is_some() => file.own_weights()?.to_vec(),
         WeightChoice::File => file.own_weights()?.to_vec(),
         WeightChoice::Model(m) => {
@@ -146,7 +149,23 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         .join(", ");
     let chosen = choose_ops(&read.ops, &wanted, &names, a.ops.is_some())?;
     let label = |v: usize| file.file.labels.get(v as u32).map(|l| l.to_string());
-    let scored = score::score(&tree, &weights, &chosen, &options, &label)?;
+    let scored = match a.weights {
+        WeightChoice::Model(m) if f64_storage => {
+            let w = m
+                .weights_f64(tree.len(), a.cond, &mut generators::rng(a.seed))
+                .map_err(|e| Error::Usage(format!("{m} weights in f64: {e}")))?;
+            score::score_f64(&tree, &w, &chosen, &options, &label)?
+        }
+        _ => {
+            // The formats f32 carries: each value is one (checked as read).
+            let carried: Vec<(Op, Vec<f32>)> = chosen
+                .iter()
+                .map(|(op, v)| (*op, v.iter().map(|&x| x as f32).collect()))
+                .collect();
+            let carried: Vec<(Op, &[f32])> = carried.iter().map(|(op, v)| (*op, &v[..])).collect();
+            score::score(&tree, &weights, &carried, &options, &label)?
+        }
+    };
     let failures = scored.failures();
     // Files first: a closed stdout ends the process at the first line printed.
     if let Some(path) = &a.json {
@@ -196,12 +215,12 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
 /// The results of each op wanted, in the order wanted; an op without results is an error
 /// that says how to score the other alone; an op given but not wanted is noted.
 fn choose_ops<'r>(
-    read: &'r [(Op, Vec<f32>)],
+    read: &'r [(Op, Vec<f64>)],
     wanted: &[Op],
     names: &str,
     explicit: bool,
-) -> Result<Vec<(Op, &'r [f32])>, Error> {
-    let mut chosen: Vec<(Op, &[f32])> = Vec::new();
+) -> Result<Vec<(Op, &'r [f64])>, Error> {
+    let mut chosen: Vec<(Op, &[f64])> = Vec::new();
     for &op in wanted {
         match read.iter().find(|(o, _)| *o == op) {
             Some((_, values)) => chosen.push((op, values)),

@@ -92,9 +92,11 @@ pub const FILE: f64 = 64.0;
 /// five GPU algorithms on both ops added 363 MB at 10^6 vertices).
 pub const GPU_DRIVER: f64 = 128e6;
 pub const GPU_HOST: f64 = 256.0;
-/// `score`: the results file's vertex keys (a hash map of strings) and per-op values.
+/// `score`: the results file's vertex keys (a hash map of strings) and per-op values: an
+/// `Option<f64>` slot per vertex while read, the f64 values made from them, and for the formats
+/// f32 carries their f32 copy.
 pub const SCORE_KEYS: f64 = 64.0;
-pub const SCORE_RESULTS: f64 = 8.0;
+pub const SCORE_RESULTS: f64 = 24.0;
 /// `bounds-table`, `check`: the per-node lists a grid cell keeps (lost bits, bound bits,
 /// two tightness; four extra-bits differences for vectorial algorithms), f32 each, doubled
 /// for vector growth and the pooled copies of the report.

@@ -58,8 +58,8 @@ pub enum Verdict {
 
 impl Digits {
     /// Accounts for one value: `text` read as `x`; `place` names it for messages.
-    pub fn record(&mut self, text: &str, x: f32, place: impl FnOnce() -> String) {
-        if !x.is_finite() || text.parse::<f64>().ok() == Some(f64::from(x)) {
+    pub fn record(&mut self, text: &str, x: f64, place: impl FnOnce() -> String) {
+        if !x.is_finite() || self.is_exact_decimal(text, x) {
             return;
         }
         let d = significant_digits(text);
@@ -69,6 +69,18 @@ impl Digits {
             self.example = Some((place(), text.to_string()));
             self.example_digits = d;
         }
+    }
+
+    /// Whether `text` is the exact decimal of `x`: for values f32 carries, whether it reads
+    /// as x in f64 (an f32 printed short reads as another f64); for f64 ones, whether it is x
+    /// in MPFR at 1100 bits (every f64 is a decimal of at most 767 significant digits).
+    fn is_exact_decimal(&self, text: &str, x: f64) -> bool {
+        if self.format() != Precision::F64 {
+            return text.parse::<f64>().ok() == Some(x);
+        }
+        rug::Float::parse(text)
+            .map(|p| rug::Float::with_val(1100, p) == rug::Float::with_val(1100, x))
+            .unwrap_or(false)
     }
 
     pub fn verdict(&self) -> Verdict {
@@ -163,11 +175,17 @@ mod tests {
         for (i, &x) in values.iter().enumerate() {
             let t6 = format!("{:.6}", x as f64);
             let t6: String = format!("{:.5e}", t6.parse::<f64>().unwrap());
-            six.record(&t6, t6.parse().unwrap(), || format!("r.csv:{i}"));
+            six.record(&t6, t6.parse::<f32>().unwrap().into(), || {
+                format!("r.csv:{i}")
+            });
             let t9 = format!("{:.8e}", x as f64);
-            nine.record(&t9, t9.parse().unwrap(), || format!("r.csv:{i}"));
+            nine.record(&t9, t9.parse::<f32>().unwrap().into(), || {
+                format!("r.csv:{i}")
+            });
             let ts = format!("{x}");
-            shortest.record(&ts, ts.parse().unwrap(), || format!("r.csv:{i}"));
+            shortest.record(&ts, ts.parse::<f32>().unwrap().into(), || {
+                format!("r.csv:{i}")
+            });
         }
         assert_eq!(six.verdict(), Verdict::TooShort, "{six:?}");
         assert!(six.message().unwrap().contains("%.9g"));
@@ -177,12 +195,12 @@ mod tests {
         let mut exact = Digits::default();
         for k in 0..100 {
             let t = format!("{}", k as f32 / 2.0);
-            exact.record(&t, t.parse().unwrap(), String::new);
+            exact.record(&t, t.parse::<f32>().unwrap().into(), String::new);
         }
         assert_eq!(exact.verdict(), Verdict::Fine);
         // A few short values: a warning, not a refusal.
         let mut few = Digits::default();
-        few.record("0.333333", 0.333333, || "r.csv:2".into());
+        few.record("0.333333", 0.333333f32.into(), || "r.csv:2".into());
         assert_eq!(few.verdict(), Verdict::Suspect);
     }
 }

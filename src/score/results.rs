@@ -71,7 +71,8 @@ pub fn parse_op(s: &str) -> Result<Op, String> {
 #[derive(Debug, Default)]
 pub struct ReadResults {
     /// In the order first met.
-    pub ops: Vec<(Op, Vec<f32>)>,
+    /// Each value of the storage format, exact as an f64.
+    pub ops: Vec<(Op, Vec<f64>)>,
     pub digits: Digits,
 }
 
@@ -92,7 +93,7 @@ pub fn read(
 ) -> Result<ReadResults, Error> {
     let mut out = ReadResults::default();
     out.digits.storage = Some(storage);
-    let mut slots: Vec<(Op, Vec<Option<f32>>)> = Vec::new();
+    let mut slots: Vec<(Op, Vec<Option<f64>>)> = Vec::new();
     for src in sources {
         let bytes = if src.is_stdin() {
             generators::io::read_stdin(Path::new(STDIN), memory_limit)?
@@ -146,7 +147,7 @@ fn read_csv(
     src: &ResultsArg,
     bytes: &[u8],
     (keys, n, storage): (&VertexKeys, usize, Precision),
-    slots: &mut Vec<(Op, Vec<Option<f32>>)>,
+    slots: &mut Vec<(Op, Vec<Option<f64>>)>,
     digits: &mut Digits,
 ) -> Result<(), Error> {
     let name = src.name();
@@ -225,24 +226,27 @@ fn read_csv(
     Ok(())
 }
 
-/// A result's text as a value of `storage`, carried as f32. f32 values are read as they are
-/// (a value that is no f32 is the kernel's error to measure). A narrower format's value may
-/// be printed with fewer digits than an f32 needs (numpy prints float16 0.0999755859375 as
+/// A result's text as a value of `storage` (exact as an f64). f32 and f64 values are read as
+/// they are (a value that is no f32 is the kernel's error to measure). A narrower format's value
+/// may be printed with fewer digits than an f32 needs (numpy prints float16 0.0999755859375 as
 /// 0.1): the text is taken as the nearest value of the format when it is that value printed
 /// with the text's own digits (within half a unit of its last digit), and refused otherwise
 /// (an f32 result, say, that the format does not hold).
-fn parse_in(text: &str, storage: Precision) -> Result<f32, String> {
+fn parse_in(text: &str, storage: Precision) -> Result<f64, String> {
     let not_number = || format!("result '{}' is not a number", quoted(text));
+    if storage == Precision::F64 {
+        return text.parse().map_err(|_| not_number());
+    }
     let x: f32 = text.parse().map_err(|_| not_number())?;
     if storage == Precision::F32 || storage.holds(x as f64) {
-        return Ok(x);
+        return Ok(x as f64);
     }
     let wide: f64 = text.parse().map_err(|_| not_number())?;
     let nearest = storage.round(wide);
     let digits = super::precision::significant_digits(text) as i32;
     let last_digit = 10f64.powi(wide.abs().log10().floor() as i32 - digits + 1);
     if (wide - nearest).abs() <= 0.5 * last_digit * (1.0 + 1e-9) {
-        return Ok(nearest as f32);
+        return Ok(nearest);
     }
     Err(format!(
         "result '{}' is no {storage} value, nor one printed with {digits} digits (the nearest is {nearest})",
@@ -269,10 +273,11 @@ fn bad_csv(name: &str, e: &csv::Error, columns: usize) -> Error {
 /// header is a one-line error quoting at most a line's worth of it, control characters
 /// escaped.
 pub fn read_npy(name: &str, bytes: &[u8], n: usize) -> Result<Vec<f32>, Error> {
-    read_npy_in(name, bytes, n, Precision::F32)
+    let values = read_npy_in(name, bytes, n, Precision::F32)?;
+    Ok(values.into_iter().map(|x| x as f32).collect())
 }
 
-/// [`read_npy`] of values of `storage`, carried as f32: float16 (`<f2`), float32, float64,
+/// [`read_npy`] of values of `storage` (exact as f64): float16 (`<f2`), float32, float64,
 /// and for bf16 the 2-byte void dtype that ml_dtypes' bfloat16 saves as (`<V2`), each value
 /// one of `storage`'s.
 pub fn read_npy_in(
@@ -280,7 +285,7 @@ pub fn read_npy_in(
     bytes: &[u8],
     n: usize,
     storage: Precision,
-) -> Result<Vec<f32>, Error> {
+) -> Result<Vec<f64>, Error> {
     let bad = |why: String| Error::Usage(format!("{name}: {why}"));
     // The header's length is read from the file (32 bits from version 2 on), and the parser
     // allocates that much before it reads: a length beyond the file is refused first.
@@ -339,27 +344,32 @@ pub fn read_npy_in(
             .into_vec::<half::f16>()
             .map_err(as_f32)?
             .into_iter()
-            .map(half::f16::to_f32)
-            .collect::<Vec<f32>>()),
+            .map(half::f16::to_f64)
+            .collect::<Vec<f64>>()),
         // ml_dtypes writes its bfloat16 little-endian, whatever the descr's byte order.
         "V2" if storage == Precision::Bf16 => Ok(npy
             .into_vec::<npyz::FixedSizeBytes<2>>()
             .map_err(as_f32)?
             .into_iter()
-            .map(|b| half::bf16::from_bits(u16::from_le_bytes(b.0)).to_f32())
-            .collect::<Vec<f32>>()),
+            .map(|b| half::bf16::from_bits(u16::from_le_bytes(b.0)).to_f64())
+            .collect::<Vec<f64>>()),
         "V2" => Err(bad(format!(
             "dtype {dtype}: 2-byte values of no float type numpy knows; ml_dtypes' bfloat16 saves so: give --precision bf16"
         ))),
-        "f4" => npy.into_vec::<f32>().map_err(as_f32),
+        "f4" => Ok(npy
+            .into_vec::<f32>()
+            .map_err(as_f32)?
+            .into_iter()
+            .map(f64::from)
+            .collect()),
+        "f8" if storage == Precision::F64 => npy.into_vec::<f64>().map_err(as_f32),
         "f8" => {
             let wide = npy.into_vec::<f64>().map_err(as_f32)?;
             wide.iter()
                 .enumerate()
                 .map(|(i, &x)| {
-                    let y = x as f32;
-                    if f64::from(y) == x || x.is_nan() {
-                        Ok(y)
+                    if f64::from(x as f32) == x || x.is_nan() {
+                        Ok(x)
                     } else {
                         Err(bad(format!(
                             "element {i} ({x:e}) is not an f32 value: score judges f32 \
@@ -373,9 +383,7 @@ pub fn read_npy_in(
             "dtype {dtype}: expected float32 results (save x.astype(np.float32))"
         ))),
     }?;
-    if storage != Precision::F32
-        && let Some((i, x)) = storage.first_outside(&values)
-    {
+    if let Some((i, x)) = values.iter().enumerate().find(|&(_, &x)| !storage.holds(x)) {
         return Err(bad(format!(
             "element {i} ({x:e}) is no {storage} value: give the results as the kernel stored them"
         )));

@@ -1,0 +1,144 @@
+//! `accuracy score --precision f64`: results of a kernel that stores and adds f64, on weights
+//! a model draws in f64 (Python's `gensum(n, C, S, precision="f64")`), read from CSV with 17
+//! digits or from a float64 `.npy`, graded as the library's `score_f64` grades them.
+
+mod common;
+use common::{accuracy, scratch, text};
+
+use treefix_accuracy::{Algorithm, Op, ScoreOptions, Topology};
+
+/// A 1-d float64 `.npy` file (numpy's format, version 1.0).
+fn npy_f64(values: &[f64]) -> Vec<u8> {
+    let mut header = format!(
+        "{{'descr': '<f8', 'fortran_order': False, 'shape': ({},), }}",
+        values.len()
+    );
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    out.extend(values.iter().flat_map(|x| x.to_le_bytes()));
+    out
+}
+
+#[test]
+fn f64_results_on_model_weights_are_graded_as_the_library_grades_them() {
+    let dir = scratch("score-f64");
+    let n = 3000;
+    let tree = treefix_accuracy::generate_tree(&Topology::RandomRecursive, n, 4).unwrap();
+    // The tree as a parent array without weights: the model draws them.
+    let t = dir.join("tree.txt");
+    let rows: String = (0..n as u32)
+        .map(|v| format!("{v} {}\n", tree.parent(v).map_or(-1, |p| p as i64)))
+        .collect();
+    std::fs::write(&t, rows).unwrap();
+    let g = treefix_accuracy::gensum_f64(n, 1e12, 3).unwrap();
+    let mine = treefix_accuracy::treefix_f64(&tree, &g.weights, Op::Leaffix, Algorithm::VECTORIAL)
+        .unwrap();
+    let csv: String = std::iter::once("vertex,op,result\n".to_string())
+        .chain(
+            mine.iter()
+                .enumerate()
+                .map(|(v, x)| format!("{v},leaffix,{x:e}\n")),
+        )
+        .collect();
+    std::fs::write(dir.join("l.csv"), csv).unwrap();
+    std::fs::write(dir.join("l.npy"), npy_f64(&mine)).unwrap();
+    let score = |results: &str| {
+        let o = accuracy(&[
+            "score",
+            "--tree",
+            t.to_str().unwrap(),
+            "--weights",
+            "gensum",
+            "--cond",
+            "1e12",
+            "--seed",
+            "3",
+            "--precision",
+            "f64",
+            "--ops",
+            "leaffix",
+            "--results",
+            results,
+            "--json",
+            "-",
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let from_csv = score(dir.join("l.csv").to_str().unwrap());
+    let npy = format!("leaffix={}", dir.join("l.npy").display());
+    let from_npy = score(&npy);
+    assert_eq!(from_csv["ops"], from_npy["ops"]);
+    assert_eq!(from_csv["arithmetic"], serde_json::json!("f64"));
+    let options = ScoreOptions {
+        arithmetic: treefix_accuracy::Arithmetic::same(treefix_accuracy::Precision::F64),
+        ..ScoreOptions::default()
+    };
+    let lib = treefix_accuracy::score_f64(
+        &tree,
+        &g.weights,
+        &[(Op::Leaffix, &mine)],
+        &options,
+        &|_| None,
+    )
+    .unwrap();
+    let op = &from_csv["ops"][0];
+    let l = lib.get(Op::Leaffix).unwrap();
+    assert_eq!(op["max_lost_bits"].as_f64().unwrap(), l.max_lost_bits);
+    assert_eq!(op["max_ulps"], serde_json::json!(l.max_ulps.unwrap()));
+    // The vectorial leaffix subtracts prefixes: it loses bits even in f64.
+    assert!(l.max_lost_bits > 10.0, "{}", l.max_lost_bits);
+    // Printed with 15 digits (two short of f64's 17), 3000 values are refused as too short.
+    let short: String = std::iter::once("vertex,op,result\n".to_string())
+        .chain(
+            mine.iter()
+                .enumerate()
+                .map(|(v, x)| format!("{v},leaffix,{x:.14e}\n")),
+        )
+        .collect();
+    std::fs::write(dir.join("s.csv"), short).unwrap();
+    let o = accuracy(&[
+        "score",
+        "--tree",
+        t.to_str().unwrap(),
+        "--weights",
+        "gensum",
+        "--cond",
+        "1e12",
+        "--precision",
+        "f64",
+        "--seed",
+        "3",
+        "--ops",
+        "leaffix",
+        "--results",
+        dir.join("s.csv").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stderr).contains("an f64 needs 17"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A tree file's own weights are read as f32: refused in f64, with where f64 weights go.
+    let o = accuracy(&[
+        "score",
+        "--tree",
+        t.to_str().unwrap(),
+        "--precision",
+        "f64",
+        "--results",
+        &npy,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("precision=\"f64\""),
+        "{}",
+        text(&o.stderr)
+    );
+}
