@@ -158,22 +158,20 @@ pub fn verdict(
                 return (1, 0, 0.0);
             }
             let above = reference.exceeds(v, e, b, scratch);
-            let bits = if x != 0.0 {
-                storage.lost_bits(b / x.abs())
-            } else {
-                0.0
-            };
-            (0, usize::from(above), bits)
+            // The bits the bound allows grow with b / |x|: the largest ratio gives the most
+            // bits, taken once at the end (a logarithm per node cost more than the rest).
+            let ratio = if x != 0.0 { b / x.abs() } else { 0.0 };
+            (0, usize::from(above), ratio)
         },
     );
-    let (overflow_nodes, violations, max_bits) = per_node.reduce(
+    let (overflow_nodes, violations, max_ratio) = per_node.reduce(
         || (0, 0, 0.0f64),
         |a, b| (a.0 + b.0, a.1 + b.1, a.2.max(b.2)),
     );
     let mut out = OrderVerdict {
         bound,
         violations,
-        max_bound_lost_bits: max_bits,
+        max_bound_lost_bits: storage.lost_bits(max_ratio),
         overflow_nodes,
         within: true,
     };

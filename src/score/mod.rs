@@ -419,16 +419,42 @@ fn score_op<G: Graded>(
     let mut summary = ErrorSummary::from_errors(&errors);
     summary.max_lost_bits = storage.lost_bits(summary.max_rel_error);
     let lost_bits = |rel| storage.lost_bits(rel);
-    let ulps: Vec<Option<u64>> = (0..n)
+    // Every per-node figure in one pass over the nodes (a pass each cost more in memory
+    // traffic and scheduling than the figures themselves).
+    let mut nodes = Nodes {
+        values: vec![0.0; n],
+        reference: Vec::new(),
+        abs_error: vec![0.0; n],
+        rel_error: vec![0.0; n],
+        lost_bits: vec![0.0; n],
+        ulps: vec![None; n],
+        class: vec![ErrorClass::Relative; n],
+        cond: vec![0.0; n],
+        order_bounds: Vec::new(),
+    };
+    (
+        &mut nodes.values[..],
+        &mut nodes.abs_error[..],
+        &mut nodes.rel_error[..],
+        &mut nodes.lost_bits[..],
+        &mut nodes.ulps[..],
+        &mut nodes.class[..],
+        &mut nodes.cond[..],
+    )
         .into_par_iter()
-        .map(|v| graded.ulps(v, rounded[v], storage))
-        .collect();
-    // A flagged node's relative error is |x̂| / 0: every bit is lost.
-    let rel_error: Vec<f64> = errors
-        .par_iter()
-        .map(|e| if e.flagged() { f64::INFINITY } else { e.rel })
-        .collect();
-    let node_bits: Vec<f64> = rel_error.par_iter().map(|&r| lost_bits(r)).collect();
+        .enumerate()
+        .for_each(|(v, (value, abs, rel, bits, ulps, class, cond))| {
+            let e = &errors[v];
+            *value = graded.value(v);
+            *abs = e.abs;
+            // A flagged node's relative error is |x̂| / 0: every bit is lost.
+            *rel = if e.flagged() { f64::INFINITY } else { e.rel };
+            *bits = lost_bits(*rel);
+            *ulps = graded.ulps(v, rounded[v], storage);
+            *class = e.class;
+            *cond = graded.cond(v);
+        });
+    let (rel_error, node_bits) = (&nodes.rel_error, &nodes.lost_bits);
     // A total order (ties to the lower vertex): the same worst vertex on any number of cores.
     let worst = (0..n)
         .into_par_iter()
@@ -439,7 +465,7 @@ fn score_op<G: Graded>(
         })
         .unwrap_or(0);
     let terms = any_order::terms(tree, op);
-    let abs_error: Vec<f64> = errors.par_iter().map(|e| e.abs).collect();
+    let abs_error = &nodes.abs_error;
     let order_node_bounds: Vec<Vec<f64>> = OrderBound::ALL
         .iter()
         .map(|&b| any_order::node_bounds(b, &terms, graded, options.arithmetic))
@@ -448,11 +474,14 @@ fn score_op<G: Graded>(
         .iter()
         .zip(&order_node_bounds)
         .map(|(&b, nb)| {
-            any_order::verdict(b, nb, &abs_error, (graded, &exact_f64, &rounded), storage)
+            any_order::verdict(b, nb, abs_error, (graded, &exact_f64, &rounded), storage)
         })
         .collect();
     let algorithms = ours(&errors);
-    let max_ulps = ulps.iter().try_fold(0u64, |m, &u| u.map(|u| m.max(u)));
+    let max_ulps = nodes
+        .ulps
+        .iter()
+        .try_fold(0u64, |m, &u| u.map(|u| m.max(u)));
     let max_lost_bits = if summary.flagged_nodes > 0 {
         f64::INFINITY
     } else {
@@ -474,27 +503,25 @@ fn score_op<G: Graded>(
         worst: Worst {
             vertex: worst,
             label: label(worst),
-            cond: graded.cond(worst),
+            cond: nodes.cond[worst],
         },
         nodes_over_max_lost_bits: options
             .max_lost_bits
             .map(|b| node_bits.iter().filter(|&&x| x > b).count()),
-        nodes_over_max_ulps: options
-            .max_ulps
-            .map(|k| ulps.iter().filter(|u| u.is_none_or(|u| u > k)).count()),
+        nodes_over_max_ulps: options.max_ulps.map(|k| {
+            nodes
+                .ulps
+                .iter()
+                .filter(|u| u.is_none_or(|u| u > k))
+                .count()
+        }),
         order_bounds,
         algorithms,
         arithmetic: options.arithmetic,
         nodes: Nodes {
-            values: (0..n).into_par_iter().map(|v| graded.value(v)).collect(),
             reference: rounded,
-            abs_error,
-            rel_error,
-            lost_bits: node_bits,
-            ulps,
-            class: errors.iter().map(|e| e.class).collect(),
-            cond: (0..n).into_par_iter().map(|v| graded.cond(v)).collect(),
             order_bounds: order_node_bounds,
+            ..nodes
         },
     }
 }
