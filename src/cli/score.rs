@@ -118,19 +118,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     )?;
     let tree = file.tree(generators::ChildOrder::Natural);
     let storage = options.arithmetic.storage;
-    let weights = match a.weights {
-        _ if f64_storage => Vec::new(),
-        _ if a.file_weights.weights_file.is_some() => file.own_weights()?.to_vec(),
-        WeightChoice::File => file.own_weights()?.to_vec(),
-        WeightChoice::Model(m) => {
-            let w = file.model_weights(m, tree.len(), a.cond, &mut generators::rng(a.seed))?;
-            // As `run --precision` draws them: scaled into the format's range and rounded.
-            let w = generators::weights::in_format(w, storage);
-            m.check_reach(a.cond, &w, storage)
-                .map_err(|e| Error::Usage(e.to_string()))?;
-            w
-        }
-    };
+    let weights = weights_carried(&a, &file, &tree, storage)?;
     super::show(&file.take_notices());
     let keys = VertexKeys::new(&file.file.labels, tree.len());
     let read = results::read(
@@ -149,23 +137,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         .join(", ");
     let chosen = choose_ops(&read.ops, &wanted, &names, a.ops.is_some())?;
     let label = |v: usize| file.file.labels.get(v as u32).map(|l| l.to_string());
-    let scored = match a.weights {
-        WeightChoice::Model(m) if f64_storage => {
-            let w = m
-                .weights_f64(tree.len(), a.cond, &mut generators::rng(a.seed))
-                .map_err(|e| Error::Usage(format!("{m} weights in f64: {e}")))?;
-            score::score_f64(&tree, &w, &chosen, &options, &label)?
-        }
-        _ => {
-            // The formats f32 carries: each value is one (checked as read).
-            let carried: Vec<(Op, Vec<f32>)> = chosen
-                .iter()
-                .map(|(op, v)| (*op, v.iter().map(|&x| x as f32).collect()))
-                .collect();
-            let carried: Vec<(Op, &[f32])> = carried.iter().map(|(op, v)| (*op, &v[..])).collect();
-            score::score(&tree, &weights, &carried, &options, &label)?
-        }
-    };
+    let scored = judged(&a, (&tree, &weights), &chosen, &options, &label)?;
     let failures = scored.failures();
     // Files first: a closed stdout ends the process at the first line printed.
     if let Some(path) = &a.json {
@@ -210,6 +182,54 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     } else {
         Err(Error::Gate(failures.join("; ")))
     }
+}
+
+/// The weights of a format f32 carries (none for f64, whose [`judged`] draws its own): the
+/// file's, or a model's scaled into the format and rounded, as `run --precision` draws them.
+fn weights_carried(
+    a: &ScoreArgs,
+    file: &inputs::LoadedTree,
+    tree: &generators::Tree,
+    storage: generators::Precision,
+) -> Result<Vec<f32>, Error> {
+    Ok(match a.weights {
+        _ if storage == generators::Precision::F64 => Vec::new(),
+        _ if a.file_weights.weights_file.is_some() => file.own_weights()?.to_vec(),
+        WeightChoice::File => file.own_weights()?.to_vec(),
+        WeightChoice::Model(m) => {
+            let w = file.model_weights(m, tree.len(), a.cond, &mut generators::rng(a.seed))?;
+            let w = generators::weights::in_format(w, storage);
+            m.check_reach(a.cond, &w, storage)
+                .map_err(|e| Error::Usage(e.to_string()))?;
+            w
+        }
+    })
+}
+
+/// The score of the chosen results: f64 ones on the model's weights drawn in f64, the others
+/// as the f32 values they are.
+fn judged(
+    a: &ScoreArgs,
+    (tree, weights): (&generators::Tree, &[f32]),
+    chosen: &[(Op, &[f64])],
+    options: &ScoreOptions,
+    label: &dyn Fn(usize) -> Option<String>,
+) -> Result<score::Score, Error> {
+    if let (WeightChoice::Model(m), generators::Precision::F64) =
+        (a.weights, options.arithmetic.storage)
+    {
+        let w = m
+            .weights_f64(tree.len(), a.cond, &mut generators::rng(a.seed))
+            .map_err(|e| Error::Usage(format!("{m} weights in f64: {e}")))?;
+        return score::score_f64(tree, &w, chosen, options, label);
+    }
+    // Each value is one of the format's (checked as read).
+    let carried: Vec<(Op, Vec<f32>)> = chosen
+        .iter()
+        .map(|(op, v)| (*op, v.iter().map(|&x| x as f32).collect()))
+        .collect();
+    let carried: Vec<(Op, &[f32])> = carried.iter().map(|(op, v)| (*op, &v[..])).collect();
+    score::score(tree, weights, &carried, options, label)
 }
 
 /// The results of each op wanted, in the order wanted; an op without results is an error
