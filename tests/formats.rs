@@ -120,8 +120,9 @@ fn pairs_that_make_no_sense_and_f32_only_outputs_are_refused() {
 }
 
 /// `run --precision f64`: the algorithms whose orders read f64 weights, in f64 on the CPU,
-/// out of 53 bits; vectorial-exact loses nothing, and the f32 paper's chains still cost the
-/// sequential order most of the bits κ names. `score --precision f64` says where f64 is graded.
+/// out of 53 bits, on weights drawn in f64; vectorial-exact loses nothing, and the paper's
+/// chains still cost the sequential order about the bits κ names. `score --precision f64`
+/// says which weights it takes.
 #[test]
 fn f64_runs_on_the_cpu_out_of_53_bits() {
     let o = accuracy(&[
@@ -169,7 +170,7 @@ fn f64_runs_on_the_cpu_out_of_53_bits() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        text(&o.stderr).contains("grade f64 results from Python"),
+        text(&o.stderr).contains("takes weights drawn by a model"),
         "{}",
         text(&o.stderr)
     );

@@ -8,9 +8,13 @@ use generators::{ChildOrder, Topology, WeightModel};
 use rug::Float;
 use rug::float::Round;
 
-/// Every vertex's exact sum by MPFR at 400 bits (as the walks' own test, independently of them).
-fn exact_sums(tree: &Tree, w: &[f32], op: Op) -> Vec<Float> {
-    let mut out: Vec<Float> = w.iter().map(|&x| Float::with_val(400, x)).collect();
+/// Every vertex's exact sum by MPFR at `prec` bits (as the walks' own test, independently of
+/// them): 400 hold any sum of f32 weights, 2200 any of f64 ones.
+pub(super) fn exact_sums<W: Copy>(tree: &Tree, w: &[W], op: Op, prec: u32) -> Vec<Float>
+where
+    Float: rug::Assign<W>,
+{
+    let mut out: Vec<Float> = w.iter().map(|&x| Float::with_val(prec, x)).collect();
     let order: Vec<u32> = match op {
         Op::Rootfix => tree.preorder().to_vec(),
         Op::Leaffix => tree.postorder().to_vec(),
@@ -46,7 +50,7 @@ const FORMATS: [Precision; 3] = [Precision::F16, Precision::Bf16, Precision::F32
 fn check(p: Precision, tree: &Tree, w: &[f32], what: &str) {
     assert!(p.first_outside(w).is_none(), "{what}: weights of {p}");
     for op in Op::ALL {
-        let want = exact_sums(tree, w, op);
+        let want = exact_sums(tree, w, op, 400);
         let twin = correctly_rounded_in(tree, w, op, p);
         let sums = sums(tree, w, op);
         for v in 0..w.len() {

@@ -10,14 +10,15 @@ use rug::float::Round;
 /// two).
 const PREC: u32 = 400;
 
-/// k·2^unit, exactly, in MPFR.
-fn exact<const L: usize>(k: Fixed<L>, unit: i32) -> Float {
-    let mut x = Float::with_val(PREC, 0);
+/// k·2^unit, exactly, in MPFR (at 64·L + 64 bits, which hold any integer of L limbs).
+pub(super) fn exact<const L: usize>(k: Fixed<L>, unit: i32) -> Float {
+    let prec = 64 * L as u32 + 64;
+    let mut x = Float::with_val(prec, 0);
     for (i, &limb) in k.limbs().iter().enumerate() {
-        x += Float::with_val(PREC, limb) << (64 * i as u32);
+        x += Float::with_val(prec, limb) << (64 * i as u32);
     }
     if k.is_negative() {
-        x -= Float::with_val(PREC, 1) << (64 * L as u32);
+        x -= Float::with_val(prec, 1) << (64 * L as u32);
     }
     x << unit
 }

@@ -3,6 +3,7 @@
 //! spread over a few binades or over f64's whole range, and on f64's gadgets.
 
 use super::*;
+use crate::exact::format_tests::exact_sums;
 use generators::{ChildOrder, Topology, WeightModel};
 use rand::RngExt;
 use rug::Float;
@@ -10,26 +11,6 @@ use rug::float::Round;
 
 /// Bits that hold any sum of up to 2^31 f64 values exactly.
 const PREC: u32 = 2200;
-
-/// Every vertex's exact sum by MPFR (independently of the walks).
-fn exact_sums(tree: &Tree, w: &[f64], op: Op) -> Vec<Float> {
-    let mut out: Vec<Float> = w.iter().map(|&x| Float::with_val(PREC, x)).collect();
-    let order: Vec<u32> = match op {
-        Op::Rootfix => tree.preorder().to_vec(),
-        Op::Leaffix => tree.postorder().to_vec(),
-    };
-    for v in order {
-        if let Some(p) = tree.parent(v) {
-            let (from, to) = match op {
-                Op::Rootfix => (p as usize, v as usize),
-                Op::Leaffix => (v as usize, p as usize),
-            };
-            let x = out[from].clone();
-            out[to] += x;
-        }
-    }
-    out
-}
 
 /// `x` rounded to nearest f64 by MPFR, with f64's subnormals; an exact zero +0 (the twin's).
 fn mpfr_f64(x: &Float) -> f64 {
@@ -41,7 +22,7 @@ fn mpfr_f64(x: &Float) -> f64 {
 
 fn check(tree: &Tree, w: &[f64], what: &str) {
     for op in Op::ALL {
-        let want = exact_sums(tree, w, op);
+        let want = exact_sums(tree, w, op, PREC);
         let got = correctly_rounded_f64(tree, w, op);
         for v in 0..w.len() {
             let m = mpfr_f64(&want[v]);
@@ -149,7 +130,7 @@ fn the_two_parts_are_the_exact_value() {
         let mut w = wide_bits(&w, &mut rng);
         w[3] = -0.0;
         for op in Op::ALL {
-            let want = exact_sums(&tree, &w, op);
+            let want = exact_sums(&tree, &w, op, PREC);
             let got = sums_f64(&tree, &w, op);
             let twin = correctly_rounded_f64(&tree, &w, op);
             for v in 0..w.len() {

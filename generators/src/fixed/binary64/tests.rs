@@ -3,24 +3,10 @@
 //! back as itself, and the scale rule over f64's range.
 
 use super::*;
+use crate::fixed::tests::exact;
 use rand::RngExt;
 use rug::Float;
 use rug::float::Round;
-
-/// Bits that hold every value here exactly (integers below 2^(64·34), scaled by powers of two).
-const PREC: u32 = 2300;
-
-/// k·2^unit, exactly, in MPFR.
-fn exact<const L: usize>(k: Fixed<L>, unit: i32) -> Float {
-    let mut x = Float::with_val(PREC, 0);
-    for (i, &limb) in k.limbs().iter().enumerate() {
-        x += Float::with_val(PREC, limb) << (64 * i as u32);
-    }
-    if k.is_negative() {
-        x -= Float::with_val(PREC, 1) << (64 * L as u32);
-    }
-    x << unit
-}
 
 /// `x` rounded to nearest f64 by MPFR: 53 bits, then f64's subnormals, then ±∞ beyond range.
 fn mpfr_f64(x: &Float) -> f64 {
