@@ -510,5 +510,5 @@ pub fn mismatch_report<'a>(
 
 /// Exact condition number of the whole weight vector (the root's leaffix).
 pub fn achieved_cond(w: &[f32]) -> f64 {
-    generators::exact_sum::condition_number(w)
+    analysis::exact::cond(w)
 }

@@ -41,6 +41,24 @@ impl ErrorSummary {
         ErrorSummary::of(&mut rel, counts)
     }
 
+    /// [`ErrorSummary::from_errors`] of errors given as arrays, one element per node (a
+    /// flagged node's `rel` is not read).
+    pub fn from_parts(rel: &[f64], abs: &[f64], class: &[ErrorClass]) -> ErrorSummary {
+        let mut ranks = Ranks::with_capacity(rel.len());
+        let has_rel = |c: &ErrorClass| matches!(c, ErrorClass::Relative | ErrorClass::NonFinite);
+        ranks.fill(
+            rel.iter()
+                .zip(class)
+                .filter(|(_, c)| has_rel(c))
+                .map(|(&r, _)| r),
+        );
+        let mut counts = ErrorCounts::default();
+        for ((&rel, &abs), &class) in rel.iter().zip(abs).zip(class) {
+            counts.add(&NodeError { rel, abs, class });
+        }
+        ErrorSummary::of(&mut ranks, counts)
+    }
+
     /// The summary of errors given by their relative errors `rel` (those of the nodes with
     /// one, reordered here) and their counts.
     pub fn of(rel: &mut Ranks, counts: ErrorCounts) -> ErrorSummary {

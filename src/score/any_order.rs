@@ -73,11 +73,41 @@ impl std::str::FromStr for OrderBound {
     }
 }
 
-/// The number of terms of every node's sum: depth + 1 (rootfix) or subtree size (leaffix).
-pub fn terms(tree: &Tree, op: Op) -> Vec<u64> {
-    match op {
-        Op::Rootfix => tree.depths().iter().map(|&d| u64::from(d) + 1).collect(),
-        Op::Leaffix => tree.subtree_sizes().iter().map(|&s| u64::from(s)).collect(),
+/// The number of terms of each node's sum: depth + 1 (rootfix) or subtree size (leaffix), read
+/// from the tree's own arrays.
+#[derive(Debug, Clone, Copy)]
+pub struct Terms<'a> {
+    counts: &'a [u32],
+    /// 1 for rootfix (a path of depth d has d + 1 weights), 0 for leaffix.
+    plus: u64,
+}
+
+impl<'a> Terms<'a> {
+    pub fn of(tree: &'a Tree, op: Op) -> Terms<'a> {
+        match op {
+            Op::Rootfix => Terms {
+                counts: tree.depths(),
+                plus: 1,
+            },
+            Op::Leaffix => Terms {
+                counts: tree.subtree_sizes(),
+                plus: 0,
+            },
+        }
+    }
+
+    /// Node v's number of terms.
+    #[inline]
+    pub fn of_node(self, v: usize) -> u64 {
+        u64::from(self.counts[v]) + self.plus
+    }
+
+    pub fn len(self) -> usize {
+        self.counts.len()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.counts.is_empty()
     }
 }
 
@@ -88,7 +118,7 @@ pub fn terms(tree: &Tree, op: Op) -> Vec<u64> {
 /// that reference, no better.
 pub fn node_bounds(
     bound: OrderBound,
-    terms: &[u64],
+    terms: Terms<'_>,
     reference: &impl Graded,
     arith: Arithmetic,
 ) -> Vec<f64> {
@@ -96,11 +126,10 @@ pub fn node_bounds(
         ReferenceKind::Exact => 1.0,
         ReferenceKind::Dd => 1.0 + 1.0 / (1u64 << 30) as f64,
     };
-    terms
-        .par_iter()
-        .enumerate()
-        .map(|(v, &m)| {
-            let k = bound.chain(m);
+    (0..terms.len())
+        .into_par_iter()
+        .map(|v| {
+            let k = bound.chain(terms.of_node(v));
             let abs = reference.abs_sum(v);
             if k == 0 || abs == 0.0 {
                 return 0.0;

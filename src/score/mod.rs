@@ -253,8 +253,13 @@ pub fn score(
                 reference: Reference::compute(options.reference, tree, weights, op),
                 values,
             };
-            let ours = |errors: &[analysis::NodeError]| {
-                our_bounds(tree, weights, op, (&graded, errors), options)
+            let ours = |nodes: &Nodes| {
+                if options.algorithms.is_empty() {
+                    return Vec::new();
+                }
+                let errors: Vec<analysis::NodeError> =
+                    (0..nodes.class.len()).map(|v| nodes.error(v)).collect();
+                our_bounds(tree, weights, op, (&graded, &errors), options)
             };
             score_op(tree, op, &graded, options, ours, label)
         })
@@ -385,24 +390,6 @@ fn our_bounds(
         .collect()
 }
 
-/// Each node's exact value rounded to f64 and to the storage format, once (every pass of the
-/// score reads them), and the error of its value.
-fn exact_and_errors(
-    graded: &impl Graded,
-    n: usize,
-    storage: Precision,
-) -> (Vec<f64>, Vec<f64>, Vec<analysis::NodeError>) {
-    let (exact_f64, rounded): (Vec<f64>, Vec<f64>) = (0..n)
-        .into_par_iter()
-        .map(|v| graded.roundings(v, storage))
-        .unzip();
-    let errors = (0..n)
-        .into_par_iter()
-        .map(|v| graded.error(v, (exact_f64[v], rounded[v])))
-        .collect();
-    (exact_f64, rounded, errors)
-}
-
 /// One op's score. Every per-node pass runs on every core: the exact treefix it is priced
 /// against uses them all. `ours` judges the errors by our algorithms' bounds.
 fn score_op<G: Graded>(
@@ -410,20 +397,20 @@ fn score_op<G: Graded>(
     op: Op,
     graded: &G,
     options: &ScoreOptions,
-    ours: impl FnOnce(&[analysis::NodeError]) -> Vec<Verdict>,
+    ours: impl FnOnce(&Nodes) -> Vec<Verdict>,
     label: &dyn Fn(usize) -> Option<String>,
 ) -> OpScore {
     let n = tree.len();
     let storage = options.arithmetic.storage;
-    let (exact_f64, rounded, errors) = exact_and_errors(graded, n, storage);
-    let mut summary = ErrorSummary::from_errors(&errors);
-    summary.max_lost_bits = storage.lost_bits(summary.max_rel_error);
     let lost_bits = |rel| storage.lost_bits(rel);
-    // Every per-node figure in one pass over the nodes (a pass each cost more in memory
-    // traffic and scheduling than the figures themselves).
+    // Every per-node figure in one pass over the nodes, each node's exact value rounded to f64
+    // and to the storage format once; no array besides those the score returns but the f64
+    // roundings (the kernel clearing fresh pages for per-node arrays was a large part of a
+    // score's time).
+    let mut exact_f64 = vec![0.0; n];
     let mut nodes = Nodes {
         values: vec![0.0; n],
-        reference: Vec::new(),
+        reference: vec![0.0; n],
         abs_error: vec![0.0; n],
         rel_error: vec![0.0; n],
         lost_bits: vec![0.0; n],
@@ -433,7 +420,11 @@ fn score_op<G: Graded>(
         order_bounds: Vec::new(),
     };
     (
-        &mut nodes.values[..],
+        (
+            &mut exact_f64[..],
+            &mut nodes.reference[..],
+            &mut nodes.values[..],
+        ),
         &mut nodes.abs_error[..],
         &mut nodes.rel_error[..],
         &mut nodes.lost_bits[..],
@@ -443,17 +434,20 @@ fn score_op<G: Graded>(
     )
         .into_par_iter()
         .enumerate()
-        .for_each(|(v, (value, abs, rel, bits, ulps, class, cond))| {
-            let e = &errors[v];
+        .for_each(|(v, ((x, r, value), abs, rel, bits, ulps, class, cond))| {
+            (*x, *r) = graded.roundings(v, storage);
+            let e = graded.error(v, (*x, *r));
             *value = graded.value(v);
             *abs = e.abs;
             // A flagged node's relative error is |x̂| / 0: every bit is lost.
             *rel = if e.flagged() { f64::INFINITY } else { e.rel };
             *bits = lost_bits(*rel);
-            *ulps = graded.ulps(v, rounded[v], storage);
+            *ulps = graded.ulps(v, *r, storage);
             *class = e.class;
             *cond = graded.cond(v);
         });
+    let mut summary = ErrorSummary::from_parts(&nodes.rel_error, &nodes.abs_error, &nodes.class);
+    summary.max_lost_bits = storage.lost_bits(summary.max_rel_error);
     let (rel_error, node_bits) = (&nodes.rel_error, &nodes.lost_bits);
     // A total order (ties to the lower vertex): the same worst vertex on any number of cores.
     let worst = (0..n)
@@ -464,20 +458,21 @@ fn score_op<G: Graded>(
                 .then(y.cmp(&x))
         })
         .unwrap_or(0);
-    let terms = any_order::terms(tree, op);
+    let terms = any_order::Terms::of(tree, op);
     let abs_error = &nodes.abs_error;
+    let rounded = &nodes.reference;
     let order_node_bounds: Vec<Vec<f64>> = OrderBound::ALL
         .iter()
-        .map(|&b| any_order::node_bounds(b, &terms, graded, options.arithmetic))
+        .map(|&b| any_order::node_bounds(b, terms, graded, options.arithmetic))
         .collect();
     let order_bounds = OrderBound::ALL
         .iter()
         .zip(&order_node_bounds)
         .map(|(&b, nb)| {
-            any_order::verdict(b, nb, abs_error, (graded, &exact_f64, &rounded), storage)
+            any_order::verdict(b, nb, abs_error, (graded, &exact_f64, rounded), storage)
         })
         .collect();
-    let algorithms = ours(&errors);
+    let algorithms = ours(&nodes);
     let max_ulps = nodes
         .ulps
         .iter()
@@ -499,7 +494,7 @@ fn score_op<G: Graded>(
         flagged_nodes: summary.flagged_nodes,
         max_flagged_abs_error: summary.max_flagged_abs_error,
         nonfinite_nodes: summary.nonfinite_nodes,
-        overflow_nodes: rounded.iter().filter(|x| x.is_infinite()).count(),
+        overflow_nodes: rounded.par_iter().filter(|x| x.is_infinite()).count(),
         worst: Worst {
             vertex: worst,
             label: label(worst),
@@ -519,10 +514,25 @@ fn score_op<G: Graded>(
         algorithms,
         arithmetic: options.arithmetic,
         nodes: Nodes {
-            reference: rounded,
             order_bounds: order_node_bounds,
             ..nodes
         },
+    }
+}
+
+impl Nodes {
+    /// Node v's error as the reference gave it (a flagged node's relative error 0, not +∞).
+    pub fn error(&self, v: usize) -> analysis::NodeError {
+        let class = self.class[v];
+        analysis::NodeError {
+            rel: if class == ErrorClass::Flagged {
+                0.0
+            } else {
+                self.rel_error[v]
+            },
+            abs: self.abs_error[v],
+            class,
+        }
     }
 }
 

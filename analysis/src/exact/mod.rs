@@ -181,6 +181,33 @@ pub fn treefix(tree: &Tree, w: &[f32], op: Op) -> ExactTreefix {
     ExactTreefix::from(sums(tree, w, op))
 }
 
+/// κ = Σ|w| / |Σw| of f32 weights as `generators::exact_sum::condition_number` gives it (both
+/// sums exact, the quotient taken at 64 bits and rounded to f64; ∞ for a zero sum), the sums
+/// made on the weights' fixed point, on every core for large vectors (the wide accumulator
+/// adds one weight at a time, on one).
+pub fn cond(w: &[f32]) -> f64 {
+    let Some(scale) = Scale::for_weights(w) else {
+        return generators::exact_sum::condition_number(w);
+    };
+    with_limbs!(scale.limbs(), L => {
+        let add = |(s, a): (Fixed<L>, Fixed<L>), &x: &f32| {
+            (s + scale.term::<L>(x), a + scale.term::<L>(x.abs()))
+        };
+        let both = |(s, a): (Fixed<L>, Fixed<L>), (t, b): (Fixed<L>, Fixed<L>)| (s + t, a + b);
+        let zero = (Fixed::<L>::ZERO, Fixed::<L>::ZERO);
+        let (sum, abs) = if w.len() < 1 << 16 {
+            w.iter().fold(zero, add)
+        } else {
+            w.par_iter().fold(|| zero, add).reduce(|| zero, both)
+        };
+        if sum.is_zero() {
+            return f64::INFINITY;
+        }
+        let (sum, abs) = (scale.to_exact(sum).to_float(), scale.to_exact(abs).to_float());
+        rug::Float::with_val(64, &abs / &sum).abs().to_f64()
+    })
+}
+
 /// The exact values of `op` on `tree` with weights `w` and Σ|terms| ([`ExactSums`]): what
 /// [`treefix`] rounds, in one walk.
 pub fn sums(tree: &Tree, w: &[f32], op: Op) -> ExactSums {

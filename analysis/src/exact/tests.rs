@@ -313,3 +313,22 @@ fn leaves_round_as_the_integers_do() {
         }
     }
 }
+
+/// κ on the fixed point is the wide accumulator's, bit for bit: gensum weights of every κ and
+/// size (large ones summed on every core), the full f32 range, a zero sum, a non-finite weight.
+#[test]
+fn cond_is_the_wide_accumulators() {
+    use generators::exact_sum::condition_number;
+    for (n, c) in [(10, 1e3), (10_000, 1e10), (100_000, 1e30), (300_000, 1.0)] {
+        let w = generators::gensum::gensum(n, c, &mut generators::rng(n as u64)).unwrap();
+        assert_eq!(
+            cond(&w).to_bits(),
+            condition_number(&w).to_bits(),
+            "n={n} κ={c}"
+        );
+    }
+    let wide = [f32::MAX, f32::from_bits(1), -1.5, 3e-30];
+    assert_eq!(cond(&wide).to_bits(), condition_number(&wide).to_bits());
+    assert_eq!(cond(&[1.0, -1.0]), f64::INFINITY);
+    assert!(cond(&[1.0, f32::NAN]).is_nan() == condition_number(&[1.0, f32::NAN]).is_nan());
+}
