@@ -390,23 +390,12 @@ fn our_bounds(
         .collect()
 }
 
-/// One op's score. Every per-node pass runs on every core: the exact treefix it is priced
-/// against uses them all. `ours` judges the errors by our algorithms' bounds.
-fn score_op<G: Graded>(
-    tree: &Tree,
-    op: Op,
-    graded: &G,
-    options: &ScoreOptions,
-    ours: impl FnOnce(&Nodes) -> Vec<Verdict>,
-    label: &dyn Fn(usize) -> Option<String>,
-) -> OpScore {
-    let n = tree.len();
-    let storage = options.arithmetic.storage;
+/// Every per-node figure in one pass over the nodes, each node's exact value rounded to f64
+/// and to the storage format once: the nodes' figures (their order-free bounds left empty),
+/// and the f64 roundings. No array besides those the score returns but the f64 roundings (the
+/// kernel clearing fresh pages for per-node arrays was a large part of a score's time).
+fn node_figures(graded: &impl Graded, n: usize, storage: Precision) -> (Vec<f64>, Nodes) {
     let lost_bits = |rel| storage.lost_bits(rel);
-    // Every per-node figure in one pass over the nodes, each node's exact value rounded to f64
-    // and to the storage format once; no array besides those the score returns but the f64
-    // roundings (the kernel clearing fresh pages for per-node arrays was a large part of a
-    // score's time).
     let mut exact_f64 = vec![0.0; n];
     let mut nodes = Nodes {
         values: vec![0.0; n],
@@ -446,6 +435,23 @@ fn score_op<G: Graded>(
             *class = e.class;
             *cond = graded.cond(v);
         });
+    (exact_f64, nodes)
+}
+
+/// One op's score. Every per-node pass runs on every core: the exact treefix it is priced
+/// against uses them all. `ours` judges the errors by our algorithms' bounds.
+fn score_op<G: Graded>(
+    tree: &Tree,
+    op: Op,
+    graded: &G,
+    options: &ScoreOptions,
+    ours: impl FnOnce(&Nodes) -> Vec<Verdict>,
+    label: &dyn Fn(usize) -> Option<String>,
+) -> OpScore {
+    let n = tree.len();
+    let storage = options.arithmetic.storage;
+    let lost_bits = |rel| storage.lost_bits(rel);
+    let (exact_f64, nodes) = node_figures(graded, n, storage);
     let mut summary = ErrorSummary::from_parts(&nodes.rel_error, &nodes.abs_error, &nodes.class);
     summary.max_lost_bits = storage.lost_bits(summary.max_rel_error);
     let (rel_error, node_bits) = (&nodes.rel_error, &nodes.lost_bits);
