@@ -9,7 +9,7 @@
 //! (exact: below 2^-1022 every sum of f64 values is a multiple of 2^-1074 that f64 holds) and
 //! overflow (±∞ from (2 − 2^-53)·2^1023 on).
 
-use super::{Fixed, Scale};
+use super::{Fixed, Scale, pow2};
 
 /// 64-bit limbs enough for f64's whole range (2^-1074 … 2^1024) and up to 2^31 vertices, with
 /// a sign bit and a spare one: 2098 + 32 + 2 bits.
@@ -59,6 +59,11 @@ impl<const L: usize> Fixed<L> {
                 return Self::odd_f64((top, below, e), 9, unit, k < 0);
             }
         }
+        if L >= 3
+            && let Some(x) = self.from_top_limbs(unit)
+        {
+            return x;
+        }
         let sign = (self.is_negative() as u64) << 63;
         let mag = self.magnitude();
         let Some((head, below, bit_len)) = Self::head(&mag) else {
@@ -85,6 +90,39 @@ impl<const L: usize> Fixed<L> {
         }
         let field = (top + 1023 - 1) as u64;
         f64::from_bits(sign | ((field << 52) + mant))
+    }
+}
+
+impl<const L: usize> Fixed<L> {
+    /// [`Fixed::round_f64_at`] from the two top limbs alone, where they hold 56 bits or more of
+    /// the magnitude and the result is a normal f64 (None otherwise): the lower limbs only
+    /// decide the sticky bit. The wide sums of f64 weights (three limbs and more) round here
+    /// without forming their magnitude.
+    #[inline(always)]
+    fn from_top_limbs(self, unit: i32) -> Option<f64> {
+        let hi = ((self.limbs[L - 1] as u128) << 64 | self.limbs[L - 2] as u128) as i128;
+        let below = self.limbs[..L - 2].iter().any(|&x| x != 0);
+        // ⌊|k| / 2^(64·(L − 2))⌋ and whether anything is left: for a negative k with a
+        // nonzero remainder, |k| = (−hi − 1)·2^(64·(L−2)) + (2^(64·(L−2)) − low).
+        let (top, sticky) = match (hi < 0, below) {
+            (false, _) => (hi as u128, below),
+            (true, false) => (hi.unsigned_abs(), false),
+            (true, true) => (!hi as u128, true),
+        };
+        if top < 1 << 55 {
+            return None;
+        }
+        let lz = top.leading_zeros();
+        let norm = top << lz;
+        // 55 bits rounded to odd, then to nearest at 53 by the conversion (Boldo & Melquiond).
+        let dropped = (norm << 55 != 0) | sticky;
+        let m = (norm >> 73) as u64 | dropped as u64;
+        let e = (128 - lz as i32) - 55 + 64 * (L as i32 - 2) + unit;
+        if !(-1022..=1023).contains(&e) {
+            return None;
+        }
+        let x = m as i64 as f64 * pow2(e);
+        Some(f64::from_bits(x.to_bits() | ((hi < 0) as u64) << 63))
     }
 }
 

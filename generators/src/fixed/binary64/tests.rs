@@ -149,3 +149,24 @@ fn f64_scale_rule() {
         MAX_F64_LIMBS
     );
 }
+
+/// Three limbs and more round from the top two: negative values whose lower limbs are zero
+/// (the magnitude's top is −hi) or not (it is −hi − 1, with a sticky bit), next to ties.
+#[test]
+fn wide_values_round_from_their_top_limbs() {
+    let one = Fixed::<4>::from_words_u32(&[1], 0);
+    for shift in [128u32, 130, 140, 180, 191] {
+        for bits in [53u32, 54, 55, 56, 60] {
+            // 2^shift·(2^bits − 1), a tie or not at 53 bits, then ± one unit, both signs.
+            let mut k = Fixed::<4>::ZERO;
+            for b in 0..bits {
+                k = k + one.widen::<4>(shift - bits + b);
+            }
+            for k in [k, k + one, k - one, -k, -(k + one), -(k - one)] {
+                for unit in [-1074, -600, 0, 700] {
+                    check(k, unit);
+                }
+            }
+        }
+    }
+}
