@@ -125,6 +125,27 @@ fn f64_results_on_model_weights_are_graded_as_the_library_grades_them() {
         "{}",
         text(&o.stderr)
     );
+    // The same weights saved as a float64 .npy (numpy's np.save): the same score.
+    let w = dir.join("w.npy");
+    std::fs::write(&w, npy_f64(&g.weights)).unwrap();
+    let o = accuracy(&[
+        "score",
+        "--tree",
+        t.to_str().unwrap(),
+        "--weights-file",
+        w.to_str().unwrap(),
+        "--precision",
+        "f64",
+        "--ops",
+        "leaffix",
+        "--results",
+        &npy,
+        "--json",
+        "-",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let from_file: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(from_file["ops"], from_csv["ops"]);
     // A tree file's own weights are read as f32: refused in f64, with where f64 weights go.
     let o = accuracy(&[
         "score",

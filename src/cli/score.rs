@@ -92,19 +92,31 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     };
     options.check()?;
     let f64_storage = options.arithmetic.storage == generators::Precision::F64;
-    if f64_storage && (a.file_weights.weights_file.is_some() || a.weights == WeightChoice::File) {
+    let npy_weights = a
+        .file_weights
+        .weights_file
+        .as_deref()
+        .is_some_and(|p| p.extension().is_some_and(|e| e == "npy"));
+    if f64_storage
+        && !npy_weights
+        && (a.file_weights.weights_file.is_some() || a.weights == WeightChoice::File)
+    {
         return Err(Error::Usage(
             "--precision f64 takes weights drawn by a model (--weights gensum --cond C --seed S: \
-             Python's gensum(n, C, S, precision=\"f64\")): tree and weights files are read as \
-             f32; f64 weights of your own are graded from Python (float64 arrays)"
+             Python's gensum(n, C, S, precision=\"f64\")) or a float64 .npy (--weights-file \
+             w.npy, numpy's np.save): tree files and text weights files are read as f32"
                 .into(),
         ));
     }
     check_outputs(&a)?;
+    // f64 weights are not the tree file's: an .npy of them is read as f64 by `judged`.
     let file = inputs::load(
         &a.tree,
         &a.read.options(),
-        a.file_weights.weights_file.as_deref(),
+        a.file_weights
+            .weights_file
+            .as_deref()
+            .filter(|_| !f64_storage),
     )?;
     let wanted = a.ops.clone().unwrap_or_else(|| Op::ALL.to_vec());
     allocator::preflight(
@@ -215,12 +227,22 @@ fn judged(
     options: &ScoreOptions,
     label: &dyn Fn(usize) -> Option<String>,
 ) -> Result<score::Score, Error> {
-    if let (WeightChoice::Model(m), generators::Precision::F64) =
-        (a.weights, options.arithmetic.storage)
-    {
-        let w = m
-            .weights_f64(tree.len(), a.cond, &mut generators::rng(a.seed))
-            .map_err(|e| Error::Usage(format!("{m} weights in f64: {e}")))?;
+    if options.arithmetic.storage == generators::Precision::F64 {
+        let w = match (&a.file_weights.weights_file, a.weights) {
+            (Some(path), _) => {
+                let bytes = generators::io::read_bytes(path, memory::reader_limit())?;
+                results::read_npy_in(
+                    &path.display().to_string(),
+                    &bytes,
+                    tree.len(),
+                    generators::Precision::F64,
+                )?
+            }
+            (None, WeightChoice::Model(m)) => m
+                .weights_f64(tree.len(), a.cond, &mut generators::rng(a.seed))
+                .map_err(|e| Error::Usage(format!("{m} weights in f64: {e}")))?,
+            (None, WeightChoice::File) => unreachable!("refused by run"),
+        };
         return score::score_f64(tree, &w, chosen, options, label);
     }
     // Each value is one of the format's (checked as read).

@@ -60,7 +60,7 @@ impl<const L: usize> Fixed<L> {
             }
         }
         if L >= 3
-            && let Some(x) = self.from_top_limbs(unit)
+            && let Some(x) = self.round_top_limbs(unit)
         {
             return x;
         }
@@ -99,7 +99,7 @@ impl<const L: usize> Fixed<L> {
     /// decide the sticky bit. The wide sums of f64 weights (three limbs and more) round here
     /// without forming their magnitude.
     #[inline(always)]
-    fn from_top_limbs(self, unit: i32) -> Option<f64> {
+    fn round_top_limbs(self, unit: i32) -> Option<f64> {
         let hi = ((self.limbs[L - 1] as u128) << 64 | self.limbs[L - 2] as u128) as i128;
         let below = self.limbs[..L - 2].iter().any(|&x| x != 0);
         // ⌊|k| / 2^(64·(L − 2))⌋ and whether anything is left: for a negative k with a
