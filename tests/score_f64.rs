@@ -38,39 +38,42 @@ fn f64_results_on_model_weights_are_graded_as_the_library_grades_them() {
     let g = treefix_accuracy::gensum_f64(n, 1e12, 3).unwrap();
     let mine = treefix_accuracy::treefix_f64(&tree, &g.weights, Op::Leaffix, Algorithm::VECTORIAL)
         .unwrap();
-    let csv: String = std::iter::once("vertex,op,result\n".to_string())
-        .chain(
-            mine.iter()
-                .enumerate()
-                .map(|(v, x)| format!("{v},leaffix,{x:e}\n")),
-        )
-        .collect();
-    std::fs::write(dir.join("l.csv"), csv).unwrap();
+    // `vertex,op,result` rows, each value printed by `print`.
+    let csv = |name: &str, print: fn(f64) -> String| {
+        let rows: String = mine
+            .iter()
+            .enumerate()
+            .map(|(v, &x)| format!("{v},leaffix,{}\n", print(x)))
+            .collect();
+        std::fs::write(dir.join(name), format!("vertex,op,result\n{rows}")).unwrap();
+        dir.join(name).to_str().unwrap().to_string()
+    };
     std::fs::write(dir.join("l.npy"), npy_f64(&mine)).unwrap();
-    let score = |results: &str| {
-        let o = accuracy(&[
-            "score",
-            "--tree",
-            t.to_str().unwrap(),
-            "--weights",
-            "gensum",
-            "--cond",
-            "1e12",
-            "--seed",
-            "3",
+    // `score` of leaffix results on the tree with these weights, in f64.
+    let t = t.to_str().unwrap();
+    let run = |weights: &[&str], results: &str, json: bool| {
+        let mut args = vec!["score", "--tree", t];
+        args.extend_from_slice(weights);
+        args.extend([
             "--precision",
             "f64",
             "--ops",
             "leaffix",
             "--results",
             results,
-            "--json",
-            "-",
         ]);
+        if json {
+            args.extend(["--json", "-"]);
+        }
+        accuracy(&args)
+    };
+    let model = ["--weights", "gensum", "--cond", "1e12", "--seed", "3"];
+    let json = |o: std::process::Output| {
         assert!(o.status.success(), "{}", text(&o.stderr));
         serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
     };
-    let from_csv = score(dir.join("l.csv").to_str().unwrap());
+    let score = |results: &str| json(run(&model, results, true));
+    let from_csv = score(&csv("l.csv", |x| format!("{x:e}")));
     let npy = format!("leaffix={}", dir.join("l.npy").display());
     let from_npy = score(&npy);
     assert_eq!(from_csv["ops"], from_npy["ops"]);
@@ -94,31 +97,7 @@ fn f64_results_on_model_weights_are_graded_as_the_library_grades_them() {
     // The vectorial leaffix subtracts prefixes: it loses bits even in f64.
     assert!(l.max_lost_bits > 10.0, "{}", l.max_lost_bits);
     // Printed with 15 digits (two short of f64's 17), 3000 values are refused as too short.
-    let short: String = std::iter::once("vertex,op,result\n".to_string())
-        .chain(
-            mine.iter()
-                .enumerate()
-                .map(|(v, x)| format!("{v},leaffix,{x:.14e}\n")),
-        )
-        .collect();
-    std::fs::write(dir.join("s.csv"), short).unwrap();
-    let o = accuracy(&[
-        "score",
-        "--tree",
-        t.to_str().unwrap(),
-        "--weights",
-        "gensum",
-        "--cond",
-        "1e12",
-        "--precision",
-        "f64",
-        "--seed",
-        "3",
-        "--ops",
-        "leaffix",
-        "--results",
-        dir.join("s.csv").to_str().unwrap(),
-    ]);
+    let o = run(&model, &csv("s.csv", |x| format!("{x:.14e}")), false);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
     assert!(
         text(&o.stderr).contains("an f64 needs 17"),
@@ -128,34 +107,10 @@ fn f64_results_on_model_weights_are_graded_as_the_library_grades_them() {
     // The same weights saved as a float64 .npy (numpy's np.save): the same score.
     let w = dir.join("w.npy");
     std::fs::write(&w, npy_f64(&g.weights)).unwrap();
-    let o = accuracy(&[
-        "score",
-        "--tree",
-        t.to_str().unwrap(),
-        "--weights-file",
-        w.to_str().unwrap(),
-        "--precision",
-        "f64",
-        "--ops",
-        "leaffix",
-        "--results",
-        &npy,
-        "--json",
-        "-",
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let from_file: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let from_file = json(run(&["--weights-file", w.to_str().unwrap()], &npy, true));
     assert_eq!(from_file["ops"], from_csv["ops"]);
     // A tree file's own weights are read as f32: refused in f64, with where f64 weights go.
-    let o = accuracy(&[
-        "score",
-        "--tree",
-        t.to_str().unwrap(),
-        "--precision",
-        "f64",
-        "--results",
-        &npy,
-    ]);
+    let o = run(&[], &npy, false);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         text(&o.stderr).contains("precision=\"f64\""),

@@ -101,15 +101,10 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         && !npy_weights
         && (a.file_weights.weights_file.is_some() || a.weights == WeightChoice::File)
     {
-        return Err(Error::Usage(
-            "--precision f64 takes weights drawn by a model (--weights gensum --cond C --seed S: \
-             Python's gensum(n, C, S, precision=\"f64\")) or a float64 .npy (--weights-file \
-             w.npy, numpy's np.save): tree files and text weights files are read as f32"
-                .into(),
-        ));
+        return Err(Error::Usage(F64_WEIGHTS.into()));
     }
     check_outputs(&a)?;
-    // f64 weights are not the tree file's: an .npy of them is read as f64 by `judged`.
+    // f64 weights are not the tree file's: an .npy of them is read as f64 by `weights`.
     let file = inputs::load(
         &a.tree,
         &a.read.options(),
@@ -130,7 +125,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     )?;
     let tree = file.tree(generators::ChildOrder::Natural);
     let storage = options.arithmetic.storage;
-    let weights = weights_carried(&a, &file, &tree, storage)?;
+    let weights = weights(&a, &file, &tree, storage)?;
     super::show(&file.take_notices());
     let keys = VertexKeys::new(&file.file.labels, tree.len());
     let read = results::read(
@@ -149,7 +144,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
         .join(", ");
     let chosen = choose_ops(&read.ops, &wanted, &names, a.ops.is_some())?;
     let label = |v: usize| file.file.labels.get(v as u32).map(|l| l.to_string());
-    let scored = judged(&a, (&tree, &weights), &chosen, &options, &label)?;
+    let scored = judged(&tree, &weights, &chosen, &options, &label)?;
     let failures = scored.failures();
     // Files first: a closed stdout ends the process at the first line printed.
     if let Some(path) = &a.json {
@@ -196,16 +191,37 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     }
 }
 
-/// The weights of a format f32 carries (none for f64, whose [`judged`] draws its own): the
-/// file's, or a model's scaled into the format and rounded, as `run --precision` draws them.
-fn weights_carried(
+/// The weights the kernel read, in its storage format.
+enum Weights {
+    /// Of a format f32 carries: the file's, or a model's scaled into the format and rounded,
+    /// as `run --precision` draws them.
+    Carried(Vec<f32>),
+    /// f64: a model's drawn in f64, or a float64 `.npy` (tree files are read as f32).
+    F64(Vec<f64>),
+}
+
+fn weights(
     a: &ScoreArgs,
     file: &inputs::LoadedTree,
     tree: &generators::Tree,
     storage: generators::Precision,
-) -> Result<Vec<f32>, Error> {
-    Ok(match a.weights {
-        _ if storage == generators::Precision::F64 => Vec::new(),
+) -> Result<Weights, Error> {
+    if storage == generators::Precision::F64 {
+        return Ok(Weights::F64(
+            match (&a.file_weights.weights_file, a.weights) {
+                (Some(path), _) => {
+                    let bytes = generators::io::read_bytes(path, memory::reader_limit())?;
+                    let name = path.display().to_string();
+                    results::read_npy_in(&name, &bytes, tree.len(), storage)?
+                }
+                (None, WeightChoice::Model(m)) => m
+                    .weights_f64(tree.len(), a.cond, &mut generators::rng(a.seed))
+                    .map_err(|e| Error::Usage(format!("{m} weights in f64: {e}")))?,
+                (None, WeightChoice::File) => return Err(Error::Usage(F64_WEIGHTS.into())),
+            },
+        ));
+    }
+    Ok(Weights::Carried(match a.weights {
         _ if a.file_weights.weights_file.is_some() => file.own_weights()?.to_vec(),
         WeightChoice::File => file.own_weights()?.to_vec(),
         WeightChoice::Model(m) => {
@@ -215,43 +231,34 @@ fn weights_carried(
                 .map_err(|e| Error::Usage(e.to_string()))?;
             w
         }
-    })
+    }))
 }
 
-/// The score of the chosen results: f64 ones on the model's weights drawn in f64, the others
-/// as the f32 values they are.
+/// Where f64 weights come from, for the command line.
+const F64_WEIGHTS: &str = "--precision f64 takes weights drawn by a model (--weights gensum \
+    --cond C --seed S: Python's gensum(n, C, S, precision=\"f64\")) or a float64 .npy \
+    (--weights-file w.npy, numpy's np.save): tree files and text weights files are read as f32";
+
+/// The score of the chosen results on `weights`: f64 ones as they are, the others as the f32
+/// values they are (each one of the format's, checked as read).
 fn judged(
-    a: &ScoreArgs,
-    (tree, weights): (&generators::Tree, &[f32]),
+    tree: &generators::Tree,
+    weights: &Weights,
     chosen: &[(Op, &[f64])],
     options: &ScoreOptions,
     label: &dyn Fn(usize) -> Option<String>,
 ) -> Result<score::Score, Error> {
-    if options.arithmetic.storage == generators::Precision::F64 {
-        let w = match (&a.file_weights.weights_file, a.weights) {
-            (Some(path), _) => {
-                let bytes = generators::io::read_bytes(path, memory::reader_limit())?;
-                results::read_npy_in(
-                    &path.display().to_string(),
-                    &bytes,
-                    tree.len(),
-                    generators::Precision::F64,
-                )?
-            }
-            (None, WeightChoice::Model(m)) => m
-                .weights_f64(tree.len(), a.cond, &mut generators::rng(a.seed))
-                .map_err(|e| Error::Usage(format!("{m} weights in f64: {e}")))?,
-            (None, WeightChoice::File) => unreachable!("refused by run"),
-        };
-        return score::score_f64(tree, &w, chosen, options, label);
+    match weights {
+        Weights::F64(w) => score::score_f64(tree, w, chosen, options, label),
+        Weights::Carried(w) => {
+            let carried: Vec<(Op, Vec<f32>)> = chosen
+                .iter()
+                .map(|(op, v)| (*op, v.iter().map(|&x| x as f32).collect()))
+                .collect();
+            let carried: Vec<(Op, &[f32])> = carried.iter().map(|(op, v)| (*op, &v[..])).collect();
+            score::score(tree, w, &carried, options, label)
+        }
     }
-    // Each value is one of the format's (checked as read).
-    let carried: Vec<(Op, Vec<f32>)> = chosen
-        .iter()
-        .map(|(op, v)| (*op, v.iter().map(|&x| x as f32).collect()))
-        .collect();
-    let carried: Vec<(Op, &[f32])> = carried.iter().map(|(op, v)| (*op, &v[..])).collect();
-    score::score(tree, weights, &carried, options, label)
 }
 
 /// The results of each op wanted, in the order wanted; an op without results is an error
