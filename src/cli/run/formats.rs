@@ -137,7 +137,6 @@ fn run_f64(a: &RunArgs, s: &super::Subject) -> Result<(), Error> {
             .map_err(|e| Error::Usage(format!("{m} weights in f64: {e}")))?,
         _ => s.weights.iter().map(|&x| f64::from(x)).collect(),
     };
-    let f64 = generators::Precision::F64;
     let mut text = format!(
         "{} height={} in f64 achieved κ={} seed={}\n{:<8} {:<21} {:>10} {:>10} {:>10} {:>8} {:>12} {:>9}\n",
         s.title,
@@ -155,8 +154,12 @@ fn run_f64(a: &RunArgs, s: &super::Subject) -> Result<(), Error> {
     );
     let walker = Walker::new(&s.tree);
     let mut skipped = Vec::new();
+    // Each twin graded as `score --precision f64` grades a kernel.
+    let options = treefix_accuracy::ScoreOptions {
+        arithmetic: generators::Arithmetic::same(generators::Precision::F64),
+        ..Default::default()
+    };
     for &op in &a.ops.ops {
-        let reference = analysis::exact::sums_f64(&s.tree, &w, op);
         for &algo in &a.algos.algos {
             let Some(values) = algo.twin_f64(&walker, &w, op) else {
                 if !skipped.contains(&algo.name()) {
@@ -164,17 +167,9 @@ fn run_f64(a: &RunArgs, s: &super::Subject) -> Result<(), Error> {
                 }
                 continue;
             };
-            let errors: Vec<analysis::NodeError> = (0..w.len())
-                .map(|v| reference.error(v, values[v]))
-                .collect();
-            let e = analysis::metrics::ErrorSummary::from_errors(&errors);
-            let ulps = (0..w.len())
-                .map(|v| match (values[v], reference.nearest[v]) {
-                    (x, r) if x.is_nan() || r.is_nan() => u64::MAX,
-                    (x, r) => (f64.ordinal(x) - f64.ordinal(r)).unsigned_abs(),
-                })
-                .max()
-                .unwrap_or(0);
+            let scored =
+                treefix_accuracy::score_f64(&s.tree, &w, &[(op, &values)], &options, &|_| None)?;
+            let e = scored.get(op).expect("the op graded");
             text += &format!(
                 "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8.2} {:>12} {:>9}\n",
                 op.name(),
@@ -182,8 +177,8 @@ fn run_f64(a: &RunArgs, s: &super::Subject) -> Result<(), Error> {
                 sci(e.max_rel_error),
                 sci(e.median_rel_error),
                 sci(e.p99_rel_error),
-                f64.lost_bits(e.max_rel_error),
-                ulps,
+                e.max_lost_bits,
+                treefix_accuracy::score::print::ulps_text(e.max_ulps),
                 e.nonfinite_nodes
             );
         }
