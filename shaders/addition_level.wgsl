@@ -22,5 +22,5 @@ fn addition_level(
     if k >= level.add_end {
         return;
     }
-    slot[level.first_slot + k] = slot[lhs[k]] + slot[rhs[k]];
+    slot[level.first_slot + k] = acc_add(slot[lhs[k]], slot[rhs[k]]);
 }

@@ -51,33 +51,33 @@ fn add_tile(acc0: f32, slot: u32, count: u32) -> f32 {
             let b2 = stage[q + 1u];
             let c2 = stage[q + 2u];
             let d2 = stage[q + 3u];
-            acc = acc + a.x; acc = acc + a.y; acc = acc + a.z; acc = acc + a.w;
-            acc = acc + b.x; acc = acc + b.y; acc = acc + b.z; acc = acc + b.w;
-            acc = acc + c.x; acc = acc + c.y; acc = acc + c.z; acc = acc + c.w;
-            acc = acc + d.x; acc = acc + d.y; acc = acc + d.z; acc = acc + d.w;
+            acc = acc_add(acc, a.x); acc = acc_add(acc, a.y); acc = acc_add(acc, a.z); acc = acc_add(acc, a.w);
+            acc = acc_add(acc, b.x); acc = acc_add(acc, b.y); acc = acc_add(acc, b.z); acc = acc_add(acc, b.w);
+            acc = acc_add(acc, c.x); acc = acc_add(acc, c.y); acc = acc_add(acc, c.z); acc = acc_add(acc, c.w);
+            acc = acc_add(acc, d.x); acc = acc_add(acc, d.y); acc = acc_add(acc, d.z); acc = acc_add(acc, d.w);
             a = a2;
             b = b2;
             c = c2;
             d = d2;
         }
-        acc = acc + a.x; acc = acc + a.y; acc = acc + a.z; acc = acc + a.w;
-        acc = acc + b.x; acc = acc + b.y; acc = acc + b.z; acc = acc + b.w;
-        acc = acc + c.x; acc = acc + c.y; acc = acc + c.z; acc = acc + c.w;
-        acc = acc + d.x; acc = acc + d.y; acc = acc + d.z; acc = acc + d.w;
+        acc = acc_add(acc, a.x); acc = acc_add(acc, a.y); acc = acc_add(acc, a.z); acc = acc_add(acc, a.w);
+        acc = acc_add(acc, b.x); acc = acc_add(acc, b.y); acc = acc_add(acc, b.z); acc = acc_add(acc, b.w);
+        acc = acc_add(acc, c.x); acc = acc_add(acc, c.y); acc = acc_add(acc, c.z); acc = acc_add(acc, c.w);
+        acc = acc_add(acc, d.x); acc = acc_add(acc, d.y); acc = acc_add(acc, d.z); acc = acc_add(acc, d.w);
         q = q + 4u;
     }
     let quads = (count % 16u) / 4u;
     for (var k = 0u; k < quads; k = k + 1u) {
         let a = stage[q];
-        acc = acc + a.x; acc = acc + a.y; acc = acc + a.z; acc = acc + a.w;
+        acc = acc_add(acc, a.x); acc = acc_add(acc, a.y); acc = acc_add(acc, a.z); acc = acc_add(acc, a.w);
         q = q + 1u;
     }
     let rest = count % 4u;
     if rest > 0u {
         let a = stage[q];
-        acc = acc + a.x;
-        if rest > 1u { acc = acc + a.y; }
-        if rest > 2u { acc = acc + a.z; }
+        acc = acc_add(acc, a.x);
+        if rest > 1u { acc = acc_add(acc, a.y); }
+        if rest > 2u { acc = acc_add(acc, a.z); }
     }
     return acc;
 }
@@ -134,7 +134,7 @@ fn leaffix_level(
     }
     var acc = w[i];
     for (var c = begin; c < end; c = c + 1u) {
-        acc = acc + l[c];
+        acc = acc_add(acc, l[c]);
     }
     l[i] = acc;
 }

@@ -26,7 +26,7 @@ fn vertex(i: u32, v0: u32) {
     var acc = sh_w[i - v0];
     let end = sh_child[i - v0 + 1u];
     for (var c = sh_child[i - v0]; c < end; c = c + 1u) {
-        acc = acc + sh_l[c - v0];
+        acc = acc_add(acc, sh_l[c - v0]);
     }
     sh_l[i - v0] = acc;
 }
@@ -61,7 +61,7 @@ fn serial(a: u32, b: u32, v0: u32) {
             } else {
                 x = sh_l[c - v0];
             }
-            acc = acc + x;
+            acc = acc_add(acc, x);
         }
         sh_l[v - v0] = acc;
         last = v;

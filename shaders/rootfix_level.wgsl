@@ -25,7 +25,7 @@ fn rootfix_level(
     let p = parent[i];
     var x = w[i];
     if p != NONE {
-        x = r[p] + x;
+        x = acc_add(r[p], x);
     }
     r[i] = x;
 }

@@ -32,7 +32,7 @@ fn vertex(i: u32, v0: u32) {
         } else {
             rp = r[p];
         }
-        x = rp + x;
+        x = acc_add(rp, x);
     }
     sh_r[i - v0] = x;
 }
@@ -65,7 +65,7 @@ fn serial(a: u32, b: u32, v0: u32) {
             } else {
                 rp = r[p];
             }
-            x = rp + x;
+            x = acc_add(rp, x);
         }
         sh_r[i - v0] = x;
         last = i;

@@ -103,6 +103,18 @@ fn limbs_window(k: Sum, i: u32) -> u32 {
 // k * 2^unit to the nearest f32, ties to even; +-inf beyond f32's range, subnormals as IEEE
 // has them, +0 for 0 (the result of generators::fixed::Fixed::round_f32_at).
 fn sum_round(a: Sum) -> f32 {
+    return sum_round_to(a, false);
+}
+
+// k * 2^unit rounded to odd in f32 (kept bits, the last one set if any dropped bit is; past
+// f32's range its largest finite value): rounded to nearest once more in a format of p bits,
+// p + 2 <= 24 (f16, bf16, whose grids are coarser than f32's in their subnormal range too),
+// it is k * 2^unit rounded to nearest in that format (Boldo and Melquiond, 2008).
+fn sum_round_odd(a: Sum) -> f32 {
+    return sum_round_to(a, true);
+}
+
+fn sum_round_to(a: Sum, odd: bool) -> f32 {
     var k = a;
     let negative = (k[LIMBS - 1u] >> 31u) != 0u;
     if negative {
@@ -122,7 +134,7 @@ fn sum_round(a: Sum) -> f32 {
     // The exponents of the leading bit and of the result's last bit.
     let lead = i32(length) - 1 + exact_unit();
     if lead > 127 {
-        return bitcast<f32>(sign | 0x7f800000u);
+        return bitcast<f32>(sign | select(0x7f800000u, 0x7f7fffffu, odd));
     }
     let last = max(lead - 23, -149);
     let drop = last - exact_unit();
@@ -134,7 +146,11 @@ fn sum_round(a: Sum) -> f32 {
         let keep = limbs_window(k, d);
         let half = limbs_bit(k, d - 1u) == 1u;
         let sticky = limbs_any_below(k, d - 1u);
-        significand = keep + select(0u, 1u, half && (sticky || (keep & 1u) == 1u));
+        if odd {
+            significand = keep | select(0u, 1u, half || sticky);
+        } else {
+            significand = keep + select(0u, 1u, half && (sticky || (keep & 1u) == 1u));
+        }
     }
     // The significand with its leading one carries into the exponent field one below.
     significand = (u32(last + 149) << 23u) + significand;

@@ -1,4 +1,4 @@
-// Prelude of the scan shaders for f32 sums (vectorial, vectorial-chained): Sum = f32, one rounded addition each; CPU twin: the f32 ScanValue of analysis::orders.
+// Prelude of the scan shaders for f32 sums (vectorial, vectorial-chained): Sum = f32, one addition of the accumulation format each (acc_add); CPU twin: the f32 ScanValue of analysis::orders.
 
 alias Sum = f32;
 
@@ -11,7 +11,7 @@ fn sum_term(x: f32) -> Sum {
 }
 
 fn sum_add(a: Sum, b: Sum) -> Sum {
-    return a + b;
+    return acc_add(a, b);
 }
 
 // a - b is a + (-b) in IEEE arithmetic, bit for bit.

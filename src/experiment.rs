@@ -8,7 +8,7 @@ use analysis::measure::{Measures, measure};
 use analysis::metrics::ErrorSummary;
 use analysis::orders::Walker;
 use analysis::{Algorithm, NodeError, Op, Reference, ReferenceKind};
-use generators::{ChildOrder, Topology, Tree, WeightModel};
+use generators::{Arithmetic, ChildOrder, Topology, Tree, WeightModel};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -59,6 +59,25 @@ pub trait Backend: Sync {
     fn device(&self) -> Device;
     /// The f32 results of `op` by `algo` on every vertex.
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error>;
+    /// The results of `op` by `algo` in `arith` (weights and results of its storage format,
+    /// carried as f32): bit for bit the twin in that arithmetic ([`Algorithm::twin_in`]). A
+    /// backend that adds in f32 only says so.
+    fn compute_in(
+        &self,
+        tree: &Tree,
+        w: &[f32],
+        algo: Algorithm,
+        (op, arith): (Op, Arithmetic),
+    ) -> Result<Vec<f32>, Error> {
+        match arith == Arithmetic::F32 {
+            true => self.compute(tree, w, algo, op),
+            false => Err(Error::Usage(format!(
+                "{} computes in f32 only, not in {}",
+                self.describe(),
+                arith.describe()
+            ))),
+        }
+    }
     /// The exact reference of `op`, when this backend computes it (the GPU's exact scan, on
     /// request); `None`: the CPU computes it.
     fn exact_reference(
@@ -137,6 +156,33 @@ impl Backend for Cpu {
     }
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
         Ok(algo.twin(tree, w, op))
+    }
+    fn compute_in(
+        &self,
+        tree: &Tree,
+        w: &[f32],
+        algo: Algorithm,
+        (op, arith): (Op, Arithmetic),
+    ) -> Result<Vec<f32>, Error> {
+        refuse_outside(algo, arith)?;
+        Ok(algo.twin_in(&Walker::new(tree), w, op, arith))
+    }
+}
+
+/// An error where `algo`'s order is not written for `arith` ([`Algorithm::runs_in`]).
+pub fn refuse_outside(algo: Algorithm, arith: Arithmetic) -> Result<(), Error> {
+    match algo.runs_in(arith) {
+        true => Ok(()),
+        false => Err(Error::Usage(format!(
+            "{algo} does not run in {}: it adds in {}",
+            arith.describe(),
+            algo.hooks()
+                .accumulates_in
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
     }
 }
 

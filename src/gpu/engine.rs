@@ -1,5 +1,5 @@
 //! The engine: it owns every pipeline, built on first use from its key (stage, entry point,
-//! variant, whether its uniform is read per dispatch), makes an uploaded forest's buffers
+//! variant, arithmetic, whether its uniform is read per dispatch), makes an uploaded forest's buffers
 //! from their plan, and prepares a [`Recording`] on them (pipelines and bind groups resolved
 //! once) into a [`Prepared`] run that a call encodes: the passes before the kernels, the timed
 //! kernel phases, the passes after. It names no algorithm and no layout.
@@ -11,6 +11,7 @@ use super::types::LevelDispatch;
 use super::variants::Variant;
 use crate::Error;
 use analysis::algorithms::Stage;
+use generators::Arithmetic;
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
@@ -28,6 +29,7 @@ pub(crate) struct PipelineKey {
     pub stage: Stage,
     pub entry: &'static str,
     pub variant: Option<Variant>,
+    pub arith: Arithmetic,
     /// Whether binding 0, its uniform, is read at a dynamic offset (one entry per dispatch).
     pub dynamic: bool,
 }
@@ -38,6 +40,7 @@ impl PipelineKey {
             stage: d.stage,
             entry: d.entry,
             variant: d.variant,
+            arith: d.arith,
             dynamic: d.uniform_entry.is_some(),
         }
     }
@@ -127,12 +130,13 @@ impl Engine {
 
     fn build(&self, key: PipelineKey) -> Result<Kernel, Error> {
         let stage = key.stage;
-        let prelude = match key.variant {
-            Some(v) => v
+        let mut prelude = super::arithmetic::prelude(key.arith);
+        if let Some(v) = key.variant {
+            let sum = v
                 .prelude()
-                .ok_or_else(|| Error::Gpu(format!("{stage}: no variant {v:?}")))?,
-            None => String::new(),
-        };
+                .ok_or_else(|| Error::Gpu(format!("{stage}: no variant {v:?}")))?;
+            prelude.push_str(&sum);
+        }
         let fail = |e: String| Error::Gpu(format!("{stage}: {e}"));
         let source = module_source(stage, &prelude).map_err(fail)?;
         let found = reflect(&source).map_err(fail)?;

@@ -135,10 +135,7 @@ impl Gpu {
             unrounded: true,
         };
         let up = res.uploaded(ctx, &Forest::new(trees.to_vec()), kernel.layout, made)?;
-        let req = Request {
-            op,
-            read: Read::Unrounded,
-        };
+        let req = Request::f32(op, Read::Unrounded);
         let run = up.prepare(ctx, kernel.recipe, req)?;
         let run = up.run(run);
         let (limbs, orig) = up

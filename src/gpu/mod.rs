@@ -10,6 +10,7 @@
 //!   command buffers;
 //! - `shaders`: the WGSL of `shaders/` (every file compiled in by build.rs), composed into
 //!   modules and read by the compiler (naga): bindings, overrides, entry points; the sizes;
+//! - `arithmetic`: the formats every stage adds and stores in (f16, bf16 as f32 words);
 //! - `variants`: the one table of scan variants (storage format × scan word × read);
 //! - `engine`: every pipeline, built on first use, and the runs of recordings;
 //! - `recording`: buffers and dispatches as data, built from a recipe over a layout;
@@ -29,6 +30,7 @@
 //! `Gpu` safely.
 
 mod adapter;
+mod arithmetic;
 mod backend;
 pub mod bench;
 mod context;
@@ -60,8 +62,8 @@ use analysis::algorithms::{GpuKernel, Stage};
 use analysis::{Algorithm, Op, Reference};
 use context::Context;
 use engine::Part;
-use generators::Tree;
 use generators::fixed::Scale;
+use generators::{Arithmetic, Tree};
 use layout::Forest;
 use recording::Request;
 use resident::{Buffers, Made, Resident, TreeKey};
@@ -231,7 +233,7 @@ impl Gpu {
         algo: Algorithm,
         op: Op,
     ) -> Result<(Vec<f32>, Timing), Error> {
-        let (mut values, timing) = self.run(&[(tree, w)], algo, op, true)?;
+        let (mut values, timing) = self.run(&[(tree, w)], algo, (op, Arithmetic::F32), true)?;
         Ok((values.pop().unwrap(), timing))
     }
 
@@ -266,9 +268,11 @@ impl Gpu {
         &self,
         jobs: &[(&Tree, &[f32])],
         algo: Algorithm,
-        op: Op,
+        (op, arith): (Op, Arithmetic),
         phases: bool,
     ) -> Result<(Vec<Vec<f32>>, Timing), Error> {
+        arithmetic::check(arith)?;
+        crate::experiment::refuse_outside(algo, arith)?;
         for (tree, w) in jobs {
             assert_eq!(tree.len(), w.len(), "one weight per vertex");
         }
@@ -296,6 +300,7 @@ impl Gpu {
         let req = Request {
             op,
             read: Read::Rounded,
+            arith,
         };
         let run = up.prepare(ctx, kernel.recipe, req)?;
         let run = up.run(run);
@@ -422,7 +427,19 @@ impl Backend for Gpu {
     }
 
     fn compute(&self, tree: &Tree, w: &[f32], algo: Algorithm, op: Op) -> Result<Vec<f32>, Error> {
-        let (mut values, _) = self.run(&[(tree, w)], algo, op, false)?;
+        self.compute_in(tree, w, algo, (op, Arithmetic::F32))
+    }
+
+    /// The kernel compiled for `arith` (`arithmetic`): f16 and bf16 as f32 words, each
+    /// addition rounded to the accumulation format, each result to the storage format.
+    fn compute_in(
+        &self,
+        tree: &Tree,
+        w: &[f32],
+        algo: Algorithm,
+        at: (Op, Arithmetic),
+    ) -> Result<Vec<f32>, Error> {
+        let (mut values, _) = self.run(&[(tree, w)], algo, at, false)?;
         Ok(values.pop().unwrap())
     }
 
@@ -460,7 +477,7 @@ impl Backend for Gpu {
         let mut out = Vec::with_capacity(jobs.len());
         let words_per_vertex: fn(&[f32]) -> u64 = algo.gpu().map_or(|_| 2, |k| k.words_per_vertex);
         for batch in self.batches(jobs, words_per_vertex) {
-            out.extend(self.run(batch, algo, op, false)?.0);
+            out.extend(self.run(batch, algo, (op, Arithmetic::F32), false)?.0);
         }
         Ok(out)
     }

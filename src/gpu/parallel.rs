@@ -80,7 +80,9 @@ impl Layout for LevelForest {
         };
         let narrow = match over {
             Over::LabelsIn | Over::LabelsOut => {
-                self.labels.expand(b, run, over);
+                // The level kernels leave sums of the accumulation format.
+                let store = b.stores_narrower();
+                self.labels.expand(b, run, over, store);
                 return Ok(());
             }
             Over::NarrowRuns => true,

@@ -9,6 +9,7 @@ use super::variants::{Read, Variant};
 use crate::Error;
 use analysis::Op;
 use analysis::algorithms::{Over, Stage, Step};
+use generators::Arithmetic;
 use std::collections::HashMap;
 
 /// A buffer of an uploaded forest: its index in the forest's [`BufferPlan`].
@@ -124,6 +125,8 @@ pub(crate) struct Dispatch {
     pub entry: &'static str,
     /// The variant a scan stage is compiled for (`None`: no prelude).
     pub variant: Option<Variant>,
+    /// The arithmetic every stage is compiled for (`super::arithmetic`).
+    pub arith: Arithmetic,
     /// Workgroups (the engine folds them into 2D above the device's limit per dimension).
     pub groups: u32,
     /// Its buffers: an index into [`Recording::bindings`].
@@ -199,11 +202,24 @@ impl Recording {
     }
 }
 
-/// What a recording is made for: an op, and how the read leaves its sums.
+/// What a recording is made for: an op, how the read leaves its sums, and the arithmetic the
+/// kernels add and store in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Request {
     pub op: Op,
     pub read: Read,
+    pub arith: Arithmetic,
+}
+
+impl Request {
+    /// `op` read as `read`, in f32.
+    pub fn f32(op: Op, read: Read) -> Request {
+        Request {
+            op,
+            read,
+            arith: Arithmetic::F32,
+        }
+    }
 }
 
 /// One step's stage and entry point.
@@ -256,17 +272,25 @@ pub(crate) struct Builder {
     phase: Vec<(u32, Dispatch)>,
     /// Dispatches added to the current section's pass (input and output: one pass per step).
     pass: Vec<Dispatch>,
+    /// The arithmetic of every dispatch.
+    arith: Arithmetic,
 }
 
 impl Builder {
-    fn new() -> Builder {
+    fn new(arith: Arithmetic) -> Builder {
         Builder {
             rec: Recording::default(),
             interned: HashMap::new(),
             section: Section::Compute,
             phase: Vec::new(),
             pass: Vec::new(),
+            arith,
         }
+    }
+
+    /// Whether the store rounds the kernels' sums (storage narrower than accumulation).
+    pub fn stores_narrower(&self) -> bool {
+        super::arithmetic::stores_narrower(self.arith)
     }
 
     /// The index of `binding` in the recording (the same for equal bindings).
@@ -294,6 +318,7 @@ impl Builder {
             stage: run.stage,
             entry: run.entry,
             variant,
+            arith: self.arith,
             groups,
             buffers,
             uniform_entry,
@@ -344,7 +369,7 @@ pub(crate) fn record(
     recipe: &[Step],
     req: Request,
 ) -> Result<Recording, Error> {
-    let mut b = Builder::new();
+    let mut b = Builder::new(req.arith);
     b.rec.input = layout.copies_in();
     for step in recipe {
         match *step {

@@ -184,11 +184,26 @@ mod tests {
         Algorithm::ALL.into_iter().filter_map(|a| a.gpu())
     }
 
-    /// Every stage a recipe names, and bench's copy.
+    /// Every stage a recipe names, bench's copy, and the store where no scatter runs.
     fn stages() -> BTreeSet<Stage> {
         let mut stages: BTreeSet<Stage> = kernels().flat_map(|k| k.stages()).collect();
         stages.insert(Stage::COPY);
+        stages.insert(Stage::STORE);
         stages
+    }
+
+    /// Every arithmetic the GPU computes in.
+    fn arithmetics() -> Vec<generators::Arithmetic> {
+        use generators::Precision::{Bf16, F16, F32};
+        [
+            (F32, F32),
+            (F16, F16),
+            (F16, F32),
+            (Bf16, Bf16),
+            (Bf16, F32),
+        ]
+        .map(|(s, a)| generators::Arithmetic::new(s, a).unwrap())
+        .to_vec()
     }
 
     /// Parses and validates `source` with naga, as the device's compiler would.
@@ -203,8 +218,9 @@ mod tests {
         .map_err(|e| e.emit_to_string(source))
     }
 
-    /// Every module the host can build compiles: each stage of a scan recipe after every row
-    /// of the variants table (at 1 and at the most limbs), the others alone; each names the
+    /// Every module the host can build compiles: in every arithmetic, each stage of a scan
+    /// recipe after every row of the variants table (at 1 and at the most limbs), the others
+    /// after the arithmetic alone; each names the
     /// entry points its recipes dispatch; each binds exactly one uniform, at binding 0 (the
     /// one a per-dispatch uniform is read from), and declares the workgroup size override.
     #[test]
@@ -217,7 +233,7 @@ mod tests {
         let limbs = [1, generators::fixed::MAX_GPU_WORDS as u32];
         let mut modules = 0;
         for stage in stages() {
-            let preludes: Vec<String> = match scan.contains(&stage) {
+            let sums: Vec<String> = match scan.contains(&stage) {
                 true => VARIANTS
                     .iter()
                     .flat_map(|r| {
@@ -234,6 +250,12 @@ mod tests {
                     .collect(),
                 false => vec![String::new()],
             };
+            let arithmetic = arithmetics()
+                .into_iter()
+                .map(super::super::arithmetic::prelude);
+            let preludes: Vec<String> = arithmetic
+                .flat_map(|a| sums.iter().map(move |s| format!("{a}{s}")))
+                .collect();
             for prelude in preludes {
                 let source = module_source(stage, &prelude).unwrap();
                 validate(&source).unwrap_or_else(|e| panic!("{stage}: {e}"));
@@ -268,7 +290,7 @@ mod tests {
     /// it has none), and so does every prelude.
     #[test]
     fn stage_files_name_their_twin() {
-        let preludes = ["sum_f32", "sum_float_float", "sum_exact"];
+        let preludes = ["sum_f32", "sum_float_float", "sum_exact", "round_narrow"];
         let names = stages().into_iter().map(|s| s.name()).chain(preludes);
         for name in names {
             let first = file(name).unwrap().lines().next().unwrap();
@@ -281,7 +303,7 @@ mod tests {
     }
 
     /// No file of `shaders/` is left unused: each is a stage, a prelude of the variants
-    /// table, `common`, or included by a stage.
+    /// table or of the arithmetic, `common`, or included by a stage.
     #[test]
     fn every_shader_file_is_used() {
         let stages = stages();
@@ -297,8 +319,10 @@ mod tests {
                 };
                 v.prelude().unwrap().contains(file(name).unwrap())
             });
+            let arithmetic = super::super::arithmetic::prelude(generators::Arithmetic::F32);
             let used = stages.contains(&Stage::named(name))
                 || prelude
+                || arithmetic.contains(file(name).unwrap())
                 || *name == "common"
                 || included.contains(name);
             assert!(used, "shaders/{name}.wgsl is used by nothing");

@@ -44,7 +44,7 @@ fn recording(
     };
     let mut plan = super::recording::BufferPlan::new();
     let layout = lay_out(&forest, kernel.layout, made, sizes, &mut plan)?;
-    record(&*layout, kernel.recipe, Request { op, read })
+    record(&*layout, kernel.recipe, Request::f32(op, read))
 }
 
 /// The recipe's kernel steps for `op`, phase by phase: (step index, stage, entry, over).
@@ -203,10 +203,7 @@ fn exact_reference_records_the_unrounded_read() {
         unrounded: false,
     };
     let layout = lay_out(&forest, kernel.layout, made, &sizes, &mut plan).unwrap();
-    let req = Request {
-        op: Op::Rootfix,
-        read: Read::Unrounded,
-    };
+    let req = Request::f32(Op::Rootfix, Read::Unrounded);
     assert!(record(&*layout, kernel.recipe, req).is_err());
 }
 

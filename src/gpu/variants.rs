@@ -37,8 +37,14 @@ pub(crate) struct Row {
     pub exact_reference: bool,
 }
 
+/// The sum rounded to f32, then stored (`store_round`, `crate::gpu::arithmetic`): what the
+/// twin's read and store do.
 const ROUND_TO_F32: &str =
-    "alias ReadOut = f32;\nfn finish_read(s: Sum) -> f32 { return sum_round(s); }";
+    "alias ReadOut = f32;\nfn finish_read(s: Sum) -> f32 { return store_round(sum_round(s)); }";
+/// An exact sum rounded once to the storage format: to nearest in f32, or to odd in f32 and
+/// then to nearest in a narrower one (`sum_exact.wgsl`).
+const ROUND_EXACT: &str = "alias ReadOut = f32;\nfn finish_read(s: Sum) -> f32 {\n    \
+    if STORE_NARROW { return store_round(sum_round_odd(s)); }\n    return sum_round(s);\n}";
 const AS_IS: &str = "alias ReadOut = Sum;\nfn finish_read(s: Sum) -> Sum { return s; }";
 
 /// Every variant the host compiles.
@@ -66,7 +72,7 @@ pub(crate) const VARIANTS: [Row; 4] = [
         word: ScanWord::Exact,
         read: Read::Rounded,
         prelude: "sum_exact",
-        read_out: ROUND_TO_F32,
+        read_out: ROUND_EXACT,
         fixed_point: true,
         exact_reference: false,
     },

@@ -174,10 +174,11 @@ impl Layout for ScanForest {
         // The read dimension is the read's: the scan stages never round.
         let scan = Some(self.variant);
         match over {
-            Over::LabelsIn => self.labels.expand(b, run, over),
+            // The read stores what it rounds (`finish_read`).
+            Over::LabelsIn => self.labels.expand(b, run, over, false),
             // The unrounded read's words go to the host as they are, in preorder labels.
             Over::LabelsOut if req.read == Read::Unrounded => {}
-            Over::LabelsOut => self.labels.expand(b, run, over),
+            Over::LabelsOut => self.labels.expand(b, run, over, false),
             Over::Tour => {
                 let binding = b.bind(self.tile_binding(0));
                 b.dispatch(run, scan, self.levels[0].count, binding, None, None);

@@ -6,7 +6,7 @@
 //! built-in one cannot decide at run time to ignore.
 //!
 //! One module per concept, each listing its tests in `TESTS`: `twins` (each kernel against its
-//! twin), `limits` (devices that look smaller), `forests`, `cli` (end to end through the
+//! twin), `formats` (each kernel in f16 and bf16 against its twin in that arithmetic), `limits` (devices that look smaller), `forests`, `cli` (end to end through the
 //! binary), `exact` (the exact treefix) and `hint` (the answer's GPU price command); the helpers they share are here.
 
 use analysis::{Algorithm, Op};
@@ -21,6 +21,7 @@ type GpuTest = fn(&Gpu);
 mod cli;
 mod exact;
 mod forests;
+mod formats;
 mod hint;
 mod limits;
 mod twins;
@@ -35,6 +36,7 @@ fn tests() -> Vec<(&'static str, GpuTest)> {
         forests::TESTS,
         cli::TESTS,
         exact::TESTS,
+        formats::TESTS,
         hint::TESTS,
     ]
     .concat()

@@ -40,6 +40,9 @@ impl Stage {
     pub const PERMUTE: Stage = Stage("permute");
     /// A plain copy (bench's bandwidth reference).
     pub const COPY: Stage = Stage("copy");
+    /// Results rounded to the storage format in place, where no scatter stores them (a
+    /// narrower storage than accumulation, the labels the tree's own).
+    pub const STORE: Stage = Stage("store");
 
     /// The stage of `shaders/{name}.wgsl`.
     pub const fn named(name: &'static str) -> Stage {

@@ -6,8 +6,9 @@
 use super::{RunArgs, subject};
 use analysis::measure_in::{bounds_in, measure_in};
 use analysis::orders::Walker;
-use analysis::{Reference, ReferenceKind};
+use analysis::{Algorithm, Op, Reference, ReferenceKind};
 use generators::Arithmetic;
+use treefix_accuracy::Device;
 use treefix_accuracy::Error;
 use treefix_accuracy::error::Flagged;
 use treefix_accuracy::experiment::achieved_cond;
@@ -15,52 +16,29 @@ use treefix_accuracy::format::sci;
 use treefix_accuracy::inputs::WeightChoice;
 
 pub fn run(a: &RunArgs, arith: Arithmetic) -> Result<(), Error> {
-    for (flag, given) in [("--dump", a.dump.is_some()), ("--json", a.json.is_some())] {
-        if given {
-            return Err(Error::Usage(format!(
-                "{flag} writes f32 runs only so far; without it, run --precision prints the table"
-            )));
-        }
-    }
-    if a.measure.reference != ReferenceKind::Exact {
-        return Err(Error::Usage(format!(
-            "--reference {}: in {} the reference is the exact treefix",
-            a.measure.reference.name(),
-            arith.storage
-        )));
-    }
+    refuse_f32_only(a, arith)?;
     let s = subject_in(a, arith.storage)?;
     let storage = arith.storage;
+    let backend = a.measure.backend()?;
     if storage == generators::Precision::F64 {
+        if backend.device == Device::Gpu {
+            // The GPU's own refusal, with its reason.
+            backend.backend.compute_in(
+                &s.tree,
+                &s.weights,
+                Algorithm::PARALLEL,
+                (Op::Rootfix, arith),
+            )?;
+        }
         return run_f64(a, &s);
     }
-    let mut text = format!(
-        "{} height={} in {} achieved κ={} seed={}\n",
-        s.title,
-        s.tree.height(),
-        arith.describe(),
-        sci(achieved_cond(&s.weights)),
-        s.seed
-    );
-    text += &format!(
-        "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8} {:>8} {:>10} {:>10} {:>10} {:>9} {:>8}\n",
-        "op",
-        "algorithm",
-        "max rel",
-        "median",
-        "p99",
-        "max bits",
-        "max ulps",
-        "bound bits",
-        "sharp bits",
-        "violations",
-        "nonfinite",
-        "overflow"
-    );
+    let backend = &*backend.backend;
+    let mut text = header(&s, arith);
     let walker = Walker::new(&s.tree);
     let mut skipped = Vec::new();
     let mut violations = 0;
     let mut flagged = Vec::new();
+    let mut mismatches = Vec::new();
     for &op in &a.ops.ops {
         let reference = Reference::compute(ReferenceKind::Exact, &s.tree, &s.weights, op);
         for &algo in &a.algos.algos {
@@ -71,6 +49,10 @@ pub fn run(a: &RunArgs, arith: Arithmetic) -> Result<(), Error> {
                 continue;
             }
             let values = algo.twin_in(&walker, &s.weights, op, arith);
+            if backend.device() == Device::Gpu && algo.has_gpu_kernel() {
+                let got = backend.compute_in(&s.tree, &s.weights, algo, (op, arith))?;
+                mismatches.extend(differ(&got, &values, &format!("{op} {algo}")));
+            }
             let m = measure_in(&reference, &values, storage);
             let b = bounds_in(&reference, (&walker, &s.weights, op), algo, arith, &values);
             for x in &b.violations {
@@ -115,6 +97,19 @@ pub fn run(a: &RunArgs, arith: Arithmetic) -> Result<(), Error> {
         storage,
         storage.p()
     );
+    if backend.device() == Device::Gpu {
+        text += &format!(
+            "GPU kernels ({}) equal their twins in {} bit for bit\n",
+            backend.describe(),
+            arith.describe()
+        );
+    }
+    if !mismatches.is_empty() {
+        return Err(Error::GpuMismatch(Flagged {
+            count: mismatches.len(),
+            lines: mismatches,
+        }));
+    }
     print!("{text}");
     if violations > 0 {
         return Err(Error::BoundViolation(Flagged {
@@ -123,6 +118,63 @@ pub fn run(a: &RunArgs, arith: Arithmetic) -> Result<(), Error> {
         }));
     }
     Ok(())
+}
+
+/// What `run` writes only in f32 (`--dump`, `--json`, a reference other than the exact one).
+fn refuse_f32_only(a: &RunArgs, arith: Arithmetic) -> Result<(), Error> {
+    for (flag, given) in [("--dump", a.dump.is_some()), ("--json", a.json.is_some())] {
+        if given {
+            return Err(Error::Usage(format!(
+                "{flag} writes f32 runs only so far; without it, run --precision prints the table"
+            )));
+        }
+    }
+    if a.measure.reference != ReferenceKind::Exact {
+        return Err(Error::Usage(format!(
+            "--reference {}: in {} the reference is the exact treefix",
+            a.measure.reference.name(),
+            arith.storage
+        )));
+    }
+    Ok(())
+}
+
+/// The run's first line and the table's header.
+fn header(s: &super::Subject, arith: Arithmetic) -> String {
+    let mut text = format!(
+        "{} height={} in {} achieved κ={} seed={}\n",
+        s.title,
+        s.tree.height(),
+        arith.describe(),
+        sci(achieved_cond(&s.weights)),
+        s.seed
+    );
+    text += &format!(
+        "{:<8} {:<21} {:>10} {:>10} {:>10} {:>8} {:>8} {:>10} {:>10} {:>10} {:>9} {:>8}\n",
+        "op",
+        "algorithm",
+        "max rel",
+        "median",
+        "p99",
+        "max bits",
+        "max ulps",
+        "bound bits",
+        "sharp bits",
+        "violations",
+        "nonfinite",
+        "overflow"
+    );
+    text
+}
+
+/// The vertices where a GPU kernel's values are not its twin's bits (NaNs alike: IEEE leaves
+/// their payload to the hardware), one line each.
+fn differ(got: &[f32], twin: &[f32], what: &str) -> Vec<String> {
+    let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+    (0..twin.len())
+        .filter(|&v| !same(got[v], twin[v]))
+        .map(|v| format!("{what} vertex {v}: GPU {:e}, twin {:e}", got[v], twin[v]))
+        .collect()
 }
 
 /// `run --precision f64`: every algorithm whose order runs on f64 weights, storing and adding

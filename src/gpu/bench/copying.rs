@@ -71,10 +71,7 @@ impl Copying {
             count: plan.uniform(&format!("{what} count"), count),
         };
         let buffers = ctx.make_buffers(plan, [&src, &dst], words)?;
-        let req = Request {
-            op: Op::Rootfix,
-            read: Read::Rounded,
-        };
+        let req = Request::f32(Op::Rootfix, Read::Rounded);
         let run = ctx
             .engine
             .prepare(&record(&layout, RECIPE, req)?, &buffers)?;
