@@ -423,9 +423,14 @@ fn results_in_f16_and_bf16_are_graded_in_their_format() {
             .collect();
         let t = parent_file(&dir, &tree, &w);
         let arith = Arithmetic::same(storage);
-        let values =
-            treefix_accuracy::treefix_in(&tree, &w, Op::Leaffix, Algorithm::SEQUENTIAL, arith)
-                .unwrap();
+        let values = treefix_accuracy::treefix_in(
+            &tree,
+            &w,
+            (Op::Leaffix, arith),
+            Algorithm::SEQUENTIAL,
+            &treefix_accuracy::Cpu,
+        )
+        .unwrap();
         let bits: Vec<u16> = values
             .iter()
             .map(|&x| match storage {

@@ -206,19 +206,14 @@ fn treefix<'py>(
         return Ok(convert::array(py, out).into_any());
     }
     let slice = w.as_slice();
+    let on = backend(py, on)?;
     if arith != generators::Arithmetic::F32 {
-        if on.eq_ignore_ascii_case("gpu") {
-            return Err(input(format!(
-                "the GPU kernels add in f32: {} runs on backend='cpu'",
-                arith.describe()
-            )));
-        }
+        // f16 and bf16 on the GPU too: its kernels compiled for the arithmetic.
         let out = py
-            .detach(|| treefix_accuracy::treefix_in(t, slice, op, algo, arith))
+            .detach(|| treefix_accuracy::treefix_in(t, slice, (op, arith), algo, on))
             .map_err(to_py)?;
         return convert::stored(py, out, storage);
     }
-    let on = backend(py, on)?;
     let out = py
         .detach(|| treefix_accuracy::treefix(t, slice, op, algo, on))
         .map_err(to_py)?;

@@ -282,3 +282,21 @@ print("runtime dir:", os.environ.get("XDG_RUNTIME_DIR"))
         pytest.skip(f"no GPU adapter: {done.stdout.strip()}")
     assert "XDG_RUNTIME_DIR" not in done.stderr, done.stderr
     assert "treefix-runtime" in done.stdout, done.stdout
+
+
+def test_the_gpu_kernels_run_in_float16_and_bfloat16():
+    t = ta.generate_tree("random-recursive", 3000, seed=4)
+    w, _, _ = ta.gensum(len(t), 1e3, seed=4)
+    half = (w / np.abs(w).sum() * 1e4).astype(np.float16)
+    try:
+        ta.rootfix(t, half, "parallel", backend="gpu")
+    except ta.GpuError as e:
+        if gpu_required():
+            raise
+        pytest.skip(f"no GPU adapter: {e}")
+    for a in ["parallel", "vectorial", "contraction", "vectorial-exact"]:
+        for acc in [None, "f32"]:
+            got = ta.leaffix(t, half, a, backend="gpu", accumulate=acc)
+            want = ta.leaffix(t, half, a, accumulate=acc)
+            assert got.dtype == np.float16
+            assert np.array_equal(got.view(np.uint16), want.view(np.uint16)), (a, acc)

@@ -117,29 +117,30 @@ pub fn exact(tree: &Tree, w: &[f32], op: Op) -> Result<Vec<f32>, Error> {
 }
 
 /// [`treefix`] when the kernel stores its values as `arith.storage` and adds in
-/// `arith.accumulate` (f16, bf16, f32, f64; weights and results carried as f32): the
-/// algorithm's twin in that arithmetic, on the CPU (the GPU kernels add in f32).
+/// `arith.accumulate` (f16, bf16, f32; weights and results carried as f32): on [`Cpu`](crate::Cpu)
+/// the algorithm's twin in that arithmetic, on a GPU its kernel compiled for it (the same
+/// bits; f64 has no WGSL type and is refused there).
 ///
 /// ```
-/// use treefix_accuracy::{Algorithm, Op};
+/// use treefix_accuracy::{Algorithm, Cpu, Op};
 /// use generators::{Arithmetic, Precision};
 /// let chain = treefix_accuracy::tree_from_parents(&[-1, 0, 0, 0])?;
 /// let f16 = Arithmetic::same(Precision::F16);
 /// // 2048 + 1 is a tie in f16, kept at 2048 (even), three times over.
 /// let w = [2048.0, 1.0, 1.0, 1.0];
-/// let l = treefix_accuracy::treefix_in(&chain, &w, Op::Leaffix, Algorithm::SEQUENTIAL, f16)?;
+/// let l = treefix_accuracy::treefix_in(&chain, &w, (Op::Leaffix, f16), Algorithm::SEQUENTIAL, &Cpu)?;
 /// assert_eq!(l[0], 2048.0);
 /// let mixed = Arithmetic::new(Precision::F16, Precision::F32).unwrap();
-/// let l = treefix_accuracy::treefix_in(&chain, &w, Op::Leaffix, Algorithm::SEQUENTIAL, mixed)?;
+/// let l = treefix_accuracy::treefix_in(&chain, &w, (Op::Leaffix, mixed), Algorithm::SEQUENTIAL, &Cpu)?;
 /// assert_eq!(l[0], 2052.0); // 2051 in f32, stored once in f16: a tie, to even
 /// # Ok::<(), treefix_accuracy::Error>(())
 /// ```
 pub fn treefix_in(
     tree: &Tree,
     w: &[f32],
-    op: Op,
+    (op, arith): (Op, Arithmetic),
     algorithm: Algorithm,
-    arith: Arithmetic,
+    backend: &dyn Backend,
 ) -> Result<Vec<f32>, Error> {
     check_weights(tree, w)?;
     check_storage(w, arith.storage)?;
@@ -154,7 +155,7 @@ pub fn treefix_in(
             }
         )));
     }
-    Ok(algorithm.twin_in(&analysis::orders::Walker::new(tree), w, op, arith))
+    backend.compute_in(tree, w, algorithm, (op, arith))
 }
 
 /// [`exact`] rounded to `storage` (f16, bf16 or f32) instead of f32, for finite weights of
