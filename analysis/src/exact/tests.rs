@@ -35,6 +35,27 @@ fn mpfr(tree: &Tree, w: &[f32], op: Op) -> Vec<Float> {
 
 /// The walk of `op` with blocks of `len` on 3 limbs.
 fn walk_in_blocks(tree: &Tree, w: &[f32], op: Op, scale: Scale, len: usize) -> Vec<Fixed<3>> {
+    let by_depth = walk_in_blocks_keeping(tree, w, op, scale, len, false);
+    if op == Op::Rootfix {
+        let branches = walk_in_blocks_keeping(tree, w, op, scale, len, true);
+        assert!(
+            by_depth == branches,
+            "rootfix keeping only the branch vertices differs"
+        );
+    }
+    by_depth
+}
+
+/// [`walk_in_blocks`] with rootfix keeping the whole root path by depth, or (`deep`) only the
+/// vertices with several children.
+fn walk_in_blocks_keeping(
+    tree: &Tree,
+    w: &[f32],
+    op: Op,
+    scale: Scale,
+    len: usize,
+    deep: bool,
+) -> Vec<Fixed<3>> {
     let mut out = vec![Fixed::<3>::ZERO; w.len()];
     let mut finished = vec![0u8; w.len()];
     {
@@ -46,7 +67,10 @@ fn walk_in_blocks(tree: &Tree, w: &[f32], op: Op, scale: Scale, len: usize) -> V
             count.set(v, count.get(v) + 1);
         };
         match op {
-            Op::Rootfix => walks::rootfix(tree, w, term, finish, |_, _, _| false, len),
+            Op::Rootfix => {
+                let pair = |_, _, _| false;
+                walks::rootfix_keeping(tree, w, (term, finish, pair), len, deep)
+            }
             Op::Leaffix => walks::leaffix(tree, w, term, finish, |_, _| false, len),
         }
     }
@@ -58,7 +82,8 @@ fn walk_in_blocks(tree: &Tree, w: &[f32], op: Op, scale: Scale, len: usize) -> V
 }
 
 /// Blocks of 1, 2, 3, 7, 64 and 1000 vertices and one block give the same integers, equal to
-/// MPFR's sums, on every topology and child order: every way a block boundary can cut a path
+/// MPFR's sums, on every topology and child order, rootfix keeping the root path by depth or
+/// only its branch vertices: every way a block boundary can cut a path
 /// or a subtree (a chain's every vertex its own block, a star's root alone).
 #[test]
 fn blocks_change_no_integer() {

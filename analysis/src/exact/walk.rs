@@ -144,6 +144,22 @@ pub(crate) fn rootfix<W: Weight, T: Exact>(
     pair: impl Fn(usize, W, W) -> bool + Sync,
     len: usize,
 ) {
+    rootfix_keeping(tree, w, (term, finish, pair), len, deep::<T>(tree));
+}
+
+/// [`rootfix`], keeping only the vertices with several children if `deep` (else the whole
+/// root path by depth): the same integers either way.
+pub(crate) fn rootfix_keeping<W: Weight, T: Exact>(
+    tree: &Tree,
+    w: &[W],
+    (term, finish, pair): (
+        impl Fn(W) -> T + Sync,
+        impl Fn(usize, T) + Sync,
+        impl Fn(usize, W, W) -> bool + Sync,
+    ),
+    len: usize,
+    deep: bool,
+) {
     assert_eq!(tree.len(), w.len());
     let pre = tree.preorder();
     let Some(&root) = pre.first() else {
@@ -155,7 +171,10 @@ pub(crate) fn rootfix<W: Weight, T: Exact>(
         root_weight: w[root as usize],
     };
     if pre.len() <= len {
-        rootfix_block(tree, w, &term, pre, &[], &finish);
+        match deep {
+            true => rootfix_block::<W, T, true>(tree, w, &term, pre, &[], &finish),
+            false => rootfix_block::<W, T, false>(tree, w, &term, pre, &[], &finish),
+        }
         return;
     }
     let (open, depth, parents) = (tree.open(), tree.depths(), tree.parents());
@@ -224,7 +243,10 @@ pub(crate) fn rootfix<W: Weight, T: Exact>(
     // Pass 2: every block walked from its ancestors' values.
     pre.par_chunks(len)
         .zip(&aboves)
-        .for_each(|(block, above)| rootfix_block(tree, w, &term, block, above, &finish));
+        .for_each(|(block, above)| match deep {
+            true => rootfix_block::<W, T, true>(tree, w, &term, block, above, &finish),
+            false => rootfix_block::<W, T, false>(tree, w, &term, block, above, &finish),
+        });
 }
 
 /// Every how many vertices of a block's end path pass 1 keeps the sum (a chain's end path is
@@ -250,11 +272,44 @@ const GATHER: usize = 512;
 
 /// The weight and depth of each vertex of `vertices` (at most [`GATHER`]), in order.
 #[inline(always)]
-fn gather<W: Weight>(w: &[W], depth: &[u32], vertices: &[u32], into: &mut [(W, u32)]) -> usize {
+fn gather_depths<W: Weight>(
+    w: &[W],
+    depth: &[u32],
+    vertices: &[u32],
+    into: &mut [(W, u32)],
+) -> usize {
     for (slot, &v) in into.iter_mut().zip(vertices) {
         *slot = (w[v as usize], depth[v as usize]);
     }
     vertices.len()
+}
+
+/// The weight, depth and (if `DEEP`, else 0) child count of each vertex of `vertices` (at
+/// most [`GATHER`]), in order.
+#[inline(always)]
+fn gather<W: Weight, const DEEP: bool>(
+    w: &[W],
+    (depth, child_start): (&[u32], &[u32]),
+    vertices: &[u32],
+    into: &mut [(W, u32, u32)],
+) -> usize {
+    for (slot, &v) in into.iter_mut().zip(vertices) {
+        let v = v as usize;
+        let children = if DEEP {
+            child_start[v + 1] - child_start[v]
+        } else {
+            0
+        };
+        *slot = (w[v], depth[v], children);
+    }
+    vertices.len()
+}
+
+/// Whether rootfix walks `tree` keeping only the vertices with several children (see
+/// [`rootfix_block`]): where a path array by depth would outgrow the caches (a chain's is its
+/// length in words, each page of it a fault to the kernel when first written).
+fn deep<T>(tree: &Tree) -> bool {
+    (tree.height() as usize + 1) * size_of::<T>() > 1 << 18
 }
 
 /// Where rootfix hands its vertices: `value` takes each vertex's integer, except that `pair`
@@ -269,7 +324,13 @@ struct Finish<V, P, W> {
 /// Rootfix on the block `block` of the preorder, whose first vertex's ancestors from the
 /// depth above the block's shallowest vertex down have the values `above` (none for the block
 /// of the root): each vertex's value handed to `finish`.
-fn rootfix_block<W: Weight, T: Exact>(
+///
+/// A vertex's parent is the vertex before it in preorder (a first child: its value is at
+/// hand), or else an ancestor of the vertex before. A shallow tree keeps every value of the
+/// current root path in an array by depth, as the sequential twin does. A `DEEP` one keeps
+/// only the vertices with several children (the parents of the later children), on a stack of
+/// (depth, value) of ancestors of the last vertex walked: a chain keeps none.
+fn rootfix_block<W: Weight, T: Exact, const DEEP: bool>(
     tree: &Tree,
     w: &[W],
     term: &impl Fn(W) -> T,
@@ -278,22 +339,30 @@ fn rootfix_block<W: Weight, T: Exact>(
     finish: &Finish<impl Fn(usize, T), impl Fn(usize, W, W) -> bool, W>,
 ) {
     let depth = tree.depths();
-    // The values on the current root path by depth, from the depth of above[0] (0 for the
-    // root's block): a vertex's parent is on it, in the block or above it (an ancestor of the
-    // first vertex, never overwritten: a vertex of the block at that depth would lie outside
-    // the ancestor's subtree, which holds every vertex between). Sized once for the deepest
-    // path the block can hold, and indexed by depth, as the sequential twin's path is.
+    let shape = (depth, tree.csr().0);
     let first = block[0] as usize;
     let base = if above.is_empty() {
         0
     } else {
         depth[first] as usize - above.len()
     };
-    let mut path = vec![T::ZERO; (block.len() + above.len()).min(tree.height() as usize + 1)];
-    path[..above.len()].copy_from_slice(above);
-    let mut inputs = [(W::default(), 0u32); GATHER + 1];
+    // Shallow: the values on the current root path by depth, from the depth of above[0] (0
+    // for the root's block); a vertex's parent is on it, in the block or above it (an
+    // ancestor of the first vertex, never overwritten: a vertex of the block at that depth
+    // would lie outside the ancestor's subtree, which holds every vertex between).
+    let mut path = match DEEP {
+        true => Vec::new(),
+        false => vec![T::ZERO; (block.len() + above.len()).min(tree.height() as usize + 1)],
+    };
+    if !DEEP {
+        path[..above.len()].copy_from_slice(above);
+    }
+    let mut branches: Vec<(u32, T)> = Vec::new();
+    // The last vertex walked: its depth (none yet: never one above the next) and value.
+    let (mut last_depth, mut last) = (u32::MAX - 1, T::ZERO);
+    let mut inputs = [(W::default(), 0u32, 0u32); GATHER + 1];
     for (c, chunk) in block.chunks(GATHER).enumerate() {
-        let n = gather(w, depth, chunk, &mut inputs);
+        let n = gather::<W, DEEP>(w, shape, chunk, &mut inputs);
         // The depth after the chunk's last vertex (0 after the block's: what the next block
         // needs of this one, pass 1 found).
         let after = block
@@ -301,16 +370,36 @@ fn rootfix_block<W: Weight, T: Exact>(
             .map_or(0, |&u| depth[u as usize]);
         inputs[n].1 = after;
         for (i, &v) in chunk.iter().enumerate() {
-            let (x, d) = inputs[i];
-            // A vertex has children iff the next one in preorder is deeper; a childless one of
-            // depth 1 leaves path[1] to the next vertex of depth 1, before any vertex reads it.
+            let (x, d, children) = inputs[i];
+            // A vertex has children iff the next one in preorder is deeper: a childless one
+            // of depth 1 may be finished from the two weights.
             if d == 1 && inputs[i + 1].1 <= 1 && (finish.pair)(v as usize, finish.root_weight, x) {
+                last_depth = d;
                 continue;
             }
             let t = term(x);
             let at = d as usize - base;
-            let r = if d == 0 { t } else { path[at - 1] + t };
-            path[at] = r;
+            let r = if d == 0 {
+                t
+            } else if !DEEP {
+                path[at - 1] + t
+            } else if d == last_depth + 1 {
+                last + t
+            } else {
+                while branches.last().is_some_and(|b| b.0 >= d) {
+                    branches.pop();
+                }
+                match branches.last() {
+                    Some(&(bd, value)) if bd + 1 == d => value + t,
+                    _ => above[at - 1] + t,
+                }
+            };
+            if !DEEP {
+                path[at] = r;
+            } else if children > 1 {
+                branches.push((d, r));
+            }
+            (last_depth, last) = (d, r);
             (finish.value)(v as usize, r);
         }
     }
@@ -427,7 +516,7 @@ fn leaffix_block<W: Weight, T: Exact>(
     while end > 0 {
         let from = end.saturating_sub(GATHER);
         let chunk = &block[from..end];
-        let n = gather(w, depth, chunk, &mut inputs);
+        let n = gather_depths(w, depth, chunk, &mut inputs);
         for (&v, &(x, d)) in chunk.iter().zip(&inputs[..n]).rev() {
             let mut acc = term(x);
             // Backwards in preorder, v's children are the entry of depth d + 1 on top.
