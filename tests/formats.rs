@@ -156,7 +156,7 @@ fn f64_runs_on_the_cpu_out_of_53_bits() {
         }
     }
     assert!(
-        out.contains("not run: vectorial-compensated, contraction"),
+        out.contains("not run: vectorial-compensated (their orders read f32 weights)"),
         "{out}"
     );
     let o = accuracy(&[

@@ -26,7 +26,8 @@ pub static DESCRIPTOR: Descriptor = Descriptor {
             })
         },
         accumulates_in: ANY_ACCUMULATION,
-        twin_f64: None,
+        // The same schedule and pairings on f64 values.
+        twin_f64: Some(|t, w, op| contraction::twin_f64(t.schedule(), w, op)),
         walk: bounds::walk_contraction,
     },
     gpu: Some(GpuKernel {

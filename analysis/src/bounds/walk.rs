@@ -183,7 +183,7 @@ fn walk_contraction_as<T: Stored, R: Roundoff, S: Store>(
     let schedule = walker.schedule();
     let mut slots = Paged::new(w.iter().map(|&x| Both::<T, R>::term(x)), n);
     match op {
-        Op::Rootfix => contraction::rootfix_in(schedule, w, &mut slots),
+        Op::Rootfix => contraction::rootfix_in(schedule, |v| Both::<T, R>::term(w[v]), &mut slots),
         Op::Leaffix => contraction::leaffix_in(schedule, &mut slots),
     }
     let gammas = GammaTilde::of::<R>(lambda);

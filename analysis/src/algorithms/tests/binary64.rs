@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::exact;
-use crate::orders::{euler, tree};
+use crate::orders::{contraction, euler, tree};
 use crate::scan_plan::Plan;
 use generators::{ChildOrder, Topology, WeightModel};
 
@@ -37,6 +37,7 @@ fn generic_order(algo: Algorithm, tree: &Tree, w: &[f32], op: Op) -> Option<Vec<
         "vectorial" => Plan::Tiled,
         "vectorial-chained" => Plan::Chained,
         "vectorial-seqscan" => Plan::Sequential,
+        "contraction" => return Some(contraction::order::<f64>(tree, w, op)),
         _ => return None,
     };
     Some(euler::vectorial_in::<f64>(tree, w, plan, op))
@@ -67,8 +68,9 @@ fn on_f32_weights_the_f64_twin_is_the_order_on_f64_sums() {
             }
         }
     }
-    // sequential, parallel, three vectorial plans and vectorial-exact, two ops, four trees.
-    assert_eq!(compared, 6 * 2 * 4);
+    // sequential, parallel, three vectorial plans, contraction and vectorial-exact, two ops,
+    // four trees.
+    assert_eq!(compared, 7 * 2 * 4);
 }
 
 #[test]
@@ -115,6 +117,6 @@ fn on_f64_weights_the_tree_orders_are_plain_f64_additions() {
             }
         }
     }
-    assert!(!Algorithm::CONTRACTION.runs_in_f64());
+    // Its pairs are of f32.
     assert!(!Algorithm::VECTORIAL_COMPENSATED.runs_in_f64());
 }

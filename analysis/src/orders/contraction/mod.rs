@@ -396,15 +396,27 @@ fn fetch_rake<T, S: Index<usize, Output = T> + ?Sized>(s: &Schedule, part: &S, r
 pub fn rootfix_on<T: ScanValue>(s: &Schedule, w: &[f32]) -> Vec<T> {
     assert_eq!(s.len(), w.len(), "one weight per vertex");
     let mut above: Vec<T> = w.iter().map(|&x| T::term(x)).collect();
-    rootfix_in(s, w, &mut above[..]);
+    rootfix_in(s, |v| T::term(w[v]), &mut above[..]);
     above
 }
 
+/// Rootfix and leaffix on f64 weights, adding in f64: the same schedule, the same pairings.
+pub fn twin_f64(s: &Schedule, w: &[f64], op: Op) -> Vec<f64> {
+    assert_eq!(s.len(), w.len(), "one weight per vertex");
+    let mut slots = w.to_vec();
+    match op {
+        Op::Rootfix => rootfix_in(s, |v| w[v], &mut slots[..]),
+        Op::Leaffix => leaffix_in(s, &mut slots[..]),
+    }
+    slots
+}
+
 /// [`rootfix_on`] in `above`, one slot per vertex, holding each vertex's term on entry and
-/// its rootfix on return (any indexable storage: a walk keeps it in pages).
+/// its rootfix on return (any indexable storage: a walk keeps it in pages); `term(v)`: v's
+/// weight as a value again, for the last addition.
 pub fn rootfix_in<T: ScanValue, S: IndexMut<usize, Output = T> + ?Sized>(
     s: &Schedule,
-    w: &[f32],
+    term: impl Fn(usize) -> T,
     above: &mut S,
 ) {
     // One slot per vertex: Q[v] while v's cluster is alive, A[v] once it is compressed or
@@ -439,11 +451,11 @@ pub fn rootfix_in<T: ScanValue, S: IndexMut<usize, Output = T> + ?Sized>(
             |above, &Compress { c, p, .. }| descend(above, p, c),
         );
     }
-    for (v, &x) in w.iter().enumerate() {
+    for v in 0..s.len() {
         above[v] = if v as u32 == root {
-            T::term(x)
+            term(v)
         } else {
-            above[v].plus(T::term(x))
+            above[v].plus(term(v))
         };
     }
 }
