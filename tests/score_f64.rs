@@ -109,6 +109,38 @@ fn f64_results_on_model_weights_are_graded_as_the_library_grades_them() {
     std::fs::write(&w, npy_f64(&g.weights)).unwrap();
     let from_file = json(run(&["--weights-file", w.to_str().unwrap()], &npy, true));
     assert_eq!(from_file["ops"], from_csv["ops"]);
+    // And as a text weights file, `vertex value` lines of 17 digits (most not f32 values),
+    // read as f64: the same score. A vertex left out weighs 0: a different one.
+    assert!(g.weights.iter().filter(|&&x| x as f32 as f64 != x).count() > n / 2);
+    let lines = |skip: usize| -> String {
+        (0..n)
+            .filter(|&v| v != skip)
+            .map(|v| format!("{v} {:.16e}\n", g.weights[v]))
+            .collect()
+    };
+    let txt = dir.join("w.txt");
+    std::fs::write(&txt, lines(n)).unwrap();
+    let from_text = json(run(&["--weights-file", txt.to_str().unwrap()], &npy, true));
+    assert_eq!(from_text["ops"], from_csv["ops"]);
+    std::fs::write(&txt, lines(7)).unwrap();
+    let missing = json(run(&["--weights-file", txt.to_str().unwrap()], &npy, true));
+    assert_ne!(missing["ops"], from_csv["ops"]);
+    // Beyond f32's range is an f64 weight like any other; beyond f64's, a one-line error.
+    std::fs::write(&txt, "0 1e300\n1 -1e300\n").unwrap();
+    let o = run(&["--weights-file", txt.to_str().unwrap()], &npy, false);
+    assert!(
+        !text(&o.stderr).contains("overflows"),
+        "{}",
+        text(&o.stderr)
+    );
+    std::fs::write(&txt, "0 1e300\n1 1e309\n").unwrap();
+    let o = run(&["--weights-file", txt.to_str().unwrap()], &npy, false);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("w.txt:2:") && err.contains("overflows f64"),
+        "{err}"
+    );
     // A tree file's own weights are read as f32: refused in f64, with where f64 weights go.
     let o = run(&[], &npy, false);
     assert_eq!(o.status.code(), Some(2));

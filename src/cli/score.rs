@@ -92,15 +92,7 @@ pub fn run(a: ScoreArgs) -> Result<(), Error> {
     };
     options.check()?;
     let f64_storage = options.arithmetic.storage == generators::Precision::F64;
-    let npy_weights = a
-        .file_weights
-        .weights_file
-        .as_deref()
-        .is_some_and(|p| p.extension().is_some_and(|e| e == "npy"));
-    if f64_storage
-        && !npy_weights
-        && (a.file_weights.weights_file.is_some() || a.weights == WeightChoice::File)
-    {
+    if f64_storage && a.file_weights.weights_file.is_none() && a.weights == WeightChoice::File {
         return Err(Error::Usage(F64_WEIGHTS.into()));
     }
     check_outputs(&a)?;
@@ -209,11 +201,19 @@ fn weights(
     if storage == generators::Precision::F64 {
         return Ok(Weights::F64(
             match (&a.file_weights.weights_file, a.weights) {
-                (Some(path), _) => {
+                (Some(path), _) if path.extension().is_some_and(|e| e == "npy") => {
                     let bytes = generators::io::read_bytes(path, memory::reader_limit())?;
                     let name = path.display().to_string();
                     results::read_npy_in(&name, &bytes, tree.len(), storage)?
                 }
+                (Some(path), _) if inputs::is_stdin(path) => {
+                    return Err(Error::Usage(
+                        "--precision f64 reads its weights file from a path, not standard input"
+                            .into(),
+                    ));
+                }
+                // `key value` lines for the tree file's vertices, each value read as f64.
+                (Some(path), _) => generators::io::read_weights_file_f64(path, &file.file)?.weights,
                 (None, WeightChoice::Model(m)) => m
                     .weights_f64(tree.len(), a.cond, &mut generators::rng(a.seed))
                     .map_err(|e| Error::Usage(format!("{m} weights in f64: {e}")))?,
@@ -236,8 +236,9 @@ fn weights(
 
 /// Where f64 weights come from, for the command line.
 const F64_WEIGHTS: &str = "--precision f64 takes weights drawn by a model (--weights gensum \
-    --cond C --seed S: Python's gensum(n, C, S, precision=\"f64\")) or a float64 .npy \
-    (--weights-file w.npy, numpy's np.save): tree files and text weights files are read as f32";
+    --cond C --seed S: Python's gensum(n, C, S, precision=\"f64\")), a weights file read as \
+    f64 (--weights-file w.txt of `key value` lines) or a float64 .npy (--weights-file w.npy, \
+    numpy's np.save): a tree file's own weights are read as f32";
 
 /// The score of the chosen results on `weights`: f64 ones as they are, the others as the f32
 /// values they are (each one of the format's, checked as read).

@@ -116,6 +116,13 @@ pub enum Reason {
     Infinite { what: What, text: String },
     #[error("{what} '{text}' overflows f32 (largest finite value 3.4028235e38)")]
     Overflow { what: What, text: String },
+    #[error("{what} '{text}' overflows f64 (largest finite value 1.7976931348623157e308)")]
+    OverflowF64 { what: What, text: String },
+    #[error(
+        "{what} '{text}' is nonzero but below half of f64's smallest subnormal (5e-324): in f64 \
+         it would be zero"
+    )]
+    UnderflowF64 { what: What, text: String },
     #[error(
         "{what} '{text}' is nonzero but below f32::MIN_POSITIVE (1.1754944e-38): in f32 it \
          would be subnormal or zero, and GPUs flush subnormals to zero"

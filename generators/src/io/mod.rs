@@ -545,3 +545,12 @@ pub fn read_weights_bytes(
     weights::parse(&text, &tree.labels, tree.tree.len(), tree.subnormal)
         .map_err(|f| f.locate(path, &text))
 }
+
+/// [`read_weights_file`] with every value read as the nearest f64 (f64 weights, on the CPU:
+/// subnormals kept, a nonzero value that f64 rounds to zero refused).
+pub fn read_weights_file_f64(path: &Path, tree: &TreeFile) -> Result<WeightsFile<f64>, ReadError> {
+    let raw = read_bytes(path, tree.memory_limit)?;
+    let (text, _) = decode(path, &raw, memory::text_limit(tree.memory_limit))?;
+    weights::parse(&text, &tree.labels, tree.tree.len(), tree.subnormal)
+        .map_err(|f| f.locate(path, &text))
+}

@@ -31,9 +31,76 @@ pub fn show_text(text: &str, max: usize) -> String {
 /// rounding (`str::parse::<f32>`), refusing NaN, infinities, values that overflow f32 and
 /// nonzero values whose f32 rounding is subnormal or zero (GPUs flush subnormals).
 pub(crate) fn parse_f32(tok: &[u8], what: What) -> Result<f32, Reason> {
+    parse_float(tok, what)
+}
+
+/// A format a weight is read in.
+pub(crate) trait TextFloat: std::str::FromStr + Copy + Default {
+    fn is_nan(self) -> bool;
+    fn is_infinite(self) -> bool;
+    fn is_zero(self) -> bool;
+    /// Whether the value is refused as too small for the format's kernels (a subnormal f32,
+    /// which GPUs flush; for f64, on the CPU, none is).
+    fn too_small(self) -> bool;
+    /// −0.
+    fn negative_zero() -> Self;
+    fn overflow(what: What, text: String) -> Reason;
+    fn underflow(what: What, text: String) -> Reason;
+}
+
+impl TextFloat for f32 {
+    fn is_nan(self) -> bool {
+        f32::is_nan(self)
+    }
+    fn is_infinite(self) -> bool {
+        f32::is_infinite(self)
+    }
+    fn is_zero(self) -> bool {
+        self == 0.0
+    }
+    fn too_small(self) -> bool {
+        !self.is_normal()
+    }
+    fn negative_zero() -> Self {
+        -0.0
+    }
+    fn overflow(what: What, text: String) -> Reason {
+        Reason::Overflow { what, text }
+    }
+    fn underflow(what: What, text: String) -> Reason {
+        Reason::Subnormal { what, text }
+    }
+}
+
+impl TextFloat for f64 {
+    fn is_nan(self) -> bool {
+        f64::is_nan(self)
+    }
+    fn is_infinite(self) -> bool {
+        f64::is_infinite(self)
+    }
+    fn is_zero(self) -> bool {
+        self == 0.0
+    }
+    fn too_small(self) -> bool {
+        false
+    }
+    fn negative_zero() -> Self {
+        -0.0
+    }
+    fn overflow(what: What, text: String) -> Reason {
+        Reason::OverflowF64 { what, text }
+    }
+    fn underflow(what: What, text: String) -> Reason {
+        Reason::UnderflowF64 { what, text }
+    }
+}
+
+/// [`parse_f32`] in the format `F`, correctly rounded by `str::parse`.
+pub(crate) fn parse_float<F: TextFloat>(tok: &[u8], what: What) -> Result<F, Reason> {
     let text = || show(tok);
     let s = std::str::from_utf8(tok).map_err(|_| Reason::NotANumber { what, text: text() })?;
-    let v: f32 = s
+    let v: F = s
         .parse()
         .map_err(|_| Reason::NotANumber { what, text: text() })?;
     if v.is_nan() {
@@ -44,20 +111,20 @@ pub(crate) fn parse_f32(tok: &[u8], what: What) -> Result<f32, Reason> {
         return Err(if tok.iter().any(|b| b.eq_ignore_ascii_case(&b'i')) {
             Reason::Infinite { what, text: text() }
         } else {
-            Reason::Overflow { what, text: text() }
+            F::overflow(what, text())
         });
     }
-    if v == 0.0 {
+    if v.is_zero() {
         // A zero result from a nonzero mantissa underflowed.
         let mantissa = tok
             .iter()
             .take_while(|b| !b.eq_ignore_ascii_case(&b'e'))
             .any(|b| (b'1'..=b'9').contains(b));
         if mantissa {
-            return Err(Reason::Subnormal { what, text: text() });
+            return Err(F::underflow(what, text()));
         }
-    } else if !v.is_normal() {
-        return Err(Reason::Subnormal { what, text: text() });
+    } else if v.too_small() {
+        return Err(F::underflow(what, text()));
     }
     Ok(v)
 }
@@ -196,6 +263,25 @@ pub(crate) fn data_part(line: &[u8]) -> Option<&[u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// f64 weights: every finite f64 (its subnormals too, on the CPU), correctly rounded; a
+    /// value past f64's range or below half its smallest subnormal, refused.
+    #[test]
+    fn f64_checks() {
+        let w = What::Weight;
+        let f64_of = |t: &[u8]| parse_float::<f64>(t, w);
+        assert_eq!(f64_of(b"0.1"), Ok(0.1));
+        assert_eq!(f64_of(b"1e300"), Ok(1e300));
+        assert_eq!(f64_of(b"5e-324"), Ok(f64::from_bits(1)));
+        assert_eq!(f64_of(b"-0").map(f64::to_bits), Ok((-0.0f64).to_bits()));
+        assert!(matches!(f64_of(b"1e309"), Err(Reason::OverflowF64 { .. })));
+        assert!(matches!(
+            f64_of(b"1e-400"),
+            Err(Reason::UnderflowF64 { .. })
+        ));
+        assert!(matches!(f64_of(b"nan"), Err(Reason::Nan { .. })));
+        assert!(matches!(f64_of(b"inf"), Err(Reason::Infinite { .. })));
+    }
 
     #[test]
     fn f32_checks() {

@@ -8,15 +8,16 @@
 
 use super::error::{Fail, Reason, What};
 use super::own_weights::Subnormal;
-use super::text::{Lines, data_part, fields, parse_f32, parse_u64, show};
+use super::text::{Lines, TextFloat, data_part, fields, parse_float, parse_u64, show};
 use super::{Label, Labels};
 use std::collections::HashMap;
 
-/// A weights file read for a tree, and how its keys were matched.
+/// A weights file read for a tree, and how its keys were matched; its weights in f32 (the
+/// kernels' default) or f64.
 #[derive(Debug, Clone, PartialEq)]
-pub struct WeightsFile {
+pub struct WeightsFile<W = f32> {
     /// One weight per vertex of the tree; 0 for vertices the file does not name.
-    pub weights: Vec<f32>,
+    pub weights: Vec<W>,
     /// Keys matched as a vertex label (Newick/NEXUS).
     pub by_label: usize,
     /// Keys matched as a vertex id: the preorder id (Newick/NEXUS keys that are no label) or
@@ -33,15 +34,15 @@ enum Index<'a> {
 
 const NO_SECOND: u32 = u32::MAX;
 
-pub(crate) fn parse(
+pub(crate) fn parse<W: TextFloat>(
     s: &[u8],
     labels: &Labels,
     n: usize,
     subnormal: Subnormal,
-) -> Result<WeightsFile, Fail> {
+) -> Result<WeightsFile<W>, Fail> {
     let index = index_of(labels, n);
     let mut out = WeightsFile {
-        weights: vec![0.0f32; n],
+        weights: vec![W::default(); n],
         by_label: 0,
         by_id: 0,
         flushed: 0,
@@ -59,11 +60,14 @@ pub(crate) fn parse(
         let (koff, key) = f[0];
         let (voff, value) = f[1];
         let (v, by_label) = vertex_of(key, start + koff, &index, labels, n)?;
-        let x = match parse_f32(value, What::Weight) {
+        let x = match parse_float::<W>(value, What::Weight) {
             Ok(x) => x,
             Err(Reason::Subnormal { text, .. }) if subnormal == Subnormal::Flush => {
                 out.flushed += 1;
-                if text.starts_with('-') { -0.0 } else { 0.0 }
+                match text.starts_with('-') {
+                    true => W::negative_zero(),
+                    false => W::default(),
+                }
             }
             Err(r) => return Err(Fail::At(start + voff, r)),
         };
