@@ -172,8 +172,8 @@ pub(crate) fn rootfix_keeping<W: Weight, T: Exact>(
     };
     if pre.len() <= len {
         match deep {
-            true => rootfix_block::<W, T, true>(tree, w, &term, pre, &[], &finish),
-            false => rootfix_block::<W, T, false>(tree, w, &term, pre, &[], &finish),
+            true => rootfix_block_deep(tree, w, &term, pre, &[], &finish),
+            false => rootfix_block(tree, w, &term, pre, &[], &finish),
         }
         return;
     }
@@ -244,8 +244,8 @@ pub(crate) fn rootfix_keeping<W: Weight, T: Exact>(
     pre.par_chunks(len)
         .zip(&aboves)
         .for_each(|(block, above)| match deep {
-            true => rootfix_block::<W, T, true>(tree, w, &term, block, above, &finish),
-            false => rootfix_block::<W, T, false>(tree, w, &term, block, above, &finish),
+            true => rootfix_block_deep(tree, w, &term, block, above, &finish),
+            false => rootfix_block(tree, w, &term, block, above, &finish),
         });
 }
 
@@ -272,22 +272,17 @@ const GATHER: usize = 512;
 
 /// The weight and depth of each vertex of `vertices` (at most [`GATHER`]), in order.
 #[inline(always)]
-fn gather_depths<W: Weight>(
-    w: &[W],
-    depth: &[u32],
-    vertices: &[u32],
-    into: &mut [(W, u32)],
-) -> usize {
+fn gather<W: Weight>(w: &[W], depth: &[u32], vertices: &[u32], into: &mut [(W, u32)]) -> usize {
     for (slot, &v) in into.iter_mut().zip(vertices) {
         *slot = (w[v as usize], depth[v as usize]);
     }
     vertices.len()
 }
 
-/// The weight, depth and (if `DEEP`, else 0) child count of each vertex of `vertices` (at
-/// most [`GATHER`]), in order.
+/// The weight, depth and child count of each vertex of `vertices` (at most [`GATHER`]), in
+/// order.
 #[inline(always)]
-fn gather<W: Weight, const DEEP: bool>(
+fn gather_with_children<W: Weight>(
     w: &[W],
     (depth, child_start): (&[u32], &[u32]),
     vertices: &[u32],
@@ -295,18 +290,13 @@ fn gather<W: Weight, const DEEP: bool>(
 ) -> usize {
     for (slot, &v) in into.iter_mut().zip(vertices) {
         let v = v as usize;
-        let children = if DEEP {
-            child_start[v + 1] - child_start[v]
-        } else {
-            0
-        };
-        *slot = (w[v], depth[v], children);
+        *slot = (w[v], depth[v], child_start[v + 1] - child_start[v]);
     }
     vertices.len()
 }
 
-/// Whether rootfix walks `tree` keeping only the vertices with several children (see
-/// [`rootfix_block`]): where a path array by depth would outgrow the caches (a chain's is its
+/// Whether rootfix walks `tree` keeping only the vertices with several children
+/// ([`rootfix_block_deep`]): where a path array by depth would outgrow the caches (a chain's is its
 /// length in words, each page of it a fault to the kernel when first written).
 fn deep<T>(tree: &Tree) -> bool {
     (tree.height() as usize + 1) * size_of::<T>() > 1 << 18
@@ -324,13 +314,59 @@ struct Finish<V, P, W> {
 /// Rootfix on the block `block` of the preorder, whose first vertex's ancestors from the
 /// depth above the block's shallowest vertex down have the values `above` (none for the block
 /// of the root): each vertex's value handed to `finish`.
-///
-/// A vertex's parent is the vertex before it in preorder (a first child: its value is at
-/// hand), or else an ancestor of the vertex before. A shallow tree keeps every value of the
-/// current root path in an array by depth, as the sequential twin does. A `DEEP` one keeps
-/// only the vertices with several children (the parents of the later children), on a stack of
-/// (depth, value) of ancestors of the last vertex walked: a chain keeps none.
-fn rootfix_block<W: Weight, T: Exact, const DEEP: bool>(
+fn rootfix_block<W: Weight, T: Exact>(
+    tree: &Tree,
+    w: &[W],
+    term: &impl Fn(W) -> T,
+    block: &[u32],
+    above: &[T],
+    finish: &Finish<impl Fn(usize, T), impl Fn(usize, W, W) -> bool, W>,
+) {
+    let depth = tree.depths();
+    // The values on the current root path by depth, from the depth of above[0] (0 for the
+    // root's block): a vertex's parent is on it, in the block or above it (an ancestor of the
+    // first vertex, never overwritten: a vertex of the block at that depth would lie outside
+    // the ancestor's subtree, which holds every vertex between). Sized once for the deepest
+    // path the block can hold, and indexed by depth, as the sequential twin's path is.
+    let first = block[0] as usize;
+    let base = if above.is_empty() {
+        0
+    } else {
+        depth[first] as usize - above.len()
+    };
+    let mut path = vec![T::ZERO; (block.len() + above.len()).min(tree.height() as usize + 1)];
+    path[..above.len()].copy_from_slice(above);
+    let mut inputs = [(W::default(), 0u32); GATHER + 1];
+    for (c, chunk) in block.chunks(GATHER).enumerate() {
+        let n = gather(w, depth, chunk, &mut inputs);
+        // The depth after the chunk's last vertex (0 after the block's: what the next block
+        // needs of this one, pass 1 found).
+        let after = block
+            .get((c + 1) * GATHER)
+            .map_or(0, |&u| depth[u as usize]);
+        inputs[n].1 = after;
+        for (i, &v) in chunk.iter().enumerate() {
+            let (x, d) = inputs[i];
+            // A vertex has children iff the next one in preorder is deeper; a childless one of
+            // depth 1 leaves path[1] to the next vertex of depth 1, before any vertex reads it.
+            if d == 1 && inputs[i + 1].1 <= 1 && (finish.pair)(v as usize, finish.root_weight, x) {
+                continue;
+            }
+            let t = term(x);
+            let at = d as usize - base;
+            let r = if d == 0 { t } else { path[at - 1] + t };
+            path[at] = r;
+            (finish.value)(v as usize, r);
+        }
+    }
+}
+
+/// [`rootfix_block`] for a deep tree: a vertex's parent is the vertex before it in preorder (a
+/// first child: its value is at hand), or else an ancestor of that vertex with several
+/// children. Only those are kept, on a stack of (depth, value) of ancestors of the last vertex
+/// walked (a chain keeps none), and the ancestors before the block are read from `above` by
+/// depth.
+fn rootfix_block_deep<W: Weight, T: Exact>(
     tree: &Tree,
     w: &[W],
     term: &impl Fn(W) -> T,
@@ -346,43 +382,25 @@ fn rootfix_block<W: Weight, T: Exact, const DEEP: bool>(
     } else {
         depth[first] as usize - above.len()
     };
-    // Shallow: the values on the current root path by depth, from the depth of above[0] (0
-    // for the root's block); a vertex's parent is on it, in the block or above it (an
-    // ancestor of the first vertex, never overwritten: a vertex of the block at that depth
-    // would lie outside the ancestor's subtree, which holds every vertex between).
-    let mut path = match DEEP {
-        true => Vec::new(),
-        false => vec![T::ZERO; (block.len() + above.len()).min(tree.height() as usize + 1)],
-    };
-    if !DEEP {
-        path[..above.len()].copy_from_slice(above);
-    }
     let mut branches: Vec<(u32, T)> = Vec::new();
     // The last vertex walked: its depth (none yet: never one above the next) and value.
     let (mut last_depth, mut last) = (u32::MAX - 1, T::ZERO);
     let mut inputs = [(W::default(), 0u32, 0u32); GATHER + 1];
     for (c, chunk) in block.chunks(GATHER).enumerate() {
-        let n = gather::<W, DEEP>(w, shape, chunk, &mut inputs);
-        // The depth after the chunk's last vertex (0 after the block's: what the next block
-        // needs of this one, pass 1 found).
+        let n = gather_with_children(w, shape, chunk, &mut inputs);
         let after = block
             .get((c + 1) * GATHER)
             .map_or(0, |&u| depth[u as usize]);
         inputs[n].1 = after;
         for (i, &v) in chunk.iter().enumerate() {
             let (x, d, children) = inputs[i];
-            // A vertex has children iff the next one in preorder is deeper: a childless one
-            // of depth 1 may be finished from the two weights.
             if d == 1 && inputs[i + 1].1 <= 1 && (finish.pair)(v as usize, finish.root_weight, x) {
                 last_depth = d;
                 continue;
             }
             let t = term(x);
-            let at = d as usize - base;
             let r = if d == 0 {
                 t
-            } else if !DEEP {
-                path[at - 1] + t
             } else if d == last_depth + 1 {
                 last + t
             } else {
@@ -391,12 +409,10 @@ fn rootfix_block<W: Weight, T: Exact, const DEEP: bool>(
                 }
                 match branches.last() {
                     Some(&(bd, value)) if bd + 1 == d => value + t,
-                    _ => above[at - 1] + t,
+                    _ => above[d as usize - 1 - base] + t,
                 }
             };
-            if !DEEP {
-                path[at] = r;
-            } else if children > 1 {
+            if children > 1 {
                 branches.push((d, r));
             }
             (last_depth, last) = (d, r);
@@ -516,7 +532,7 @@ fn leaffix_block<W: Weight, T: Exact>(
     while end > 0 {
         let from = end.saturating_sub(GATHER);
         let chunk = &block[from..end];
-        let n = gather_depths(w, depth, chunk, &mut inputs);
+        let n = gather(w, depth, chunk, &mut inputs);
         for (&v, &(x, d)) in chunk.iter().zip(&inputs[..n]).rev() {
             let mut acc = term(x);
             // Backwards in preorder, v's children are the entry of depth d + 1 on top.
