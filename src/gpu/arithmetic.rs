@@ -20,7 +20,7 @@ fn rounding(p: Precision) -> &'static str {
 }
 
 /// Whether the GPU kernels compute in `arith` (every format but f64, which WGSL lacks).
-pub(crate) fn check(arith: Arithmetic) -> Result<(), Error> {
+pub fn check(arith: Arithmetic) -> Result<(), Error> {
     match arith.accumulate {
         Precision::F64 => Err(Error::Usage(format!(
             "{}: the GPU kernels add in f16, bf16 or f32 (WGSL has no f64); f64 runs on the CPU",

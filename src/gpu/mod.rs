@@ -31,6 +31,8 @@
 
 mod adapter;
 mod arithmetic;
+/// Whether the GPU kernels compute in an arithmetic (f64: WGSL has none), with the reason.
+pub use arithmetic::check as check_arithmetic;
 mod backend;
 pub mod bench;
 mod context;

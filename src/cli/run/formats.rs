@@ -6,7 +6,7 @@
 use super::{RunArgs, subject};
 use analysis::measure_in::{bounds_in, measure_in};
 use analysis::orders::Walker;
-use analysis::{Algorithm, Op, Reference, ReferenceKind};
+use analysis::{Reference, ReferenceKind};
 use generators::Arithmetic;
 use treefix_accuracy::Device;
 use treefix_accuracy::Error;
@@ -22,13 +22,7 @@ pub fn run(a: &RunArgs, arith: Arithmetic) -> Result<(), Error> {
     let backend = a.measure.backend()?;
     if storage == generators::Precision::F64 {
         if backend.device == Device::Gpu {
-            // The GPU's own refusal, with its reason.
-            backend.backend.compute_in(
-                &s.tree,
-                &s.weights,
-                Algorithm::PARALLEL,
-                (Op::Rootfix, arith),
-            )?;
+            treefix_accuracy::gpu::check_arithmetic(arith)?;
         }
         return run_f64(a, &s);
     }
